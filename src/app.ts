@@ -1,0 +1,106 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.js';
+import { startAdminSocket } from './cli/admin-socket.js';
+import { healthRoutes } from './health/routes.js';
+import { type Database, openDatabase } from './platform/db.js';
+import { dbPlugin } from './platform/db-plugin.js';
+import { registerErrorHandling } from './platform/errors.js';
+import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
+import { migrate } from './platform/migrate.js';
+import { registerDocs } from './platform/openapi.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** A database to use instead of opening one from the config (tests); the caller closes it. */
+  db?: Database;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+export const API_DESCRIPTION = `The task-board REST API. Every path is relative to this server URL (\`/api\`).
+
+Authenticate with a personal API key: \`Authorization: Bearer tsk_…\`. A \`read\` key may only GET.
+Errors always have the body \`{"error": "<message>"}\`; the message names the field or rule at fault.
+Collections are objects holding a named array (\`{"boards": [...]}\`), never bare arrays.`;
+
+export const V1_DESCRIPTION = `The answer API (\`POST /v1/answer\`, \`X-API-Key: ans_…\`) and the ticket API
+(beta, \`/v1/tickets\`, \`Authorization: Bearer wst_…\`). Errors have the body
+\`{"error": "<code>", "message": "<text>"}\`.`;
+
+/**
+ * The whole server as a Fastify instance, not listening. Opens (and migrates, when
+ * MIGRATE_ON_START) the configured database unless one is handed in.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const owned = !options.db;
+  const db = options.db ?? (await openDatabase(config));
+  try {
+    if (owned && config.MIGRATE_ON_START) await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+
+  const logger = options.logStream
+    ? { ...loggerOptions(config.LOG_LEVEL), stream: options.logStream }
+    : loggerOptions(config.LOG_LEVEL);
+  const app = Fastify({
+    logger,
+    logController: new RequestLog(),
+    genReqId: genRequestId,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // Bodies are JSON (or multipart where a route says so); a text/plain body is a 415, not a string.
+  app.removeContentTypeParser('text/plain');
+
+  registerRequestId(app);
+  registerErrorHandling(app);
+  await app.register(dbPlugin, { db, owned });
+
+  await app.register(healthRoutes);
+
+  if (owned && db.kind === 'embedded') {
+    // Lets the admin CLI reach the embedded database while this process holds it.
+    let socket: Awaited<ReturnType<typeof startAdminSocket>> = null;
+    app.addHook('onReady', async () => {
+      socket = await startAdminSocket({ db, config });
+    });
+    app.addHook('onClose', async () => socket?.close());
+  }
+
+  // Each surface is its own encapsulation context so that each gets its own OpenAPI document.
+  await app.register(async (api) => {
+    await registerDocs(api, {
+      title: 'Task boards API',
+      description: API_DESCRIPTION,
+      path: '/api/docs',
+      serverUrl: '/api',
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'tsk_…', description: 'A personal API key.' },
+      },
+    });
+  });
+
+  await app.register(async (v1) => {
+    await registerDocs(v1, {
+      title: 'Answer and ticket API',
+      description: V1_DESCRIPTION,
+      path: '/v1/docs',
+      serverUrl: '/v1',
+      securitySchemes: {
+        answerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A workspace answer key (ans_…).' },
+        workspaceToken: { type: 'http', scheme: 'bearer', bearerFormat: 'wst_…', description: 'A workspace token.' },
+      },
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Database } from '../platform/db.js';
+
+/** What a CLI command runs with: the same database (and later, bus) the server uses. */
+export interface CommandContext {
+  db: Database;
+  config: Config;
+}
+
+export interface Command<Flags extends z.ZodType = z.ZodType> {
+  /** Words that select it, e.g. "user create". */
+  name: string;
+  usage: string;
+  summary: string;
+  /** Parses the `--flag value` pairs; a failure names the flag. */
+  flags: Flags;
+  run(ctx: CommandContext, flags: z.infer<Flags>): Promise<Record<string, unknown>>;
+}
+
+/** Keeps the flags' inferred type at the definition site. */
+export const defineCommand = <F extends z.ZodType>(command: Command<F>): Command => command as unknown as Command;

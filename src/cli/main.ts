@@ -1,0 +1,60 @@
+/**
+ * The admin CLI: `npm run --silent admin -- <command> [flags]`. One JSON object on stdout;
+ * exit 0, or 1 with {"error": "..."}.
+ */
+import { ConfigError, loadConfig } from '../config.js';
+import { DataDirBusyError, dataDirHolder } from '../platform/data-dir-lock.js';
+import { type Database, openEmbedded, openPostgres } from '../platform/db.js';
+import { migrate } from '../platform/migrate.js';
+import { sendToAdminSocket } from './admin-socket.js';
+import { type CommandOutcome, helpText, runCommand } from './run-command.js';
+
+async function main(argv: string[]): Promise<CommandOutcome> {
+  const config = loadConfig();
+  if (config.DATABASE_URL) {
+    return withDatabase(
+      openPostgres({ url: config.DATABASE_URL, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, poolSize: 2 }),
+      argv,
+    );
+  }
+  // The embedded database belongs to one process: ask the server when it holds it.
+  if (dataDirHolder(config.dataDir) === null) {
+    try {
+      return await withDatabase(await openEmbedded(config.dataDir), argv);
+    } catch (error) {
+      if (!(error instanceof DataDirBusyError)) throw error;
+    }
+  }
+  const outcome = await sendToAdminSocket(config.dataDir, argv);
+  if (outcome) return outcome;
+  const pid = dataDirHolder(config.dataDir);
+  throw new Error(
+    `the embedded database in ${config.dataDir} is held by process ${pid ?? '?'}, which does not answer ` +
+      'admin commands (is it still starting?); retry, stop it, or set DATABASE_URL',
+  );
+
+  async function withDatabase(db: Database, args: string[]): Promise<CommandOutcome> {
+    try {
+      if (config.MIGRATE_ON_START) await migrate(db);
+      return await runCommand(args, { db, config });
+    } finally {
+      await db.close();
+    }
+  }
+}
+
+const argv = process.argv.slice(2);
+if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+  console.log(helpText());
+  process.exit(argv.length === 0 ? 1 : 0);
+}
+main(argv)
+  .then((outcome) => {
+    process.stdout.write(`${JSON.stringify(outcome.body)}\n`);
+    process.exitCode = outcome.exitCode;
+  })
+  .catch((error: unknown) => {
+    const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+    process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+    process.exitCode = 1;
+  });

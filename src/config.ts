@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ message: 'must be a whole number' })
+    .int({ message: 'must be a whole number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` });
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL` },
+  );
+
+/** "5s,5m,30m,2h" → milliseconds; the delays between consecutive webhook attempts. */
+const durationList = z.string().transform((value, ctx) => {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const out: number[] = [];
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(\d+)(ms|s|m|h|d)$/.exec(part);
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `"${part}" is not a duration like 5s, 5m, 2h` });
+      return z.NEVER;
+    }
+    out.push(Number(m[1]) * units[m[2]!]!);
+  }
+  return out;
+});
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * Every setting the process reads, with its default. The names are the environment variables;
+ * `.env.example` lists the same ones.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(0, 65535).default(3000),
+  /** Where the public reaches the server; used for the same-origin check and links. */
+  PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:']).optional()),
+  /** Unset: the embedded database under DATA_DIR. Set: that PostgreSQL server. */
+  DATABASE_URL: z.preprocess(emptyAsUndefined, url(['postgresql:', 'postgres:']).optional()),
+  DATABASE_POOL_SIZE: int(1, 500).default(10),
+  /** How long to wait for a database connection before answering 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: int(100, 60_000).default(2000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MIGRATE_ON_START: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Trust X-Forwarded-* from a reverse proxy (for client addresses and https detection). */
+  TRUST_PROXY: bool.default(false),
+  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(10_000),
+  SESSION_TTL_HOURS: int(1, 24 * 365).default(24 * 14),
+  MAX_ATTACHMENT_BYTES: int(1).default(25 * 1024 * 1024),
+  MAX_ANSWER_ATTACHMENT_BYTES: int(1).default(15 * 1024 * 1024),
+  INVITES_PER_DAY: int(0).default(50),
+  RATE_LIMIT_MAX: int(1).default(100),
+  RATE_LIMIT_WINDOW_MS: int(1).default(10_000),
+  WEBHOOK_TIMEOUT_MS: int(1).default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: durationList.default(durationList.parse('5s,5m,30m,2h,5h,10h,10h')),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  LLM_BASE_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:']).optional()),
+  LLM_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  LLM_MODEL: z.preprocess(emptyAsUndefined, z.string().optional()),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses settings from an environment; throws ConfigError whose message is one line naming the
+ * first bad variable and its rule.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const value = env[name];
+    const shown = value === undefined ? '' : ` (got "${redactValue(name, value)}")`;
+    throw new ConfigError(`invalid setting ${name}: ${issue.message}${shown}`);
+  }
+  return { ...result.data, dataDir: path.resolve(result.data.DATA_DIR) };
+}
+
+function redactValue(name: string, value: string): string {
+  if (/KEY|SECRET|PASSWORD|TOKEN/.test(name)) return '…';
+  if (name === 'DATABASE_URL') return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
+  return value.length > 80 ? `${value.slice(0, 80)}…` : value;
+}
+
+/** A config for tests and tools: defaults plus what is given. */
+export function configFrom(overrides: Record<string, string | undefined> = {}): Config {
+  return loadConfig({ ...overrides });
+}

@@ -1,0 +1,136 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/**
+ * The one error type domain code throws. `code` is stable (the `/v1` surface shows it);
+ * `message` is for people and names the field or rule at fault.
+ */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, 'invalid_request', message);
+export const unauthorized = (message = 'missing or invalid credentials') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'not allowed') => new AppError(403, 'forbidden', message);
+export const notFound = (message = 'not found') => new AppError(404, 'not_found', message);
+export const conflict = (message: string) => new AppError(409, 'conflict', message);
+export const unavailable = (message = 'service unavailable, retry shortly', retryAfterSeconds = 2) =>
+  new AppError(503, 'unavailable', message, { 'retry-after': String(retryAfterSeconds) });
+
+/** Which error body a URL gets: `{error, message}` under /v1, `{error}` everywhere else. */
+export type Surface = 'v1' | 'default';
+export const surfaceOf = (url: string): Surface => (url === '/v1' || url.startsWith('/v1/') ? 'v1' : 'default');
+
+/** Stable codes for the /v1 surface, by status, when the error carries none of its own. */
+const V1_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'unavailable',
+};
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  reply.status(error.status);
+  if (surfaceOf(request.url) === 'v1') {
+    return reply.send({ error: error.code, message: error.message });
+  }
+  return reply.send({ error: error.message });
+}
+
+/** Turns anything thrown into an AppError; unknown errors become a 500 with no details. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const err = error as FastifyError & { code?: string; cause?: unknown };
+
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const first = err.validation[0]!;
+    return badRequest(describeValidationIssue(first, err.validationContext));
+  }
+  if (isDatabaseUnavailable(err)) return unavailable('database unavailable, retry shortly');
+
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return badRequest('body: malformed JSON');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest('body: must not be empty when Content-Type is application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'body: too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, 'unsupported_media_type', `content-type: ${err.message.replace(/^Unsupported Media Type:\s*/i, '')} is not supported`);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return badRequest('content-length: does not match the body');
+    case 'P2002':
+      return conflict('already exists');
+    case 'P2025':
+      return notFound();
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return new AppError(err.statusCode, V1_CODES[err.statusCode] ?? 'invalid_request', err.message);
+  }
+  return new AppError(500, 'internal_error', 'internal error');
+}
+
+/** "title: must be 1-512 characters"; query and path fields are prefixed ("querystring.limit"). */
+function describeValidationIssue(
+  issue: { keyword: string; instancePath: string; message?: string; params: Record<string, unknown> },
+  context: string | undefined,
+): string {
+  const where = context === 'body' || !context ? '' : `${context}.`;
+  const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const keys = issue.params.keys as string[] | undefined;
+  if (issue.keyword === 'unrecognized_keys' && keys?.length) {
+    return `${where}${field ? `${field}.` : ''}${keys[0]}: unknown field`;
+  }
+  const name = field ? `${where}${field}` : (context ?? 'request');
+  return `${name}: ${issue.message ?? 'invalid'}`;
+}
+
+/** Connection-level failures (refused, timed out, server gone) mean "retry later", not a bug. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown };
+    if (typeof e.code === 'string' && ['P1001', 'P1002', 'P1017', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '53300'].includes(e.code)) {
+      return true;
+    }
+    if (e.kind === 'DatabaseNotReachable' || e.kind === 'ConnectionClosed' || e.kind === 'SocketTimeout') return true;
+    if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Can't reach database server/i.test(e.message)) {
+      return true;
+    }
+    current = e.cause;
+  }
+  return false;
+}
+
+/** The one error handler and the 404 handler, shared by every surface. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    return sendError(request, reply, appError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

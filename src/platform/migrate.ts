@@ -1,0 +1,135 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Database, SqlSession } from './db.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+
+/** The key `prisma migrate` locks with, so this runner and Prisma's CLI never run at once. */
+const PRISMA_ADVISORY_LOCK = 72707369;
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export interface MigrateResult {
+  applied: string[];
+  alreadyApplied: number;
+}
+
+interface MigrationRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | string | null;
+  rolled_back_at: Date | string | null;
+}
+
+/** The migrations on disk, oldest first, in Prisma's `<timestamp>_<name>/migration.sql` layout. */
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
+}
+
+/**
+ * Applies pending migrations, each in its own transaction, recording them in Prisma's
+ * `_prisma_migrations` table so `prisma migrate deploy` agrees on what ran. Refuses to continue
+ * past a migration Prisma left failed, an applied migration edited since, or a database that has
+ * migrations this code does not know.
+ */
+export async function migrate(db: Database, options: { dir?: string; log?: (msg: string) => void } = {}): Promise<MigrateResult> {
+  const files = await readMigrations(options.dir);
+  return db.withSession(async (session) => {
+    const lockable = db.kind === 'postgres';
+    if (lockable) await session.query('SELECT pg_advisory_lock($1)', [PRISMA_ADVISORY_LOCK]);
+    try {
+      await ensureTable(session);
+      const rows = await session.query<MigrationRow>(
+        'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at',
+      );
+      const done = checkHistory(files, rows);
+      const pending = files.filter((f) => !done.has(f.name));
+      for (const file of pending) {
+        options.log?.(`applying migration ${file.name}`);
+        await applyOne(session, file);
+      }
+      return { applied: pending.map((f) => f.name), alreadyApplied: done.size };
+    } finally {
+      if (lockable) await session.query('SELECT pg_advisory_unlock($1)', [PRISMA_ADVISORY_LOCK]);
+    }
+  });
+}
+
+function checkHistory(files: MigrationFile[], rows: MigrationRow[]): Set<string> {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const done = new Set<string>();
+  for (const row of rows) {
+    if (row.rolled_back_at) continue;
+    if (!row.finished_at) {
+      throw new MigrationError(
+        `migration ${row.migration_name} failed earlier and was left unfinished; repair the database, ` +
+          `then mark it with \`prisma migrate resolve --rolled-back ${row.migration_name}\``,
+      );
+    }
+    const file = byName.get(row.migration_name);
+    if (!file) {
+      throw new MigrationError(
+        `the database has migration ${row.migration_name}, which is not in prisma/migrations: ` +
+          'this code is older than the database',
+      );
+    }
+    if (file.checksum !== row.checksum) {
+      throw new MigrationError(
+        `migration ${row.migration_name} was edited after it was applied (checksum differs); ` +
+          'restore it and put the change in a new migration',
+      );
+    }
+    done.add(row.migration_name);
+  }
+  return done;
+}
+
+async function applyOne(session: SqlSession, file: MigrationFile): Promise<void> {
+  await session.exec('BEGIN');
+  try {
+    await session.exec(file.sql);
+    await session.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count, started_at)
+       VALUES ($1, $2, now(), $3, 1, now())`,
+      [randomUUID(), file.checksum, file.name],
+    );
+    await session.exec('COMMIT');
+  } catch (error) {
+    await session.exec('ROLLBACK').catch(() => {});
+    throw new MigrationError(`migration ${file.name} failed and was rolled back: ${(error as Error).message}`);
+  }
+}
+
+/** Prisma's own definition of its bookkeeping table. */
+async function ensureTable(session: SqlSession): Promise<void> {
+  await session.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`);
+}

@@ -1,0 +1,56 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+export interface DocsOptions {
+  title: string;
+  description: string;
+  /** Where the docs live, e.g. /api/docs. The document is at `${path}/openapi.json`. */
+  path: string;
+  /** The server URL clients prefix to every path of the document. */
+  serverUrl: string;
+  securitySchemes: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * One OpenAPI document for the routes registered in `scope` (a Fastify encapsulation context),
+ * generated from the zod schemas that validate them, with Swagger UI served from the package's
+ * own assets (no CDN). Register it before the routes it describes.
+ */
+export async function registerDocs(scope: FastifyInstance, options: DocsOptions) {
+  await scope.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: options.title, description: options.description, version: '1.0.0' },
+      servers: [{ url: options.serverUrl }],
+      components: { securitySchemes: options.securitySchemes as never },
+      security: Object.keys(options.securitySchemes).map((name) => ({ [name]: [] })),
+    },
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      // Paths in the document are relative to the server URL, as the seed states them.
+      const url = out.url.startsWith(options.serverUrl) ? out.url.slice(options.serverUrl.length) || '/' : out.url;
+      return { ...out, url };
+    },
+  });
+  await scope.register(swaggerUi, {
+    routePrefix: options.path,
+    uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
+  });
+  scope.get(`${options.path}/openapi.json`, { schema: { hide: true } }, async () => scope.swagger());
+}
+
+/** The `{"error": "..."}` body every /api error has; referenced from each route's responses. */
+export const errorBody = z
+  .object({ error: z.string().describe('What went wrong, naming the field or rule at fault.') })
+  .describe('Error');
+
+/** The `{"error": code, "message": text}` body of /v1 errors. */
+export const v1ErrorBody = z
+  .object({
+    error: z.string().describe('Stable machine-readable code, e.g. invalid_request.'),
+    message: z.string().describe('Human-readable explanation naming the field or rule at fault.'),
+  })
+  .describe('Error');

@@ -1,0 +1,148 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { conflict } from '../../src/platform/errors.js';
+import { buildTestApp, type TestApp } from '../helper.js';
+
+/** Routes that exist only in this test, one per surface, to exercise the shared handlers. */
+const probe: FastifyPluginAsyncZod = async (app) => {
+  const body = z.strictObject({ title: z.string().min(1).max(512), count: z.number().int().optional() });
+  app.post('/echo', { schema: { body } }, async (req) => req.body);
+  app.get('/boom', async () => {
+    throw new Error('relation "secret_table" does not exist at /srv/app.ts:12');
+  });
+  app.get('/conflict', async () => {
+    throw conflict('name: already taken');
+  });
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.app.register(probe, { prefix: '/api/_probe' });
+  await t.app.register(probe, { prefix: '/v1/_probe' });
+});
+afterAll(() => t.close());
+
+const json = (payload: unknown) => ({ 'content-type': 'application/json', payload: JSON.stringify(payload) });
+
+describe('error bodies under /api', () => {
+  it('answers an unknown route with 404 {error} only', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(Object.keys(res.json())).toEqual(['error']);
+  });
+
+  it('answers a known path with a method it lacks with 404', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/_probe/echo' });
+    expect(res.statusCode).toBe(404);
+    expect(Object.keys(res.json())).toEqual(['error']);
+  });
+
+  it('names the field at fault on a validation error', async () => {
+    const { payload } = json({ title: '' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.stringMatching(/^title: /) });
+  });
+
+  it('refuses unknown body fields with 400 naming the field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ title: 'x', colour: 'red' }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'colour: unknown field' });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload: '{"title": ' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'body: malformed JSON' });
+  });
+
+  it('answers a wrong content type with 415', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': type }, payload: 'title=x' });
+      expect(res.statusCode, type).toBe(415);
+      expect(Object.keys(res.json())).toEqual(['error']);
+    }
+  });
+
+  it('answers a JSON body over 1 MiB with 413', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ title: 'x'.repeat(1024 * 1024) }) });
+    expect(res.statusCode).toBe(413);
+    expect(Object.keys(res.json())).toEqual(['error']);
+  });
+
+  it('passes domain errors through with their status', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/_probe/conflict' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: 'name: already taken' });
+  });
+
+  it('hides unexpected errors behind 500 "internal error" and logs them with the request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/_probe/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ error: 'internal error' });
+    expect(res.body).not.toMatch(/secret_table|app\.ts|at /);
+    const id = res.headers['x-request-id'];
+    const logged = t.logs.lines.find((l) => l.requestId === id && l.msg === 'request failed');
+    expect(logged).toBeDefined();
+    expect(JSON.stringify(logged)).toContain('secret_table');
+  });
+});
+
+describe('error bodies under /v1', () => {
+  it('uses {error: code, message}', async () => {
+    const cases = [
+      { url: '/v1/nothing', method: 'GET', status: 404, code: 'not_found' },
+      { url: '/v1/_probe/echo', method: 'POST', status: 400, code: 'invalid_request', payload: '{"title": ""}' },
+      { url: '/v1/_probe/echo', method: 'POST', status: 400, code: 'invalid_request', payload: '{' },
+      { url: '/v1/_probe/boom', method: 'GET', status: 500, code: 'internal_error' },
+    ] as const;
+    for (const c of cases) {
+      const res = await t.app.inject({
+        method: c.method,
+        url: c.url,
+        ...('payload' in c ? { headers: { 'content-type': 'application/json' }, payload: c.payload } : {}),
+      });
+      expect(res.statusCode, c.url).toBe(c.status);
+      expect(res.json(), c.url).toEqual({ error: c.code, message: expect.any(String) });
+    }
+  });
+
+  it('names the field in the message of a validation error', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/_probe/echo', headers: { 'content-type': 'application/json' }, payload: '{"title": "x", "count": 1.5}' });
+    expect(res.json()).toEqual({ error: 'invalid_request', message: expect.stringMatching(/^count: /) });
+  });
+});
+
+describe('request ids and request logs', () => {
+  it('sets X-Request-Id on every response, keeping a sane incoming one', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(ok.headers['x-request-id']).toBe('abc-123');
+    const missing = await t.app.inject({ method: 'GET', url: '/nope' });
+    expect(missing.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const insane = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'a b\u0007<script>' } });
+    expect(insane.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('writes one line per request with id, route, status and duration, and no secrets', async () => {
+    const before = t.logs.raw.length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/_probe/echo?token=tsk_should_not_appear',
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'Bearer tsk_secretsecretsecret',
+        cookie: 'sid=cookie-secret-value',
+        'x-api-key': 'ans_secretkeyvalue',
+      },
+      payload: JSON.stringify({ title: 'hello', password: 'hunter2' }),
+    });
+    const lines = t.logs.raw.slice(before);
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ requestId: res.headers['x-request-id'], route: '/api/_probe/echo', method: 'POST', status: 400 });
+    expect(line.durationMs).toEqual(expect.any(Number));
+    for (const secret of ['tsk_', 'cookie-secret', 'ans_secret', 'hunter2']) expect(lines[0]).not.toContain(secret);
+  });
+});
