@@ -7,6 +7,7 @@ import { healthRoutes } from './health/routes.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { registerErrorHandling } from './platform/errors.js';
+import { registerGracefulClose } from './platform/graceful-close.js';
 import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
 import { migrate } from './platform/migrate.js';
 import { registerDocs } from './platform/openapi.js';
@@ -37,8 +38,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const owned = !options.db;
   const db = options.db ?? (await openDatabase(config));
+  let applied: string[] = [];
   try {
-    if (owned && config.MIGRATE_ON_START) await migrate(db);
+    if (owned && config.MIGRATE_ON_START) applied = (await migrate(db)).applied;
   } catch (error) {
     await db.close();
     throw error;
@@ -56,12 +58,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (applied.length) app.log.info({ migrations: applied }, 'applied migrations');
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Bodies are JSON (or multipart where a route says so); a text/plain body is a 415, not a string.
   app.removeContentTypeParser('text/plain');
 
   registerRequestId(app);
+  registerGracefulClose(app);
   registerErrorHandling(app);
   await app.register(dbPlugin, { db, owned });
 

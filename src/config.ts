@@ -39,8 +39,6 @@ const durationList = z.string().transform((value, ctx) => {
   return out;
 });
 
-const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
-
 /**
  * Every setting the process reads, with its default. The names are the environment variables;
  * `.env.example` lists the same ones.
@@ -50,9 +48,9 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65535).default(3000),
   /** Where the public reaches the server; used for the same-origin check and links. */
-  PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:']).optional()),
+  PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   /** Unset: the embedded database under DATA_DIR. Set: that PostgreSQL server. */
-  DATABASE_URL: z.preprocess(emptyAsUndefined, url(['postgresql:', 'postgres:']).optional()),
+  DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
   DATABASE_POOL_SIZE: int(1, 500).default(10),
   /** How long to wait for a database connection before answering 503. */
   DATABASE_CONNECT_TIMEOUT_MS: int(100, 60_000).default(2000),
@@ -71,9 +69,9 @@ export const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: int(1).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default(durationList.parse('5s,5m,30m,2h,5h,10h,10h')),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
-  LLM_BASE_URL: z.preprocess(emptyAsUndefined, url(['http:', 'https:']).optional()),
-  LLM_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
-  LLM_MODEL: z.preprocess(emptyAsUndefined, z.string().optional()),
+  LLM_BASE_URL: url(['http:', 'https:']).optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -90,7 +88,9 @@ export class ConfigError extends Error {
  * first bad variable and its rule.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = configSchema.safeParse(env);
+  // An empty variable (`PORT=`) means "use the default", as if it were not set.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(present);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
@@ -110,4 +110,13 @@ function redactValue(name: string, value: string): string {
 /** A config for tests and tools: defaults plus what is given. */
 export function configFrom(overrides: Record<string, string | undefined> = {}): Config {
   return loadConfig({ ...overrides });
+}
+
+/** Reads `./.env` into process.env when there is one; variables already set win. */
+export function loadDotEnv(file = '.env') {
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }

@@ -1,11 +1,12 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { DataDirBusyError } from './platform/data-dir-lock.js';
 import { MigrationError } from './platform/migrate.js';
 
 /** Reads the config, builds the app, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 async function main() {
   const startedAt = performance.now();
+  loadDotEnv();
   const config = loadConfig();
   const app = await buildApp({ config });
 

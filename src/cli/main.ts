@@ -2,7 +2,7 @@
  * The admin CLI: `npm run --silent admin -- <command> [flags]`. One JSON object on stdout;
  * exit 0, or 1 with {"error": "..."}.
  */
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, loadDotEnv } from '../config.js';
 import { DataDirBusyError, dataDirHolder } from '../platform/data-dir-lock.js';
 import { type Database, openEmbedded, openPostgres } from '../platform/db.js';
 import { migrate } from '../platform/migrate.js';
@@ -10,6 +10,7 @@ import { sendToAdminSocket } from './admin-socket.js';
 import { type CommandOutcome, helpText, runCommand } from './run-command.js';
 
 async function main(argv: string[]): Promise<CommandOutcome> {
+  loadDotEnv();
   const config = loadConfig();
   if (config.DATABASE_URL) {
     return withDatabase(

@@ -78,14 +78,16 @@ export async function migrate(db: Database, options: { dir?: string; log?: (msg:
 function checkHistory(files: MigrationFile[], rows: MigrationRow[]): Set<string> {
   const byName = new Map(files.map((f) => [f.name, f]));
   const done = new Set<string>();
-  for (const row of rows) {
-    if (row.rolled_back_at) continue;
-    if (!row.finished_at) {
-      throw new MigrationError(
-        `migration ${row.migration_name} failed earlier and was left unfinished; repair the database, ` +
-          `then mark it with \`prisma migrate resolve --rolled-back ${row.migration_name}\``,
-      );
-    }
+  const live = rows.filter((row) => !row.rolled_back_at);
+  // A migration left half-done blocks everything else: say so first.
+  const failed = live.find((row) => !row.finished_at);
+  if (failed) {
+    throw new MigrationError(
+      `migration ${failed.migration_name} failed earlier and was left unfinished; repair the database, ` +
+        `then mark it with \`prisma migrate resolve --rolled-back ${failed.migration_name}\``,
+    );
+  }
+  for (const row of live) {
     const file = byName.get(row.migration_name);
     if (!file) {
       throw new MigrationError(

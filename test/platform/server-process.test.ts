@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The real entry points as operators run them (`npm start`'s `tsx src/server.ts`, the admin CLI),
+ * as child processes on the embedded database in a temporary DATA_DIR.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'tb-server-'));
+const env = { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+async function start(): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(tsx, ['src/server.ts'], { cwd: root, env: { ...env, PORT: String(port) } });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    base,
+    output: () => output,
+    stop: () => {
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+function admin(...args: string[]) {
+  const res = spawnSync(tsx, ['src/cli/main.ts', ...args], { cwd: root, env, encoding: 'utf8' });
+  return { code: res.status, json: JSON.parse(res.stdout.trim().split('\n').at(-1) ?? 'null') as Record<string, unknown>, stdout: res.stdout };
+}
+
+describe('the server process on the embedded database', () => {
+  it('serves health, readiness and the docs; answers the admin CLI while it holds the database; stops cleanly on SIGTERM', async () => {
+    const server = await start();
+    try {
+      expect(server.output()).toMatch(/applied migrations/);
+      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+      expect((await fetch(`${server.base}/api/docs/openapi.json`)).status).toBe(200);
+      expect((await fetch(`${server.base}/api/docs/`)).status).toBe(200);
+
+      // The CLI cannot open the data directory the server holds; it goes through the server.
+      const migrated = admin('db', 'migrate');
+      expect(migrated).toMatchObject({ code: 0, json: { applied: [] } });
+      const bad = admin('no', 'such');
+      expect(bad.code).toBe(1);
+      expect(bad.json).toEqual({ error: expect.stringContaining('unknown command') });
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(server.output()).toMatch(/shutting down/);
+    expect(existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
+  });
+
+  it('migrates a fresh data directory once: a restart applies nothing and starts on the same data', async () => {
+    // The first test started on the fresh directory and applied the migrations.
+    const server = await start();
+    try {
+      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+      expect(server.output()).not.toMatch(/applied migrations/);
+    } finally {
+      await server.stop();
+    }
+    // With the server stopped, the CLI opens DATA_DIR itself.
+    expect(admin('db', 'migrate')).toMatchObject({ code: 0, json: { applied: [], alreadyApplied: expect.any(Number) } });
+  });
+
+  it('refuses a bad setting with one line naming the variable, and exit code 1', () => {
+    const res = spawnSync(tsx, ['src/server.ts'], { cwd: root, env: { ...env, PORT: 'eighty' }, encoding: 'utf8' });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe('error: invalid setting PORT: must be a whole number (got "eighty")');
+  });
+});
