@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    reporters: ['default', './test/summary-reporter.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
