@@ -1,9 +1,15 @@
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
+import { adminRoutes } from './accounts/routes/admin.js';
+import { authRoutes } from './accounts/routes/auth.js';
+import { keyRoutes } from './accounts/routes/keys.js';
+import { boardRoutes } from './boards/routes/boards.js';
 import { startAdminSocket } from './cli/admin-socket.js';
 import { healthRoutes } from './health/routes.js';
+import { apiAuthentication, SESSION_COOKIE } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { registerErrorHandling } from './platform/errors.js';
@@ -81,7 +87,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onClose', async () => socket?.close());
   }
 
+  await app.register(cookie);
+
   // Each surface is its own encapsulation context so that each gets its own OpenAPI document.
+  // The task-board document covers /api and the web backend (/auth, /account, /admin).
   await app.register(async (api) => {
     await registerDocs(api, {
       title: 'Task boards API',
@@ -90,8 +99,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       serverUrl: '/api',
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'tsk_…', description: 'A personal API key.' },
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The web app\'s session (POST /auth/login).' },
       },
     });
+    await api.register(
+      async (scoped) => {
+        scoped.addHook('onRequest', apiAuthentication(config));
+        await scoped.register(boardRoutes);
+      },
+      { prefix: '/api' },
+    );
+    await api.register(authRoutes, { config });
+    await api.register(keyRoutes, { config });
+    await api.register(adminRoutes, { config });
   });
 
   await app.register(async (v1) => {

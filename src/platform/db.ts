@@ -4,10 +4,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
+
+/** What domain functions take: the client, or a transaction of it (`tx ?? db`). */
+export type DbClient = PrismaClient | Prisma.TransactionClient;
 
 /** One SQL connection, for work Prisma does not do: migrations, advisory locks, LISTEN. */
 export interface SqlSession {

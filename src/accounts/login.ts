@@ -1,0 +1,31 @@
+import type { PrismaClient } from '../platform/db.js';
+import { AppError, unauthorized } from '../platform/errors.js';
+import { forgetCredentials } from './credential-cache.js';
+import { verifyPassword } from './passwords.js';
+import { generateSessionToken, hashToken } from './tokens.js';
+
+export interface LoginOptions {
+  db: PrismaClient;
+  email: string;
+  password: string;
+  ip: string | null;
+  ttlHours: number;
+}
+
+/** Checks the password and opens a session: 401 for wrong credentials, 403 for a blocked user. */
+export async function login({ db, email, password, ip, ttlHours }: LoginOptions) {
+  const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
+  const ok = await verifyPassword(user?.passwordHash ?? null, password);
+  if (!user || !ok || user.status === 'deleted') throw unauthorized('wrong e-mail or password');
+  if (user.status === 'blocked') throw new AppError(403, 'forbidden', 'this account is blocked');
+  const token = generateSessionToken();
+  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
+  await db.session.create({ data: { id: hashToken(token), userId: user.id, expiresAt, ip } });
+  return { user, token, expiresAt };
+}
+
+/** Ends one session (logout); unknown sessions are fine. */
+export async function logout({ db, sessionId }: { db: PrismaClient; sessionId: string }) {
+  await db.session.deleteMany({ where: { id: sessionId } });
+  forgetCredentials(db);
+}

@@ -1,0 +1,104 @@
+import type { PrismaClient } from '../platform/db.js';
+import { cacheCredential, cachedCredential } from './credential-cache.js';
+import { hashToken, isWellFormedToken } from './tokens.js';
+
+/** Who a credential speaks for, as authentication needs it. */
+export interface Principal {
+  userId: number;
+  name: string;
+  email: string;
+  siteAdmin: boolean;
+}
+
+export interface KeyCredential extends Principal {
+  keyId: number;
+  permission: 'read' | 'write';
+  /** null: all the owner's boards. */
+  boardIds: number[] | null;
+}
+
+export interface SessionCredential extends Principal {
+  sessionId: string;
+}
+
+interface CachedKey {
+  credential: KeyCredential;
+  expiresAt: number | null;
+  usable: boolean;
+  lastUsedAt: number | null;
+}
+
+const MINUTE = 60_000;
+
+/** The live key behind a tsk_ token, or null (unknown, revoked, expired, owner not active). */
+export async function resolveApiKey({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
+  if (!isWellFormedToken(token, 'tsk_')) return null;
+  const hash = hashToken(token);
+  let entry = cachedCredential<CachedKey | null>(db, `key:${hash}`, now);
+  if (entry === undefined) {
+    const key = await db.apiKey.findUnique({
+      where: { tokenHash: hash },
+      include: { user: true, boards: { select: { boardId: true } } },
+    });
+    entry = key && {
+      credential: {
+        keyId: key.id,
+        userId: key.userId,
+        name: key.user.name,
+        email: key.user.email,
+        siteAdmin: key.user.siteAdmin,
+        permission: key.permission,
+        boardIds: key.allBoards ? null : key.boards.map((b) => b.boardId),
+      },
+      expiresAt: key.expiresAt?.getTime() ?? null,
+      usable: key.revokedAt === null && key.user.status === 'active',
+      lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+    };
+    cacheCredential(db, `key:${hash}`, entry, now);
+  }
+  if (!entry || !entry.usable || (entry.expiresAt !== null && entry.expiresAt <= now)) return null;
+  if (entry.lastUsedAt === null || now - entry.lastUsedAt >= MINUTE) touchKey(db, entry, now);
+  return entry.credential;
+}
+
+/**
+ * lastUsedAt to the minute without a write per request: at most one UPDATE per key per minute
+ * (per process), off the request's path; the WHERE keeps concurrent processes from repeating it.
+ */
+function touchKey(db: PrismaClient, entry: CachedKey, now: number) {
+  entry.lastUsedAt = now;
+  const at = new Date(Math.floor(now / MINUTE) * MINUTE);
+  const before = new Date(at.getTime());
+  db.apiKey
+    .updateMany({
+      where: { id: entry.credential.keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: before } }] },
+      data: { lastUsedAt: at },
+    })
+    .catch(() => {
+      // Losing one lastUsedAt update is harmless; the next minute writes it again.
+    });
+}
+
+/** The active user behind a session cookie, or null (unknown, expired, user not active). */
+export async function resolveSession({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const id = hashToken(token);
+  let entry = cachedCredential<{ credential: SessionCredential; expiresAt: number; usable: boolean } | null>(db, `session:${id}`, now);
+  if (entry === undefined) {
+    const session = await db.session.findUnique({ where: { id }, include: { user: true } });
+    entry = session && {
+      credential: {
+        sessionId: id,
+        userId: session.userId,
+        name: session.user.name,
+        email: session.user.email,
+        siteAdmin: session.user.siteAdmin,
+      },
+      expiresAt: session.expiresAt.getTime(),
+      usable: session.user.status === 'active',
+    };
+    cacheCredential(db, `session:${id}`, entry, now);
+  }
+  if (!entry || !entry.usable || entry.expiresAt <= now) return null;
+  return entry.credential;
+}

@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { SESSION_COOKIE, sessionAuthentication } from '../../platform/auth.js';
+import { AppError } from '../../platform/errors.js';
+import { errorBody } from '../../platform/openapi.js';
+import { login, logout } from '../login.js';
+import { LoginThrottle } from '../login-throttle.js';
+import { presentUser } from '../presenters.js';
+import * as s from '../schemas.js';
+
+const userResponse = z.object({ user: s.user });
+
+function secureCookies(request: FastifyRequest, config: Config) {
+  return request.protocol === 'https' || config.PUBLIC_BASE_URL?.startsWith('https:') === true;
+}
+
+/** POST /auth/login, POST /auth/logout, GET /auth/me: the web app's session. */
+export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  const throttle = new LoginThrottle();
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['web session'],
+        summary: 'Log in; sets the HttpOnly session cookie',
+        security: [],
+        body: z.strictObject({ email: s.email, password: z.string().min(1, { message: 'is required' }).max(256) }),
+        response: { 200: userResponse, 400: errorBody, 401: errorBody, 403: errorBody, 429: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      throttle.check(email, request.ip);
+      try {
+        const { user, token, expiresAt } = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
+        throttle.succeeded(email);
+        reply.setCookie(SESSION_COOKIE, token, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: secureCookies(request, config),
+          expires: expiresAt,
+        });
+        return { user: presentUser(user) };
+      } catch (error) {
+        if (error instanceof AppError && error.status === 401) throttle.failed(email, request.ip);
+        throw error;
+      }
+    },
+  );
+
+  app.register(async (authed) => {
+    authed.addHook('onRequest', sessionAuthentication(config));
+
+    authed.post(
+      '/auth/logout',
+      { schema: { tags: ['web session'], summary: 'End this session', response: { 204: z.null(), 401: errorBody } } },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        await logout({ db: app.db.prisma, sessionId: request.actor.sessionId! });
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return reply.status(204).send(null);
+      },
+    );
+
+    authed.get(
+      '/auth/me',
+      { schema: { tags: ['web session'], summary: 'The logged-in user', response: { 200: userResponse, 401: errorBody } } },
+      async (request) => ({ user: presentUser({ ...request.actor, id: request.actor.userId }) }),
+    );
+  });
+};

@@ -1,0 +1,32 @@
+import type { PrismaClient } from '../platform/db.js';
+import { notFound } from '../platform/errors.js';
+import { forgetCredentials } from './credential-cache.js';
+
+export interface SetUserStatusOptions {
+  db: PrismaClient;
+  userId: number;
+  status: 'active' | 'blocked' | 'deleted';
+}
+
+/**
+ * Blocks, unblocks or deletes a user. Blocking and deleting end every session at once and stop
+ * every key (the key check reads the owner's status). Deleting keeps the row so history keeps the
+ * name, but frees the address, drops the password and revokes the keys: it cannot be undone.
+ */
+export async function setUserStatus({ db, userId, status }: SetUserStatusOptions) {
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user || user.status === 'deleted') throw notFound('user: not found');
+  const updated = await db.$transaction(async (tx) => {
+    if (status !== 'active') await tx.session.deleteMany({ where: { userId } });
+    if (status === 'deleted') {
+      await tx.apiKey.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
+      return tx.user.update({
+        where: { id: userId },
+        data: { status, passwordHash: null, siteAdmin: false, email: `deleted-${userId}@deleted.invalid` },
+      });
+    }
+    return tx.user.update({ where: { id: userId }, data: { status } });
+  });
+  forgetCredentials(db);
+  return updated;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { createUser } from '../accounts/create-user.js';
+import { findUserByEmail } from '../accounts/find-user.js';
+import * as s from '../accounts/schemas.js';
+import { setUserStatus } from '../accounts/set-user-status.js';
+import { defineCommand } from './command.js';
+
+const flag = z.literal(true, { message: 'takes no value' });
+
+export const userCreate = defineCommand({
+  name: 'user create',
+  usage: 'user create --email E --password P [--name N] [--admin]',
+  summary: 'create a user (--admin: a site administrator)',
+  flags: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional(), admin: flag.optional() }),
+  run: async ({ db }, f) => {
+    const user = await createUser({ db: db.prisma, email: f.email, password: f.password, name: f.name, siteAdmin: f.admin === true });
+    return { id: user.id, email: user.email, name: user.name };
+  },
+});
+
+const byEmail = z.strictObject({ email: s.email });
+
+function statusCommand(verb: 'block' | 'unblock' | 'delete', status: 'blocked' | 'active' | 'deleted', summary: string) {
+  return defineCommand({
+    name: `user ${verb}`,
+    usage: `user ${verb} --email E`,
+    summary,
+    flags: byEmail,
+    run: async ({ db }, f) => {
+      const user = await findUserByEmail({ db: db.prisma, email: f.email });
+      const updated = await setUserStatus({ db: db.prisma, userId: user.id, status });
+      return { id: updated.id, status: updated.status };
+    },
+  });
+}
+
+export const userBlock = statusCommand('block', 'blocked', 'block a user: sessions end, keys stop working');
+export const userUnblock = statusCommand('unblock', 'active', 'unblock a user');
+export const userDelete = statusCommand('delete', 'deleted', 'delete a user: every credential stops; the name stays in history');

@@ -1,0 +1,101 @@
+import '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Principal, resolveApiKey, resolveSession } from '../accounts/resolve-credential.js';
+import type { Config } from '../config.js';
+import { AppError, forbidden } from './errors.js';
+
+/** Who is calling: a person through their session cookie, or a script through a personal key. */
+export interface Actor extends Principal {
+  via: 'session' | 'key';
+  keyId: number | null;
+  sessionId: string | null;
+  /** Sessions act with everything their roles allow ("write"). */
+  permission: 'read' | 'write';
+  /** The boards a limited key may reach; null = every board the user is a member of. */
+  boardIds: number[] | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the surface's authentication hook; routes behind it may rely on it. */
+    actor: Actor;
+  }
+}
+
+export const SESSION_COOKIE = 'tb_session';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const unauthenticated = (message: string) =>
+  new AppError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="taskboard"' });
+
+/** The origin a browser page of ours sends: PUBLIC_BASE_URL's, else the request's own. */
+function expectedOrigin(request: FastifyRequest, config: Config): string {
+  if (config.PUBLIC_BASE_URL) return new URL(config.PUBLIC_BASE_URL).origin;
+  return `${request.protocol}://${request.host}`;
+}
+
+/**
+ * A cookie rides along on cross-site requests, so a state-changing one must come from our own
+ * origin. Requests without an Origin header come from non-browser clients and are fine.
+ */
+function checkSameOrigin(request: FastifyRequest, config: Config) {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== expectedOrigin(request, config)) {
+    throw forbidden('origin: cross-origin request refused');
+  }
+}
+
+async function sessionActor(request: FastifyRequest, config: Config): Promise<Actor | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return null;
+  const session = await resolveSession({ db: request.server.db.prisma, token });
+  if (!session) throw unauthenticated('session: expired or ended; log in again');
+  checkSameOrigin(request, config);
+  const { sessionId, ...principal } = session;
+  return { ...principal, via: 'session', keyId: null, sessionId, permission: 'write', boardIds: null };
+}
+
+/**
+ * The one gate of `/api`, in the spec's order: 401 (no, unknown, revoked or expired credential,
+ * or a token of another service), then 403 for a read-only key on anything but GET/HEAD.
+ * Board reach (404 outside a limited key's boards) and roles (403) are the boards module's.
+ */
+export function apiAuthentication(config: Config) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const header = request.headers.authorization;
+    if (header !== undefined) {
+      const match = /^Bearer +(\S+)$/i.exec(header);
+      if (!match) throw unauthenticated('authorization: expected "Bearer <API key>"');
+      const token = match[1]!;
+      if (!token.startsWith('tsk_')) throw unauthenticated('authorization: not a task-board API key (tsk_…)');
+      const key = await resolveApiKey({ db: request.server.db.prisma, token });
+      if (!key) throw unauthenticated('authorization: API key is invalid, revoked or expired');
+      const { keyId, permission, boardIds, ...principal } = key;
+      if (permission === 'read' && request.method !== 'GET' && request.method !== 'HEAD') {
+        throw forbidden('this API key is read-only: only GET requests are allowed');
+      }
+      request.actor = { ...principal, via: 'key', keyId, sessionId: null, permission, boardIds };
+      return;
+    }
+    const actor = await sessionActor(request, config);
+    if (!actor) throw unauthenticated('authorization: missing; send "Authorization: Bearer tsk_…"');
+    request.actor = actor;
+  };
+}
+
+/**
+ * The gate of the web backend (`/account`, `/admin`, `/auth/me`): a session only. API keys
+ * cannot manage keys or reach administration, whatever their permission.
+ */
+export function sessionAuthentication(config: Config) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (request.headers.authorization !== undefined) {
+      throw unauthenticated('API keys are not accepted here; log in with a session');
+    }
+    const actor = await sessionActor(request, config);
+    if (!actor) throw unauthenticated('session: not logged in');
+    request.actor = actor;
+  };
+}
