@@ -4,7 +4,7 @@ import { hashPassword } from './passwords.js';
 
 export interface CreateUserOptions {
   db: DbClient;
-  /** Already lower-cased (schemas.email). */
+  /** Stored trimmed and lower-cased, whatever the caller passes. */
   email: string;
   password: string;
   name?: string | undefined;
@@ -12,7 +12,8 @@ export interface CreateUserOptions {
 }
 
 /** A new active user; 409 when the address is taken. */
-export async function createUser({ db, email, password, name, siteAdmin = false }: CreateUserOptions) {
+export async function createUser({ db, email: given, password, name, siteAdmin = false }: CreateUserOptions) {
+  const email = given.trim().toLowerCase();
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw conflict('email: already registered');
   return db.user.create({

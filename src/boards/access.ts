@@ -7,9 +7,17 @@ import type { Actor } from '../platform/auth.js';
  * same answer as for a board that does not exist. A limited key whose boards are gone has an
  * empty list here and reaches nothing: it never widens to all boards.
  */
-export function boardWhereForActor(actor: Actor): Prisma.BoardWhereInput {
+function boardWhereForActor(actor: Actor): Prisma.BoardWhereInput {
   return {
     members: { some: { userId: actor.userId } },
     ...(actor.boardIds ? { id: { in: actor.boardIds } } : {}),
   };
+}
+
+/**
+ * `where` narrowed to the actor's reach. Always combine with AND, never by spreading: a spread
+ * lets the key's `id: { in: … }` silently replace a requested `id`.
+ */
+export function boardsVisibleTo(actor: Actor, where: Prisma.BoardWhereInput = {}): Prisma.BoardWhereInput {
+  return { AND: [where, boardWhereForActor(actor)] };
 }

@@ -1,11 +1,11 @@
 import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
-import { boardWhereForActor } from './access.js';
+import { boardsVisibleTo } from './access.js';
 
 /** The actor's boards (active, or archived ones), with the actor's role on each, by id. */
 export async function listBoards({ db, actor, archived }: { db: DbClient; actor: Actor; archived: boolean }) {
   const boards = await db.board.findMany({
-    where: { ...boardWhereForActor(actor), archived },
+    where: boardsVisibleTo(actor, { archived }),
     include: { members: { where: { userId: actor.userId }, select: { role: true } } },
     orderBy: { id: 'asc' },
   });

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createApiKey } from '../src/accounts/create-api-key.js';
+import { createUser } from '../src/accounts/create-user.js';
+import type { Database } from '../src/platform/db.js';
+
+const unique = () => randomBytes(4).toString('hex');
+
+/** A new active user with a known password. */
+export async function makeUser(db: Database, overrides: { email?: string; name?: string; siteAdmin?: boolean; password?: string } = {}) {
+  const password = overrides.password ?? 'correct horse battery';
+  const email = overrides.email ?? `user-${unique()}@example.com`;
+  const user = await createUser({ db: db.prisma, email, password, name: overrides.name ?? `User ${unique()}`, siteAdmin: overrides.siteAdmin });
+  return { ...user, password };
+}
+
+/** A key for the user; write permission and all boards unless told otherwise. */
+export async function makeKey(
+  db: Database,
+  userId: number,
+  options: { permission?: 'read' | 'write'; boardIds?: number[] | null; expiresAt?: Date | null; name?: string } = {},
+) {
+  const { key, token } = await createApiKey({
+    db: db.prisma,
+    userId,
+    name: options.name ?? `key ${unique()}`,
+    permission: options.permission ?? 'write',
+    boardIds: options.boardIds ?? null,
+    expiresAt: options.expiresAt ?? null,
+  });
+  return { key, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** A board with the user as admin, and others with the given roles. */
+export async function makeBoard(
+  db: Database,
+  adminId: number,
+  others: { userId: number; role: 'admin' | 'member' | 'observer' }[] = [],
+  name = `Board ${unique()}`,
+) {
+  return db.prisma.board.create({
+    data: { name, members: { create: [{ userId: adminId, role: 'admin' }, ...others] } },
+  });
+}
+
+/** Logs in through the API; returns the cookie header to send. */
+export async function loginCookie(app: FastifyInstance, email: string, password: string): Promise<{ cookie: string }> {
+  const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const setCookie = [res.headers['set-cookie']].flat()[0]!;
+  return { cookie: setCookie.split(';')[0]! };
+}
