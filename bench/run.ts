@@ -1,0 +1,20 @@
+/**
+ * `npm run bench`: every benchmark, one after another, each in its own process so none warms
+ * another's caches. Results are printed; bench/RESULTS.md records them with the command.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const benches: [string, string[]][] = [
+  ['start-up (embedded database)', ['bench/startup.ts', '5']],
+  ['authentication cost per request', ['bench/auth.ts', '20000']],
+];
+let failed = false;
+for (const [title, args] of benches) {
+  console.log(`\n## ${title}\n$ npx tsx ${args.join(' ')}`);
+  const res = spawnSync(tsx, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (res.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
