@@ -68,10 +68,9 @@ export async function resolveApiKey({ db, token, now = Date.now() }: { db: Prism
 function touchKey(db: PrismaClient, entry: CachedKey, now: number) {
   entry.lastUsedAt = now;
   const at = new Date(Math.floor(now / MINUTE) * MINUTE);
-  const before = new Date(at.getTime());
   db.apiKey
     .updateMany({
-      where: { id: entry.credential.keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: before } }] },
+      where: { id: entry.credential.keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: at } }] },
       data: { lastUsedAt: at },
     })
     .catch(() => {

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../net.js';
 import { buildApp } from '../../src/app.js';
 import { configFrom } from '../../src/config.js';
 import { openPostgres } from '../../src/platform/db.js';
@@ -29,16 +30,8 @@ async function appOn(url: string): Promise<FastifyInstance> {
   return app;
 }
 
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 describe.each([
-  ['a closed port', async () => `postgresql://postgres@127.0.0.1:${await closedPort()}/x`],
+  ['a closed port', async () => `postgresql://postgres@127.0.0.1:${await freePort()}/x`],
   ['a server that never answers', async () => `postgresql://postgres@127.0.0.1:${silentPort}/x`],
 ])('with the database on %s', (_name, url) => {
   let app: FastifyInstance;

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../net.js';
 
 /**
  * The real entry points as operators run them (`npm start`'s `tsx src/server.ts`, the admin CLI),
@@ -14,14 +14,6 @@ const tsx = path.join(root, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tb-server-'));
 const env = { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 interface Running {
   child: ChildProcess;
