@@ -9,9 +9,10 @@ import { keyRoutes } from './accounts/routes/keys.js';
 import { boardRoutes } from './boards/routes/boards.js';
 import { startAdminSocket } from './cli/admin-socket.js';
 import { healthRoutes } from './health/routes.js';
-import { apiAuthentication, SESSION_COOKIE } from './platform/auth.js';
+import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
+import { registerBodyRules } from './platform/body-rules.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
 import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
@@ -68,8 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // Bodies are JSON (or multipart where a route says so); a text/plain body is a 415, not a string.
-  app.removeContentTypeParser('text/plain');
+  registerBodyRules(app);
 
   registerRequestId(app);
   registerGracefulClose(app);
@@ -109,9 +109,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
       { prefix: '/api' },
     );
-    await api.register(authRoutes, { config });
-    await api.register(keyRoutes, { config });
-    await api.register(adminRoutes, { config });
+    await api.register(async (web) => {
+      web.addHook('onRequest', sameOriginOnly(config));
+      await web.register(authRoutes, { config });
+      await web.register(keyRoutes, { config });
+      await web.register(adminRoutes, { config });
+    });
   });
 
   await app.register(async (v1) => {

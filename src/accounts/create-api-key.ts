@@ -33,6 +33,7 @@ export async function createApiKey({ db, userId, name, permission = 'read', boar
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > MAX_KEY_NAME) throw badRequest(`name: must be 1-${MAX_KEY_NAME} characters`);
   const boards = boardIds == null ? null : [...new Set(boardIds)];
+  if (boards && boards.length === 0) throw badRequest('boardIds: choose at least one board, or null for all of them');
   if (boards && boards.length > MAX_KEY_BOARDS) throw badRequest(`boardIds: at most ${MAX_KEY_BOARDS} boards`);
 
   const token = generateToken('tsk_');

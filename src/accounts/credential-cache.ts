@@ -13,35 +13,48 @@ interface Entry {
   at: number;
 }
 
-const caches = new WeakMap<object, Map<string, Entry>>();
+interface Cache {
+  entries: Map<string, Entry>;
+  /** Bumped by every forget, so a lookup that started before it does not store a stale answer. */
+  generation: number;
+}
 
-function cacheOf(db: object): Map<string, Entry> {
+const caches = new WeakMap<object, Cache>();
+
+function cacheOf(db: object): Cache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new Map();
+    cache = { entries: new Map(), generation: 0 };
     caches.set(db, cache);
   }
   return cache;
 }
 
+/** Read before querying the database; pass to cacheCredential with the answer. */
+export const credentialGeneration = (db: object) => cacheOf(db).generation;
+
 export function cachedCredential<T>(db: object, key: string, now = Date.now()): T | undefined {
-  const cache = cacheOf(db);
-  const entry = cache.get(key);
+  const { entries } = cacheOf(db);
+  const entry = entries.get(key);
   if (!entry) return undefined;
   if (now - entry.at > CREDENTIAL_TTL_MS) {
-    cache.delete(key);
+    entries.delete(key);
     return undefined;
   }
   return entry.value as T;
 }
 
-export function cacheCredential(db: object, key: string, value: unknown, now = Date.now()) {
+/** Stores an answer read from the database, unless a forget happened since `generation`. */
+export function cacheCredential(db: object, key: string, value: unknown, generation: number, now = Date.now()) {
   const cache = cacheOf(db);
-  if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(key, { value, at: now });
+  if (cache.generation !== generation) return;
+  if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
+  cache.entries.set(key, { value, at: now });
 }
 
 /** After any change that may stop a credential: revoke, block, delete, logout. */
 export function forgetCredentials(db: object) {
-  caches.get(db)?.clear();
+  const cache = cacheOf(db);
+  cache.generation++;
+  cache.entries.clear();
 }

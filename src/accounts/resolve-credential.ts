@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../platform/db.js';
-import { cacheCredential, cachedCredential } from './credential-cache.js';
+import { cacheCredential, cachedCredential, credentialGeneration } from './credential-cache.js';
 import { hashToken, isWellFormedToken } from './tokens.js';
 
 /** Who a credential speaks for, as authentication needs it. */
@@ -36,6 +36,7 @@ export async function resolveApiKey({ db, token, now = Date.now() }: { db: Prism
   const hash = hashToken(token);
   let entry = cachedCredential<CachedKey | null>(db, `key:${hash}`, now);
   if (entry === undefined) {
+    const generation = credentialGeneration(db);
     const key = await db.apiKey.findUnique({
       where: { tokenHash: hash },
       include: { user: true, boards: { select: { boardId: true } } },
@@ -54,7 +55,7 @@ export async function resolveApiKey({ db, token, now = Date.now() }: { db: Prism
       usable: key.revokedAt === null && key.user.status === 'active',
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
     };
-    cacheCredential(db, `key:${hash}`, entry, now);
+    cacheCredential(db, `key:${hash}`, entry, generation, now);
   }
   if (!entry || !entry.usable || (entry.expiresAt !== null && entry.expiresAt <= now)) return null;
   if (entry.lastUsedAt === null || now - entry.lastUsedAt >= MINUTE) touchKey(db, entry, now);
@@ -84,6 +85,7 @@ export async function resolveSession({ db, token, now = Date.now() }: { db: Pris
   const id = hashToken(token);
   let entry = cachedCredential<{ credential: SessionCredential; expiresAt: number; usable: boolean } | null>(db, `session:${id}`, now);
   if (entry === undefined) {
+    const generation = credentialGeneration(db);
     const session = await db.session.findUnique({ where: { id }, include: { user: true } });
     entry = session && {
       credential: {
@@ -96,7 +98,7 @@ export async function resolveSession({ db, token, now = Date.now() }: { db: Pris
       expiresAt: session.expiresAt.getTime(),
       usable: session.user.status === 'active',
     };
-    cacheCredential(db, `session:${id}`, entry, now);
+    cacheCredential(db, `session:${id}`, entry, generation, now);
   }
   if (!entry || !entry.usable || entry.expiresAt <= now) return null;
   return entry.credential;

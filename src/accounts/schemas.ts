@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id, text } from '../platform/schemas.js';
 
 /** Lower-cased and trimmed: addresses are unique case-insensitively. */
 export const email = z
@@ -15,8 +16,7 @@ export const password = z
   .max(256, { message: 'must be at most 256 characters' })
   .describe('Password, 8-256 characters.');
 
-export const userName = z
-  .string()
+export const userName = text()
   .trim()
   .min(1, { message: 'must be 1-100 characters' })
   .max(100, { message: 'must be 1-100 characters' })
@@ -42,15 +42,15 @@ export const expiresIn = z
   .enum(['never', '30d', '90d', '1y'], { message: 'must be one of never, 30d, 90d, 1y' })
   .describe('When the key stops working: never, or 30 days, 90 days or 1 year from now.');
 
-export const keyName = z
-  .string()
+export const keyName = text()
   .trim()
   .min(1, { message: 'must be 1-60 characters' })
   .max(60, { message: 'must be 1-60 characters' })
   .describe('A name to recognise the key by, 1-60 characters.');
 
 export const boardIds = z
-  .array(z.number().int().positive(), { message: 'must be an array of board ids, or null for all boards' })
+  .array(id('Board'), { message: 'must be an array of board ids, or null for all boards' })
+  .min(1, { message: 'choose at least one board, or null for all of them' })
   .max(50, { message: 'at most 50 boards' })
   .nullable()
   .describe('The boards the key may reach (at most 50, each one you are a member of), or null for all of yours.');

@@ -14,9 +14,10 @@ export interface SetUserStatusOptions {
  * name, but frees the address, drops the password and revokes the keys: it cannot be undone.
  */
 export async function setUserStatus({ db, userId, status }: SetUserStatusOptions) {
-  const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user || user.status === 'deleted') throw notFound('user: not found');
   const updated = await db.$transaction(async (tx) => {
+    // Locked and re-read inside the transaction: an unblock racing a delete must not undo it.
+    const [user] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM "User" WHERE id = ${userId} FOR UPDATE`;
+    if (!user || user.status === 'deleted') throw notFound('user: not found');
     if (status !== 'active') await tx.session.deleteMany({ where: { userId } });
     if (status === 'deleted') {
       await tx.apiKey.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });

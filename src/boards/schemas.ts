@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { idParams, text } from '../platform/schemas.js';
 
-export const boardId = z.object({ id: z.coerce.number().int().positive().describe('Board id.') });
+export const boardId = idParams('Board');
 
 export const role = z.enum(['admin', 'member', 'observer']).describe('Role on the board.');
 
@@ -27,15 +28,13 @@ export const member = z
   .describe('Member');
 export type MemberView = z.infer<typeof member>;
 
-export const boardName = z
-  .string()
+export const boardName = text()
   .trim()
   .min(1, { message: 'must be 1-100 characters' })
   .max(100, { message: 'must be 1-100 characters' })
   .describe('1-100 characters.');
 
-export const description = z
-  .string()
+export const description = text()
   .max(16_384, { message: 'must be at most 16384 characters' })
   .describe('Up to 16,384 characters.');
 

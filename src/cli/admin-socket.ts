@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { CommandContext } from './command.js';
 import { type CommandOutcome, runCommand } from './run-command.js';
 
+/** An admin command line is small; anything bigger is not one. */
+const MAX_REQUEST_BYTES = 64 * 1024;
+
 /** Unix socket paths are limited to about 107 bytes. */
 const MAX_SOCKET_PATH = 100;
 
@@ -24,14 +27,24 @@ export async function startAdminSocket(ctx: CommandContext): Promise<{ close(): 
   }
   const server = net.createServer((socket) => {
     let input = '';
+    let handled = false;
     socket.setEncoding('utf8');
     socket.on('data', async (chunk) => {
+      if (handled) return;
       input += chunk;
+      if (input.length > MAX_REQUEST_BYTES) {
+        handled = true;
+        socket.end(`${JSON.stringify({ exitCode: 1, body: { error: 'admin request too large' } })}\n`);
+        return;
+      }
       const newline = input.indexOf('\n');
       if (newline < 0) return;
+      // One command per connection: whatever follows the first line is ignored.
+      handled = true;
       let outcome: CommandOutcome;
       try {
-        const { argv } = JSON.parse(input.slice(0, newline)) as { argv: string[] };
+        const { argv } = JSON.parse(input.slice(0, newline)) as { argv: unknown };
+        if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) throw new Error('argv');
         outcome = await runCommand(argv, ctx);
       } catch {
         outcome = { exitCode: 1, body: { error: 'malformed admin request' } };
@@ -40,10 +53,16 @@ export async function startAdminSocket(ctx: CommandContext): Promise<{ close(): 
     });
     socket.on('error', () => {});
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(file, () => resolve());
-  });
+  // Created owner-only from the start (umask), not opened to others for an instant.
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(file, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
   chmodSync(file, 0o600);
   return {
     close: () =>

@@ -47,6 +47,11 @@ function checkSameOrigin(request: FastifyRequest, config: Config) {
   }
 }
 
+/** The web backend's guard for every state-changing request, whatever its credential (login too). */
+export function sameOriginOnly(config: Config) {
+  return async (request: FastifyRequest) => checkSameOrigin(request, config);
+}
+
 async function sessionActor(request: FastifyRequest, config: Config): Promise<Actor | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return null;

@@ -57,13 +57,18 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 /** Turns anything thrown into an AppError; unknown errors become a 500 with no details. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const err = error as FastifyError & { code?: string; cause?: unknown };
+  const err = error as FastifyError & { code?: string; cause?: unknown; meta?: unknown };
 
   if (hasZodFastifySchemaValidationErrors(err)) {
     const first = err.validation[0]!;
     return badRequest(describeValidationIssue(first, err.validationContext));
   }
   if (isDatabaseUnavailable(err)) return unavailable('database unavailable, retry shortly');
+
+  // Backstops for values the schemas should have refused: a client's mistake is never a 500.
+  const pgCode = postgresCode(err);
+  if (err.code === 'P2020' || pgCode === '22003') return badRequest('a value is out of range');
+  if (pgCode === '22021' || pgCode === '22P05') return badRequest('text: must not contain NUL characters');
 
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -73,7 +78,7 @@ export function toAppError(error: unknown): AppError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError(413, 'payload_too_large', 'body: too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, 'unsupported_media_type', `content-type: ${err.message.replace(/^Unsupported Media Type:\s*/i, '')} is not supported`);
+      return new AppError(415, 'unsupported_media_type', 'content-type: not supported here; send application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('content-length: does not match the body');
     case 'P2002':
@@ -100,6 +105,13 @@ function describeValidationIssue(
   }
   const name = field ? `${where}${field}` : (context ?? 'request');
   return `${name}: ${issue.message ?? 'invalid'}`;
+}
+
+/** The PostgreSQL error code behind a Prisma driver-adapter error, if any. */
+function postgresCode(error: { meta?: unknown }): string | undefined {
+  const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } } | undefined)
+    ?.driverAdapterError?.cause;
+  return cause?.originalCode ?? cause?.code;
 }
 
 /** Connection-level failures (refused, timed out, server gone) mean "retry later", not a bug. */

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
+import { idParams } from '../../platform/schemas.js';
 import { authorize } from '../policy.js';
 import { setUserStatus } from '../set-user-status.js';
 import { userStatus } from '../schemas.js';
 
-const userId = z.object({ id: z.coerce.number().int().positive().describe('User id.') });
+const userId = idParams('User');
 const statusResponse = z.object({ id: z.number().int(), status: userStatus });
 const responses = { 200: statusResponse, 401: errorBody, 403: errorBody, 404: errorBody };
 

@@ -33,22 +33,23 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      throttle.check(email, request.ip);
+      throttle.begin(email, request.ip);
+      let result: Awaited<ReturnType<typeof login>>;
       try {
-        const { user, token, expiresAt } = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
-        throttle.succeeded(email);
-        reply.setCookie(SESSION_COOKIE, token, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: secureCookies(request, config),
-          expires: expiresAt,
-        });
-        return { user: presentUser(user) };
+        result = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
       } catch (error) {
-        if (error instanceof AppError && error.status === 401) throttle.failed(email, request.ip);
+        if (!(error instanceof AppError && error.status === 401)) throttle.release(email, request.ip);
         throw error;
       }
+      throttle.succeeded(email, request.ip);
+      reply.setCookie(SESSION_COOKIE, result.token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookies(request, config),
+        expires: result.expiresAt,
+      });
+      return { user: presentUser(result.user) };
     },
   );
 

@@ -3,13 +3,14 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
+import { idParams } from '../../platform/schemas.js';
 import { createApiKey, expiryFrom } from '../create-api-key.js';
 import { listApiKeys } from '../list-api-keys.js';
 import { presentApiKey } from '../presenters.js';
 import { revokeApiKey } from '../revoke-api-key.js';
 import * as s from '../schemas.js';
 
-const keyId = z.object({ id: z.coerce.number().int().positive().describe('Key id.') });
+const keyId = idParams('Key');
 
 /** /account/keys: a person manages their personal API keys (session only; a key gets 401). */
 export const keyRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {

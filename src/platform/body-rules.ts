@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from './errors.js';
+
+/**
+ * Bodies are JSON (multipart where a route says so). A text/plain or form body is a 415, not a
+ * string; an empty body sent as application/json counts as no body (bodiless POST and DELETE are
+ * fine); and a route that takes no body refuses one with fields, as unknown fields are refused
+ * everywhere else.
+ */
+export function registerBodyRules(app: FastifyInstance) {
+  app.removeContentTypeParser('text/plain');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.body || request.body === undefined || request.body === null) return;
+    const empty = typeof request.body === 'object' && !Array.isArray(request.body) && Object.keys(request.body).length === 0;
+    if (!empty) throw badRequest('body: this endpoint takes no body');
+  });
+}

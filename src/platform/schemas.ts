@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** PostgreSQL's INTEGER; a larger id can name nothing, and must not reach the database. */
+export const MAX_ID = 2_147_483_647;
+
+/** A resource id in a JSON body: a positive 32-bit integer. */
+export const id = (what: string) =>
+  z
+    .number({ message: 'must be a positive integer id' })
+    .int({ message: 'must be a positive integer id' })
+    .min(1, { message: 'must be a positive integer id' })
+    .max(MAX_ID, { message: 'must be a positive integer id' })
+    .describe(`${what} id.`);
+
+/** `{ id }` path parameters (strings on the wire). */
+export const idParams = (what: string) =>
+  z.strictObject({ id: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), id(what)) });
+
+/** Text that PostgreSQL can store: no NUL characters (it rejects them). */
+export const text = () => z.string().refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' });
