@@ -22,6 +22,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      app.log.info('shutdown complete');
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'error during shutdown');

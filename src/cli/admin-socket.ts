@@ -25,7 +25,10 @@ export async function startAdminSocket(ctx: CommandContext): Promise<{ close(): 
   } catch {
     // none there
   }
+  const open = new Set<net.Socket>();
   const server = net.createServer((socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
     let input = '';
     let handled = false;
     socket.setEncoding('utf8');
@@ -65,9 +68,11 @@ export async function startAdminSocket(ctx: CommandContext): Promise<{ close(): 
   }
   chmodSync(file, 0o600);
   return {
+    // Shutdown must not wait for a client that keeps its connection open.
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
+        for (const socket of open) socket.destroy();
       }),
   };
 }

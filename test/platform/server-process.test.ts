@@ -70,7 +70,8 @@ describe('the server process on the embedded database', () => {
       expect(bad.code).toBe(1);
       expect(bad.json).toEqual({ error: expect.stringContaining('unknown command') });
     } finally {
-      expect(await server.stop()).toBe(0);
+      const code = await server.stop();
+      expect(code, server.output()).toBe(0);
     }
     expect(server.output()).toMatch(/shutting down/);
     expect(existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
