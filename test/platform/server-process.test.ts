@@ -15,6 +15,16 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'tb-server-'));
 const env = { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/**
+ * The status of a GET, with the body read: an unread body keeps the client's connection busy,
+ * and a server shutting down waits for busy connections.
+ */
+async function status(url: string): Promise<number> {
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return res.status;
+}
+
 interface Running {
   child: ChildProcess;
   base: string;
@@ -32,7 +42,7 @@ async function start(): Promise<Running> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await status(`${base}/healthz`).then((code) => code === 200, () => false);
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -59,9 +69,9 @@ describe('the server process on the embedded database', () => {
     const server = await start();
     try {
       expect(server.output()).toMatch(/applied migrations/);
-      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
-      expect((await fetch(`${server.base}/api/docs/openapi.json`)).status).toBe(200);
-      expect((await fetch(`${server.base}/api/docs/`)).status).toBe(200);
+      expect(await status(`${server.base}/readyz`)).toBe(200);
+      expect(await status(`${server.base}/api/docs/openapi.json`)).toBe(200);
+      expect(await status(`${server.base}/api/docs/`)).toBe(200);
 
       // The CLI cannot open the data directory the server holds; it goes through the server.
       const migrated = admin('db', 'migrate');
@@ -81,7 +91,7 @@ describe('the server process on the embedded database', () => {
     // The first test started on the fresh directory and applied the migrations.
     const server = await start();
     try {
-      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+      expect(await status(`${server.base}/readyz`)).toBe(200);
       expect(server.output()).not.toMatch(/applied migrations/);
     } finally {
       await server.stop();
