@@ -16,7 +16,8 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => {
-      app.log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS; exiting');
+      // What is still open says what the shutdown was waiting for.
+      app.log.error({ pending: process.getActiveResourcesInfo() }, 'shutdown took longer than SHUTDOWN_TIMEOUT_MS; exiting');
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     force.unref();
