@@ -7,11 +7,15 @@ import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
 import { keyRoutes } from './accounts/routes/keys.js';
 import { boardRoutes } from './boards/routes/boards.js';
+import { cardRoutes } from './boards/routes/cards.js';
+import { listRoutes } from './boards/routes/lists.js';
+import { memberRoutes } from './boards/routes/members.js';
 import { startAdminSocket } from './cli/admin-socket.js';
 import { healthRoutes } from './health/routes.js';
 import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
+import { EventBus, eventBusPlugin } from './platform/event-bus.js';
 import { registerBodyRules } from './platform/body-rules.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
@@ -23,6 +27,8 @@ export interface BuildAppOptions {
   config: Config;
   /** A database to use instead of opening one from the config (tests); the caller closes it. */
   db?: Database;
+  /** The board event bus (tests share one between two apps); a new one by default. */
+  events?: EventBus;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
 }
@@ -75,6 +81,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerGracefulClose(app);
   registerErrorHandling(app);
   await app.register(dbPlugin, { db, owned });
+  await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
 
   await app.register(healthRoutes);
 
@@ -106,6 +113,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       async (scoped) => {
         scoped.addHook('onRequest', apiAuthentication(config));
         await scoped.register(boardRoutes);
+        await scoped.register(memberRoutes, { config });
+        await scoped.register(listRoutes);
+        await scoped.register(cardRoutes);
       },
       { prefix: '/api' },
     );

@@ -1,9 +1,10 @@
-import type { DbClient } from '../platform/db.js';
+import { acceptInvitations } from '../boards/members.js';
+import type { PrismaClient } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
 import { hashPassword } from './passwords.js';
 
 export interface CreateUserOptions {
-  db: DbClient;
+  db: PrismaClient;
   /** Stored trimmed and lower-cased, whatever the caller passes. */
   email: string;
   password: string;
@@ -11,17 +12,15 @@ export interface CreateUserOptions {
   siteAdmin?: boolean | undefined;
 }
 
-/** A new active user; 409 when the address is taken. */
+/** A new active user, a member of the boards its address was invited to; 409 when the address is taken. */
 export async function createUser({ db, email: given, password, name, siteAdmin = false }: CreateUserOptions) {
   const email = given.trim().toLowerCase();
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw conflict('email: already registered');
-  return db.user.create({
-    data: {
-      email,
-      name: name ?? email.split('@')[0]!,
-      passwordHash: await hashPassword(password),
-      siteAdmin,
-    },
+  const passwordHash = await hashPassword(password);
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.create({ data: { email, name: name ?? email.split('@')[0]!, passwordHash, siteAdmin } });
+    await acceptInvitations(tx, user);
+    return user;
   });
 }

@@ -1,11 +1,16 @@
-import type { Actor } from '../platform/auth.js';
-import type { PrismaClient } from '../platform/db.js';
+import { changeBoard } from '../events/board-change.js';
+import type { BoardContext } from './context.js';
 import { authorizeCreateBoard } from './policy.js';
+import { presentBoard } from './presenters.js';
 
 /** A new board whose creator is its admin. */
-export async function createBoard({ db, actor, name, description = '' }: { db: PrismaClient; actor: Actor; name: string; description?: string | undefined }) {
-  authorizeCreateBoard(actor);
-  return db.board.create({
-    data: { name, description, members: { create: { userId: actor.userId, role: 'admin' } } },
+export async function createBoard(ctx: BoardContext & { name: string; description?: string | undefined }) {
+  authorizeCreateBoard(ctx.actor);
+  return changeBoard(ctx, async (tx, record) => {
+    const board = await tx.board.create({
+      data: { name: ctx.name, description: ctx.description ?? '', members: { create: { userId: ctx.actor.userId, role: 'admin' } } },
+    });
+    await record({ boardId: board.id, type: 'board.created', data: { boardId: board.id, board: presentBoard(board, 'admin') } });
+    return board;
   });
 }

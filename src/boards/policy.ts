@@ -5,14 +5,18 @@ export type BoardRole = 'admin' | 'member' | 'observer';
 
 const isAdmin = (role: BoardRole) => role === 'admin';
 const canEdit = (role: BoardRole) => role === 'admin' || role === 'member';
-const canRead = (_role: BoardRole) => true;
+const anyRole = (_role: BoardRole) => true;
 
 /** Who may do what on a board, by role (SPEC §3 "Roles on a board"). */
 const rules = {
-  'board.read': canRead,
+  'board.read': anyRole,
   'board.update': isAdmin,
   'board.delete': isAdmin,
   'members.manage': isAdmin,
+  'list.write': canEdit,
+  'card.write': canEdit,
+  'card.delete': isAdmin,
+  'comment.create': anyRole,
 } satisfies Record<string, (role: BoardRole) => boolean>;
 
 export type BoardAction = keyof typeof rules;
@@ -25,4 +29,14 @@ export function authorize(_actor: Actor, action: BoardAction, role: BoardRole) {
 /** Creating boards is outside any board: a key limited to chosen boards may not. */
 export function authorizeCreateBoard(actor: Actor) {
   if (actor.boardIds !== null) throw forbidden('a key limited to chosen boards cannot create boards');
+}
+
+/**
+ * Moving or copying something to another board: a key limited to chosen boards never may (the
+ * target is then another of its chosen boards: 403; outside them it was already not found).
+ */
+export function authorizeCrossBoard(actor: Actor, fromBoardId: number, toBoardId: number) {
+  if (fromBoardId !== toBoardId && actor.boardIds !== null) {
+    throw forbidden('a key limited to chosen boards cannot move or copy to another board');
+  }
 }

@@ -1,19 +1,23 @@
-import type { Actor } from '../platform/auth.js';
-import type { PrismaClient } from '../platform/db.js';
-import { getBoard } from './get-board.js';
+import { changeBoard } from '../events/board-change.js';
+import { requireRole } from './access.js';
+import type { BoardContext } from './context.js';
 import { authorize } from './policy.js';
+import { presentBoard } from './presenters.js';
 
-export interface UpdateBoardOptions {
-  db: PrismaClient;
-  actor: Actor;
-  boardId: number;
-  changes: { name?: string | undefined; description?: string | undefined; archived?: boolean | undefined };
+export interface BoardChanges {
+  name?: string | undefined;
+  description?: string | undefined;
+  archived?: boolean | undefined;
 }
 
 /** Renames, describes or (un)archives a board: board admins only. */
-export async function updateBoard({ db, actor, boardId, changes }: UpdateBoardOptions) {
-  const { role } = await getBoard({ db, actor, boardId });
-  authorize(actor, 'board.update', role);
-  const board = await db.board.update({ where: { id: boardId }, data: changes });
+export async function updateBoard(ctx: BoardContext & { boardId: number; changes: BoardChanges }) {
+  const role = await requireRole(ctx.db, ctx.actor, ctx.boardId);
+  authorize(ctx.actor, 'board.update', role);
+  const board = await changeBoard(ctx, async (tx, record) => {
+    const board = await tx.board.update({ where: { id: ctx.boardId }, data: ctx.changes });
+    await record({ boardId: board.id, type: 'board.updated', data: { boardId: board.id, board: presentBoard(board, role), changes: ctx.changes } });
+    return board;
+  });
   return { board, role };
 }

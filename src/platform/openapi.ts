@@ -20,6 +20,9 @@ export interface DocsOptions {
  * own assets (no CDN). Register it before the routes it describes.
  */
 export async function registerDocs(scope: FastifyInstance, options: DocsOptions) {
+  // Paths outside the server URL (the web backend's /auth, /account, /admin) get a path-level
+  // server of their own so that "Try it out" calls the right URL.
+  const outside = new Set<string>();
   await scope.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -31,8 +34,16 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
     transform: (input) => {
       const out = jsonSchemaTransform(input);
       // Paths in the document are relative to the server URL, as the seed states them.
-      const url = out.url.startsWith(options.serverUrl) ? out.url.slice(options.serverUrl.length) || '/' : out.url;
-      return { ...out, url };
+      const inside = out.url.startsWith(`${options.serverUrl}/`);
+      if (!inside) outside.add(out.url);
+      return { ...out, url: inside ? out.url.slice(options.serverUrl.length) : out.url };
+    },
+    transformObject: (documentObject) => {
+      const openapiObject = (documentObject as { openapiObject: { paths?: Record<string, object> } }).openapiObject;
+      for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
+        if (outside.has(path.replace(/\{(\w+)\}/g, ':$1'))) (item as { servers?: unknown }).servers = [{ url: '/' }];
+      }
+      return openapiObject as never;
     },
   });
   await scope.register(swaggerUi, {

@@ -18,3 +18,6 @@ export const idParams = (what: string) =>
 
 /** Text that PostgreSQL can store: no NUL characters (it rejects them). */
 export const text = () => z.string().refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' });
+
+/** A body whose fields are all optional may also be left out altogether (treated as `{}`). */
+export const optionalBody = <T extends z.ZodType>(schema: T) => z.preprocess((v) => v ?? {}, schema);

@@ -1,0 +1,189 @@
+import { changeBoard, type Tx } from '../events/board-change.js';
+import type { Actor } from '../platform/auth.js';
+import type { DbClient } from '../platform/db.js';
+import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { requireCard, requireList } from './access.js';
+import type { BoardContext } from './context.js';
+import { authorize, authorizeCrossBoard } from './policy.js';
+import { countCards, END, lockLists, shiftCards, targetPosition } from './positions.js';
+import { type CardRow, presentCardSummary } from './presenters.js';
+
+/** One card the actor can reach. */
+export async function getCard({ db, actor, cardId }: { db: DbClient; actor: Actor; cardId: number }) {
+  return (await requireCard(db, actor, cardId)).card;
+}
+
+/** If-Match / body `version`: refuse (409) when the card changed since the client read it. */
+function checkVersion(card: CardRow, expected: number | undefined) {
+  if (expected !== undefined && expected !== card.version) {
+    throw conflict(`card: changed since version ${expected} (now ${card.version}); fetch it again`);
+  }
+}
+
+/** The card row, locked, after its list is locked; null when it moved meanwhile. */
+async function lockCard(tx: Tx, cardId: number, listId: number): Promise<CardRow | null> {
+  await tx.$queryRaw`SELECT id FROM "Card" WHERE id = ${cardId} FOR UPDATE`;
+  const card = await tx.card.findUnique({ where: { id: cardId } });
+  if (!card) throw notFound('card: not found');
+  return card.listId === listId ? card : null;
+}
+
+/** A new card at the end of the list. */
+export async function createCard(ctx: BoardContext & { listId: number; title: string; description?: string | undefined }) {
+  const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
+  authorize(ctx.actor, 'card.write', role);
+  return changeBoard(ctx, async (tx, record) => {
+    await lockLists(tx, [list.id]);
+    const position = await countCards(tx, list.id);
+    const card = await tx.card.create({
+      data: { boardId: list.boardId, listId: list.id, title: ctx.title, description: ctx.description ?? '', position },
+    });
+    await record({ boardId: card.boardId, type: 'card.created', data: { cardId: card.id, listId: list.id, card: presentCardSummary(card) } });
+    return card;
+  });
+}
+
+export interface CardChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+  dueAt?: Date | null | undefined;
+  archived?: boolean | undefined;
+}
+
+/** Edits a card; archiving closes its gap, restoring puts it at the end of its list. */
+export async function updateCard(ctx: BoardContext & { cardId: number; changes: CardChanges; expectedVersion?: number | undefined }) {
+  return withRetry(async () => {
+    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+    authorize(ctx.actor, 'card.write', role);
+    return changeBoard(ctx, async (tx, record) => {
+      await lockLists(tx, [card.listId]);
+      const current = await lockCard(tx, card.id, card.listId);
+      if (!current) return RETRY;
+      checkVersion(current, ctx.expectedVersion);
+      const { archived, ...fields } = ctx.changes;
+      let position = current.position;
+      if (archived === true && !current.archived) await shiftCards(tx, current.listId, current.position + 1, END, -1);
+      if (archived === false && current.archived) position = await countCards(tx, current.listId);
+      const updated = await tx.card.update({
+        where: { id: current.id },
+        data: { ...fields, archived, position, version: { increment: 1 } },
+      });
+      const type = archived === true && !current.archived ? 'card.archived' : 'card.updated';
+      await record({ boardId: updated.boardId, type, data: { cardId: updated.id, listId: updated.listId, card: presentCardSummary(updated) } });
+      return updated;
+    });
+  });
+}
+
+/**
+ * Moves a card to `position` (default: the end) of a list on its board or on another board the
+ * actor may write to. Both lists are locked, so concurrent moves keep positions 0..n-1; a card
+ * moved elsewhere meanwhile is re-read and retried, then 409.
+ */
+export async function moveCard(ctx: BoardContext & { cardId: number; listId: number; position?: number | undefined; expectedVersion?: number | undefined }) {
+  return withRetry(async () => {
+    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+    authorize(ctx.actor, 'card.write', role);
+    const { list: target, role: targetRole } = await requireList(ctx.db, ctx.actor, ctx.listId);
+    authorizeCrossBoard(ctx.actor, card.boardId, target.boardId);
+    authorize(ctx.actor, 'card.write', targetRole);
+    return changeBoard(ctx, async (tx, record) => {
+      await lockLists(tx, [card.listId, target.id]);
+      const current = await lockCard(tx, card.id, card.listId);
+      if (!current) return RETRY;
+      checkVersion(current, ctx.expectedVersion);
+      if (current.archived) throw badRequest('card: is archived; restore it before moving it');
+      const targetList = await tx.list.findUnique({ where: { id: target.id } });
+      if (!targetList || targetList.boardId !== target.boardId) return RETRY;
+      if (targetList.archived) throw badRequest('listId: the list is archived');
+      const n = await countCards(tx, target.id, current.id);
+      const position = targetPosition(ctx.position, n);
+      if (target.id === current.listId) {
+        if (position === current.position) return current;
+        if (position > current.position) await shiftCards(tx, target.id, current.position + 1, position, -1);
+        else await shiftCards(tx, target.id, position, current.position - 1, 1);
+      } else {
+        await shiftCards(tx, current.listId, current.position + 1, END, -1);
+        await shiftCards(tx, target.id, position, END, 1);
+      }
+      const moved = await tx.card.update({
+        where: { id: current.id },
+        data: { listId: target.id, boardId: target.boardId, position, version: { increment: 1 } },
+      });
+      const crossBoard = moved.boardId !== current.boardId;
+      const data = {
+        cardId: moved.id,
+        listId: moved.listId,
+        card: presentCardSummary(moved),
+        from: crossBoard ? { boardId: current.boardId, listId: current.listId, position: current.position } : { listId: current.listId, position: current.position },
+        to: crossBoard ? { boardId: moved.boardId, listId: moved.listId, position } : { listId: moved.listId, position },
+      };
+      await record({ boardId: current.boardId, type: 'card.moved', data });
+      if (crossBoard) await record({ boardId: moved.boardId, type: 'card.moved', data });
+      return moved;
+    });
+  });
+}
+
+/** A copy of the card (title, description, due date) at `position` of `listId` (default: after the end of its own list). */
+export async function copyCard(ctx: BoardContext & { cardId: number; listId?: number | undefined; position?: number | undefined; title?: string | undefined }) {
+  const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+  authorize(ctx.actor, 'card.write', role);
+  const target = ctx.listId === undefined ? await requireList(ctx.db, ctx.actor, card.listId) : await requireList(ctx.db, ctx.actor, ctx.listId);
+  authorizeCrossBoard(ctx.actor, card.boardId, target.list.boardId);
+  authorize(ctx.actor, 'card.write', target.role);
+  return changeBoard(ctx, async (tx, record) => {
+    await lockLists(tx, [target.list.id]);
+    const targetList = await tx.list.findUnique({ where: { id: target.list.id } });
+    if (!targetList) throw notFound('list: not found');
+    if (targetList.archived) throw badRequest('listId: the list is archived');
+    const position = targetPosition(ctx.position, await countCards(tx, targetList.id));
+    await shiftCards(tx, targetList.id, position, END, 1);
+    const copy = await tx.card.create({
+      data: {
+        boardId: targetList.boardId,
+        listId: targetList.id,
+        title: ctx.title ?? card.title,
+        description: card.description,
+        dueAt: card.dueAt,
+        position,
+      },
+    });
+    await record({
+      boardId: copy.boardId,
+      type: 'card.copied',
+      data: { cardId: copy.id, sourceCardId: card.id, listId: copy.listId, card: presentCardSummary(copy) },
+    });
+    return copy;
+  });
+}
+
+/** Deletes a card (board admins only), closing its gap. */
+export async function deleteCard(ctx: BoardContext & { cardId: number; expectedVersion?: number | undefined }) {
+  await withRetry(async () => {
+    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+    authorize(ctx.actor, 'card.delete', role);
+    return changeBoard(ctx, async (tx, record) => {
+      await lockLists(tx, [card.listId]);
+      const current = await lockCard(tx, card.id, card.listId);
+      if (!current) return RETRY;
+      checkVersion(current, ctx.expectedVersion);
+      if (!current.archived) await shiftCards(tx, current.listId, current.position + 1, END, -1);
+      await tx.card.delete({ where: { id: current.id } });
+      await record({ boardId: current.boardId, type: 'card.deleted', data: { cardId: current.id, listId: current.listId } });
+      return current;
+    });
+  });
+}
+
+/** Returned from a transaction whose card moved under it: nothing was written; read again. */
+const RETRY = Symbol('retry');
+
+/** Runs `attempt` again while it answers RETRY (the card moved meanwhile); 409 after three tries. */
+async function withRetry<T>(attempt: () => Promise<T | typeof RETRY>): Promise<T> {
+  for (let i = 0; i < 3; i++) {
+    const result = await attempt();
+    if (result !== RETRY) return result;
+  }
+  throw conflict('card: another request moved it at the same time; try again');
+}

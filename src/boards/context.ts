@@ -1,0 +1,10 @@
+import type { Actor } from '../platform/auth.js';
+import type { PrismaClient } from '../platform/db.js';
+import type { EventBus } from '../platform/event-bus.js';
+
+/** What every board operation runs with: the database, the event bus, and who is acting. */
+export interface BoardContext {
+  db: PrismaClient;
+  events: EventBus;
+  actor: Actor;
+}

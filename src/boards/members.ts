@@ -1,0 +1,116 @@
+import { changeBoard, type Tx } from '../events/board-change.js';
+import type { Actor } from '../platform/auth.js';
+import type { DbClient } from '../platform/db.js';
+import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
+import { requireRole } from './access.js';
+import type { BoardContext } from './context.js';
+import { authorize, type BoardRole } from './policy.js';
+import { lockBoards } from './positions.js';
+import { presentMember } from './presenters.js';
+
+const INVITATION_DAYS = 14;
+const DAY_MS = 86_400_000;
+const withUser = { user: { select: { name: true, email: true } } } as const;
+
+/** A board's members, in the order they joined. */
+export async function listMembers({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
+  await requireRole(db, actor, boardId);
+  return db.boardMember.findMany({ where: { boardId }, include: withUser, orderBy: { createdAt: 'asc' } });
+}
+
+export type AddMemberResult =
+  | { kind: 'member'; member: Awaited<ReturnType<typeof listMembers>>[number] }
+  | { kind: 'invitation'; invitation: { email: string; role: BoardRole; expiresAt: Date } };
+
+/**
+ * Adds a registered user (a member) or invites an unknown address (an invitation that becomes a
+ * membership when that address registers). Admins only; at most `invitesPerDay` new addresses
+ * per inviter per day (429); an existing member is a 409.
+ */
+export async function addMember(ctx: BoardContext & { boardId: number; email: string; role: BoardRole; invitesPerDay: number }): Promise<AddMemberResult> {
+  const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
+  authorize(ctx.actor, 'members.manage', actorRole);
+  const email = ctx.email.toLowerCase();
+  const user = await ctx.db.user.findUnique({ where: { email } });
+  if (user && user.status !== 'active') throw badRequest(`email: ${email} cannot be added (account ${user.status})`);
+  return changeBoard(ctx, async (tx, record) => {
+    await lockBoards(tx, [ctx.boardId]);
+    if (user) {
+      const existing = await tx.boardMember.findUnique({ where: { boardId_userId: { boardId: ctx.boardId, userId: user.id } } });
+      if (existing) throw conflict(`email: ${email} is already a member`);
+      const member = await tx.boardMember.create({ data: { boardId: ctx.boardId, userId: user.id, role: ctx.role }, include: withUser });
+      await record({ boardId: ctx.boardId, type: 'member.added', data: { userId: user.id, member: presentMember(member) } });
+      return { kind: 'member', member };
+    }
+    const expiresAt = new Date(Date.now() + INVITATION_DAYS * DAY_MS);
+    const pending = await tx.invitation.findUnique({ where: { boardId_email: { boardId: ctx.boardId, email } } });
+    if (!pending) {
+      const today = await tx.invitation.count({
+        where: { invitedById: ctx.actor.userId, createdAt: { gt: new Date(Date.now() - DAY_MS) } },
+      });
+      if (today >= ctx.invitesPerDay) {
+        throw new AppError(429, 'rate_limited', `invitations: at most ${ctx.invitesPerDay} new addresses per day`, { 'retry-after': '3600' });
+      }
+    }
+    const invitation = await tx.invitation.upsert({
+      where: { boardId_email: { boardId: ctx.boardId, email } },
+      create: { boardId: ctx.boardId, email, role: ctx.role, invitedById: ctx.actor.userId, expiresAt },
+      update: { role: ctx.role, expiresAt },
+    });
+    await record({ boardId: ctx.boardId, type: 'member.invited', data: { email, role: ctx.role } });
+    return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt } };
+  });
+}
+
+/** The board must keep an admin: refuses (409) a change that would leave it with none. */
+async function keepAnAdmin(tx: Tx, boardId: number, userId: number) {
+  const admins = await tx.boardMember.count({ where: { boardId, role: 'admin', userId: { not: userId } } });
+  if (admins === 0) throw conflict('members: a board keeps at least one admin');
+}
+
+async function requireMember(tx: Tx, boardId: number, userId: number) {
+  const member = await tx.boardMember.findUnique({ where: { boardId_userId: { boardId, userId } }, include: withUser });
+  if (!member) throw notFound('member: not found');
+  return member;
+}
+
+/** Changes a member's role (admins only); demoting the last admin is a 409. */
+export async function updateMember(ctx: BoardContext & { boardId: number; userId: number; role: BoardRole }) {
+  const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
+  authorize(ctx.actor, 'members.manage', actorRole);
+  return changeBoard(ctx, async (tx, record) => {
+    await lockBoards(tx, [ctx.boardId]);
+    const member = await requireMember(tx, ctx.boardId, ctx.userId);
+    if (member.role === 'admin' && ctx.role !== 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
+    const updated = await tx.boardMember.update({
+      where: { boardId_userId: { boardId: ctx.boardId, userId: ctx.userId } },
+      data: { role: ctx.role },
+      include: withUser,
+    });
+    await record({ boardId: ctx.boardId, type: 'member.updated', data: { userId: ctx.userId, member: presentMember(updated), from: { role: member.role } } });
+    return updated;
+  });
+}
+
+/** Removes a member (admins only); removing the last admin is a 409. */
+export async function removeMember(ctx: BoardContext & { boardId: number; userId: number }) {
+  const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
+  authorize(ctx.actor, 'members.manage', actorRole);
+  await changeBoard(ctx, async (tx, record) => {
+    await lockBoards(tx, [ctx.boardId]);
+    const member = await requireMember(tx, ctx.boardId, ctx.userId);
+    if (member.role === 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
+    await tx.boardMember.delete({ where: { boardId_userId: { boardId: ctx.boardId, userId: ctx.userId } } });
+    await record({ boardId: ctx.boardId, type: 'member.removed', data: { userId: ctx.userId, member: presentMember(member) } });
+  });
+}
+
+/** Turns a new user's pending, unexpired invitations into memberships. */
+export async function acceptInvitations(tx: Tx, user: { id: number; email: string }) {
+  const invitations = await tx.invitation.findMany({ where: { email: user.email, expiresAt: { gt: new Date() } } });
+  for (const inv of invitations) {
+    await tx.boardMember.create({ data: { boardId: inv.boardId, userId: user.id, role: inv.role } });
+  }
+  await tx.invitation.deleteMany({ where: { email: user.email } });
+  return invitations.length;
+}

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBody } from '../../platform/openapi.js';
+import { optionalBody } from '../../platform/schemas.js';
+import { copyCard, createCard, deleteCard, getCard, moveCard, updateCard } from '../cards.js';
+import { type CardRow, presentCard } from '../presenters.js';
+import * as s from '../schemas.js';
+import { boardContext, expectedVersion } from './context.js';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const ifMatch = z
+  .object({ 'if-match': z.string().optional().describe('"<version>": apply only if the card is still at that version (else 409).') })
+  .passthrough();
+
+const dueAt = z.iso
+  .datetime({ offset: true, message: 'must be an ISO-8601 date-time, or null' })
+  .nullable()
+  .transform((v) => (v === null ? null : new Date(v)))
+  .describe('Due date (ISO-8601), or null to clear it.');
+
+/** /lists/{id}/cards and /cards/{id}: cards, their moves and copies. Card responses carry ETag. */
+export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
+  const sendCard = (reply: { header(n: string, v: string): unknown }, card: CardRow) => {
+    reply.header('etag', `"${card.version}"`);
+    return presentCard(card);
+  };
+
+  app.post(
+    '/lists/:id/cards',
+    {
+      schema: {
+        tags: ['cards'],
+        summary: 'Create a card at the end of the list',
+        params: s.listId,
+        body: z.strictObject({ title: s.cardTitle, description: s.description.optional() }),
+        response: { 201: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const card = await createCard({ ...boardContext(request), listId: request.params.id, ...request.body });
+      return reply.status(201).send(sendCard(reply, card));
+    },
+  );
+
+  app.get(
+    '/cards/:id',
+    { schema: { tags: ['cards'], summary: 'The full card', params: s.cardId, response: { 200: s.card, ...errors } } },
+    async (request, reply) => sendCard(reply, await getCard({ db: app.db.prisma, actor: request.actor, cardId: request.params.id })),
+  );
+
+  app.patch(
+    '/cards/:id',
+    {
+      schema: {
+        tags: ['cards'],
+        summary: 'Edit a card: title, description, due date; archive (true) or restore at the end of its list (false)',
+        params: s.cardId,
+        headers: ifMatch,
+        body: z.strictObject({
+          title: s.cardTitle.optional(),
+          description: s.description.optional(),
+          dueAt: dueAt.optional(),
+          archived: z.boolean({ message: 'must be true or false' }).optional(),
+          version: s.version.optional(),
+        }),
+        response: { 200: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { version, ...changes } = request.body;
+      const card = await updateCard({ ...boardContext(request), cardId: request.params.id, changes, expectedVersion: expectedVersion(request, version) });
+      return sendCard(reply, card);
+    },
+  );
+
+  app.post(
+    '/cards/:id/move',
+    {
+      schema: {
+        tags: ['cards'],
+        summary: 'Move a card to `position` of a list, on its board or another one you may write to',
+        description:
+          'position 0..n, where n is the number of cards in the target list besides this one; omitted = the end. ' +
+          'A key limited to chosen boards cannot move a card to another board (404 outside its boards, 403 to another of them).',
+        params: s.cardId,
+        headers: ifMatch,
+        body: z.strictObject({ listId: s.listIdInBody, position: s.position.optional(), version: s.version.optional() }),
+        response: { 200: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { version, ...target } = request.body;
+      const card = await moveCard({ ...boardContext(request), cardId: request.params.id, ...target, expectedVersion: expectedVersion(request, version) });
+      return sendCard(reply, card);
+    },
+  );
+
+  app.post(
+    '/cards/:id/copy',
+    {
+      schema: {
+        tags: ['cards'],
+        summary: "Copy a card (default: to the end of the source card's list)",
+        params: s.cardId,
+        body: optionalBody(z.strictObject({ listId: s.listIdInBody.optional(), position: s.position.optional(), title: s.cardTitle.optional() })),
+        response: { 201: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const copy = await copyCard({ ...boardContext(request), cardId: request.params.id, ...request.body });
+      return reply.status(201).send(sendCard(reply, copy));
+    },
+  );
+
+  app.delete(
+    '/cards/:id',
+    {
+      schema: { tags: ['cards'], summary: 'Delete a card (board admins)', params: s.cardId, headers: ifMatch, response: { 204: z.null(), ...errors } },
+    },
+    async (request, reply) => {
+      await deleteCard({ ...boardContext(request), cardId: request.params.id, expectedVersion: expectedVersion(request) });
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBody } from '../../platform/openapi.js';
+import { createList, listLists, moveList, updateList } from '../lists.js';
+import { presentList } from '../presenters.js';
+import * as s from '../schemas.js';
+import { boardContext } from './context.js';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+
+/** /boards/{id}/lists and /lists/{id}: the columns of a board. */
+export const listRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/boards/:id/lists',
+    { schema: { tags: ['lists'], summary: "The board's non-archived lists by position", params: s.boardId, response: { 200: z.object({ lists: z.array(s.list) }), ...errors } } },
+    async (request) => ({ lists: (await listLists({ db: app.db.prisma, actor: request.actor, boardId: request.params.id })).map(presentList) }),
+  );
+
+  app.post(
+    '/boards/:id/lists',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Create a list (at `position`, default the end)',
+        params: s.boardId,
+        body: z.strictObject({ name: s.listName, position: s.position.optional() }),
+        response: { 201: s.list, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const list = await createList({ ...boardContext(request), boardId: request.params.id, ...request.body });
+      return reply.status(201).send(presentList(list));
+    },
+  );
+
+  app.patch(
+    '/lists/:id',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Rename a list, or archive it (true) / restore it at the end (false)',
+        params: s.listId,
+        body: z.strictObject({ name: s.listName.optional(), archived: z.boolean({ message: 'must be true or false' }).optional() }),
+        response: { 200: s.list, ...errors },
+      },
+    },
+    async (request) => presentList(await updateList({ ...boardContext(request), listId: request.params.id, ...request.body })),
+  );
+
+  app.post(
+    '/lists/:id/move',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Move a list to `position`, on its board or on another one you may write to (its cards go with it)',
+        params: s.listId,
+        body: z.strictObject({ position: s.position, boardId: s.boardIdInBody.optional().describe('Another board to move the list to.') }),
+        response: { 200: s.list, ...errors },
+      },
+    },
+    async (request) => presentList(await moveList({ ...boardContext(request), listId: request.params.id, ...request.body })),
+  );
+};

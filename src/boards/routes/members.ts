@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { email } from '../../accounts/schemas.js';
+import type { Config } from '../../config.js';
+import { errorBody } from '../../platform/openapi.js';
+import { addMember, listMembers, removeMember, updateMember } from '../members.js';
+import { presentMember } from '../presenters.js';
+import * as s from '../schemas.js';
+import { boardContext } from './context.js';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+
+/** /boards/{id}/members: who is on a board and with which role (admins manage them). */
+export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  app.get(
+    '/boards/:id/members',
+    { schema: { tags: ['members'], summary: "The board's members", params: s.boardId, response: { 200: z.object({ members: z.array(s.member) }), ...errors } } },
+    async (request) => ({ members: (await listMembers({ db: app.db.prisma, actor: request.actor, boardId: request.params.id })).map(presentMember) }),
+  );
+
+  app.post(
+    '/boards/:id/members',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Add a registered user (201), or invite an unknown address (202)',
+        description: `Board admins only. An address without an account gets an invitation valid 14 days, which becomes a membership when it registers; at most INVITES_PER_DAY (default ${config.INVITES_PER_DAY}) new addresses per inviter per day, then 429. Already a member: 409.`,
+        params: s.boardId,
+        body: z.strictObject({ email, role: s.role }),
+        response: { 201: s.member, 202: z.object({ invitation: s.invitation }), ...errors, 429: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const result = await addMember({ ...boardContext(request), boardId: request.params.id, ...request.body, invitesPerDay: config.INVITES_PER_DAY });
+      if (result.kind === 'member') return reply.status(201).send(presentMember(result.member));
+      const { invitation } = result;
+      return reply.status(202).send({ invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() } });
+    },
+  );
+
+  app.patch(
+    '/boards/:id/members/:userId',
+    {
+      schema: {
+        tags: ['members'],
+        summary: "Change a member's role (board admins; the last admin cannot be demoted: 409)",
+        params: s.memberParams,
+        body: z.strictObject({ role: s.role }),
+        response: { 200: s.member, ...errors },
+      },
+    },
+    async (request) =>
+      presentMember(await updateMember({ ...boardContext(request), boardId: request.params.id, userId: request.params.userId, role: request.body.role })),
+  );
+
+  app.delete(
+    '/boards/:id/members/:userId',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Remove a member (board admins; the last admin cannot go: 409)',
+        params: s.memberParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await removeMember({ ...boardContext(request), boardId: request.params.id, userId: request.params.userId });
+      return reply.status(204).send(null);
+    },
+  );
+};
