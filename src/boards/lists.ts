@@ -87,8 +87,8 @@ export async function moveList(ctx: BoardContext & { listId: number; position: n
     const data = {
       listId: moved.id,
       list: presentList(moved),
-      from: fromBoardId === toBoardId ? { position: current.position } : { boardId: fromBoardId, position: current.position },
-      to: fromBoardId === toBoardId ? { position } : { boardId: toBoardId, position },
+      from: { boardId: fromBoardId, position: current.position },
+      to: { boardId: toBoardId, position },
     };
     await record({ boardId: fromBoardId, type: 'list.moved', data });
     if (fromBoardId !== toBoardId) await record({ boardId: toBoardId, type: 'list.moved', data });
