@@ -10,6 +10,7 @@ const tsx = path.join(root, 'node_modules/.bin/tsx');
 const benches: [string, string[]][] = [
   ['start-up (embedded database)', ['bench/startup.ts', '5']],
   ['authentication cost per request', ['bench/auth.ts', '20000']],
+  ['boards: fetch, card fetch, move, against a pg floor (PostgreSQL)', ['bench/boards.ts', '5']],
 ];
 let failed = false;
 for (const [title, args] of benches) {

@@ -1,0 +1,231 @@
+/**
+ * Board fetch, card fetch and card move throughput against PostgreSQL, next to a floor (bare
+ * Fastify + pg, hand-written SQL: bench/floor-server.ts) measured in the same run.
+ * Seeds a 200-card board (10 lists × 20 cards, 5 members) and a 1,000-card board in a fresh
+ * database, starts both servers as child processes and drives them with autocannon over loopback.
+ * Usage: npx tsx bench/boards.ts [seconds per run]   (BENCH_DATABASE_URL, default the local server)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createApiKey } from '../src/accounts/create-api-key.js';
+import { buildApp } from '../src/app.js';
+import { configFrom } from '../src/config.js';
+import { openPostgres } from '../src/platform/db.js';
+import { migrate } from '../src/platform/migrate.js';
+import { freePort } from '../test/net.js';
+
+const seconds = Number(process.argv[2] ?? 5);
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const root = path.resolve(import.meta.dirname, '..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+async function admin(sql: string) {
+  const c = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+try {
+  await admin('SELECT 1');
+} catch {
+  console.log(`no PostgreSQL at ${serverUrl}: the board benchmark needs one (set BENCH_DATABASE_URL)`);
+  process.exit(0);
+}
+
+const dbName = `tb_bench_${Date.now()}`;
+await admin(`CREATE DATABASE "${dbName}"`);
+const u = new URL(serverUrl);
+u.pathname = `/${dbName}`;
+const url = u.toString();
+const children: ChildProcess[] = [];
+
+try {
+  const db = openPostgres({ url, poolSize: 4 });
+  await migrate(db);
+  const { userId, small, big, smallLists, smallCards } = await seed(db.prisma);
+  const { token } = await createApiKey({ db: db.prisma, userId, name: 'bench', permission: 'write', expiresAt: null });
+  const queryCounts = await countQueries(url, token, [small, big]);
+
+  const appPort = await freePort();
+  const floorPort = await freePort();
+  children.push(start(['src/server.ts'], { DATABASE_URL: url, PORT: String(appPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' }));
+  children.push(start(['bench/floor-server.ts'], { DATABASE_URL: url, PORT: String(floorPort) }));
+  await Promise.all([ready(`http://127.0.0.1:${appPort}/healthz`), ready(`http://127.0.0.1:${floorPort}/floor/boards/${small}`)]);
+
+  const app = `http://127.0.0.1:${appPort}`;
+  const floor = `http://127.0.0.1:${floorPort}`;
+  const auth = { authorization: `Bearer ${token}` };
+  const rows: string[] = [];
+  const row = (name: string, c: number, r: Result, floorResult?: Result) =>
+    rows.push(
+      `| ${name} | ${c} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ` +
+        (floorResult ? `${floorResult.rps.toFixed(0)} / ${floorResult.p50} / ${floorResult.p99} | ${((100 * r.rps) / floorResult.rps).toFixed(0)} % | ${(r.p99 / Math.max(1, floorResult.p99)).toFixed(2)}× |` : ' | | |'),
+    );
+
+  const randomMove = (base: string) => (req: autocannon.Request) => {
+    const card = smallCards[Math.floor(Math.random() * smallCards.length)]!;
+    const listId = smallLists[Math.floor(Math.random() * smallLists.length)]!;
+    const body = Math.random() < 0.5 ? { listId, position: 0 } : { listId };
+    return { ...req, path: `${base}/cards/${card}/move`, body: JSON.stringify(body) };
+  };
+
+  for (const c of [1, 8, 32]) {
+    const ours = await run({ url: `${app}/api/boards/${small}`, connections: c, headers: auth });
+    const theirs = await run({ url: `${floor}/floor/boards/${small}`, connections: c });
+    row('GET /api/boards/{id} (200 cards)', c, ours, theirs);
+  }
+  for (const c of [1, 8, 32]) {
+    const ours = await run({ url: `${app}/api/boards/${big}`, connections: c, headers: auth });
+    const theirs = await run({ url: `${floor}/floor/boards/${big}`, connections: c });
+    row('GET /api/boards/{id} (1,000 cards)', c, ours, theirs);
+  }
+  for (const c of [1, 8, 32]) {
+    row('GET /api/cards/{id}', c, await run({ url: `${app}/api/cards/${smallCards[0]}`, connections: c, headers: auth }));
+  }
+  const activitiesBefore = await db.prisma.activity.count({ where: { type: 'card.moved' } });
+  let movesOk = 0;
+  const ourMoves: Result[] = [];
+  for (const c of [1, 8, 32]) {
+    const ours = await run({
+      url: app,
+      connections: c,
+      headers: { ...auth, 'content-type': 'application/json' },
+      requests: [{ method: 'POST', setupRequest: randomMove('/api') }],
+    });
+    movesOk += ours.ok;
+    ourMoves.push(ours);
+  }
+  // Checked after our moves and before the floor's, which write no activity and are not ours to vouch for.
+  await new Promise((r) => setTimeout(r, 500));
+  const invariant = await checkInvariant(db.prisma, small, smallCards.length);
+  const activitiesAfter = await db.prisma.activity.count({ where: { type: 'card.moved' } });
+  for (const [i, c] of [1, 8, 32].entries()) {
+    const ours = ourMoves[i]!;
+    const theirs = await run({
+      url: floor,
+      connections: c,
+      headers: { 'content-type': 'application/json' },
+      requests: [{ method: 'POST', setupRequest: randomMove('/floor') }],
+    });
+    row('POST /api/cards/{id}/move', c, ours, theirs);
+  }
+  const floorInvariant = await checkInvariant(db.prisma, small, smallCards.length);
+  await db.close();
+
+  console.log(`\nPostgreSQL, ${seconds} s per run, autocannon over loopback; floor = bare Fastify + pg, same run.\n`);
+  console.log('| request | connections | req/s | p50 ms | p99 ms | non-2xx | floor req/s / p50 / p99 | % of floor | p99 vs floor |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  console.log(`\nqueries per board fetch: ${queryCounts.map((q) => `${q.cards} cards → ${q.queries}`).join(', ')}`);
+  console.log(`after the moves: positions 0..n-1 in every list: ${invariant.ok}; cards ${invariant.cards}/${smallCards.length}; ` +
+    `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesOk} successful moves through the API ` +
+    '(moves to where the card already is write none)');
+  console.log(`after the floor's moves too: positions 0..n-1: ${floorInvariant.ok}`);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ok: number;
+}
+
+async function run(options: autocannon.Options): Promise<Result> {
+  const result = await autocannon({ duration: seconds, ...options });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    ok: result['2xx'],
+  };
+}
+
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(tsx, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function ready(url: string) {
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+async function seed(prisma: ReturnType<typeof openPostgres>['prisma']) {
+  const users = await Promise.all(
+    Array.from({ length: 5 }, (_, i) => prisma.user.create({ data: { email: `bench${i}-${Date.now()}@example.com`, name: `Bench User ${i}` } })),
+  );
+  const makeBoard = async (name: string, lists: number, perList: number) => {
+    const board = await prisma.board.create({
+      data: { name, description: 'A realistic board for the benchmark.', members: { create: users.map((u, i) => ({ userId: u.id, role: i === 0 ? 'admin' : 'member' })) } },
+    });
+    const listIds: number[] = [];
+    const cardIds: number[] = [];
+    for (let l = 0; l < lists; l++) {
+      const list = await prisma.list.create({ data: { boardId: board.id, name: `List ${l + 1}`, position: l } });
+      listIds.push(list.id);
+      await prisma.card.createMany({
+        data: Array.from({ length: perList }, (_, p) => ({
+          boardId: board.id,
+          listId: list.id,
+          title: `Card ${l + 1}.${p + 1}: a typical task title of some length`,
+          description: 'Some description text that a real card would carry, a sentence or two long. '.repeat(2),
+          position: p,
+        })),
+      });
+    }
+    cardIds.push(...(await prisma.card.findMany({ where: { boardId: board.id }, select: { id: true } })).map((c) => c.id));
+    return { board: board.id, listIds, cardIds };
+  };
+  const small = await makeBoard('Bench board (200 cards)', 10, 20);
+  const big = await makeBoard('Bench board (1,000 cards)', 10, 100);
+  return { userId: users[0]!.id, small: small.board, big: big.board, smallLists: small.listIds, smallCards: small.cardIds };
+}
+
+/** SQL statements one board fetch sends, counted at the pg driver. */
+async function countQueries(dbUrl: string, token: string, boards: number[]) {
+  const db = openPostgres({ url: dbUrl, poolSize: 2 });
+  const app = await buildApp({ config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false' }), db });
+  const original = pg.Client.prototype.query;
+  let count = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    count++;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  const out: { cards: number; queries: number }[] = [];
+  try {
+    for (const id of boards) {
+      await app.inject({ method: 'GET', url: `/api/boards/${id}`, headers: { authorization: `Bearer ${token}` } }); // warms the key cache
+      count = 0;
+      const res = await app.inject({ method: 'GET', url: `/api/boards/${id}`, headers: { authorization: `Bearer ${token}` } });
+      const cards = (res.json().lists as { cards: unknown[] }[]).reduce((n, l) => n + l.cards.length, 0);
+      out.push({ cards, queries: count });
+    }
+  } finally {
+    pg.Client.prototype.query = original;
+    await app.close();
+    await db.close();
+  }
+  return out;
+}
+
+async function checkInvariant(prisma: ReturnType<typeof openPostgres>['prisma'], boardId: number, expected: number) {
+  const cards = await prisma.card.findMany({ where: { boardId, archived: false }, orderBy: [{ listId: 'asc' }, { position: 'asc' }] });
+  const byList = new Map<number, number[]>();
+  for (const c of cards) byList.set(c.listId, [...(byList.get(c.listId) ?? []), c.position]);
+  const ok = [...byList.values()].every((ps) => ps.every((p, i) => p === i));
+  return { ok, cards: cards.length === expected ? expected : `${cards.length} (expected ${expected})` };
+}
