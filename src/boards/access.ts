@@ -3,6 +3,7 @@ import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import type { BoardRole } from './policy.js';
+import type { CardRow } from './presenters.js';
 
 /**
  * The boards an actor may reach, as a query condition: boards its user is a member of now,
@@ -42,18 +43,43 @@ export async function requireRole(db: DbClient, actor: Actor, boardId: number, w
   return role;
 }
 
-/** A list on a board the actor can reach, with the actor's role there; 404 otherwise. */
-export async function requireList(db: DbClient, actor: Actor, listId: number) {
-  const list = await db.list.findUnique({ where: { id: listId } });
-  const role = list && (await roleOn(db, actor, list.boardId));
-  if (!list || !role) throw notFound('list: not found');
-  return { list, role };
+/** The actor's role on the row's board, honouring a limited key's boards. */
+function reachable<T extends { boardId: number; role: BoardRole | null }>(actor: Actor, row: T | undefined): (Omit<T, 'role'> & { role: BoardRole }) | null {
+  if (!row || !row.role) return null;
+  if (actor.boardIds && !actor.boardIds.includes(row.boardId)) return null;
+  return row as Omit<T, 'role'> & { role: BoardRole };
 }
 
-/** A card on a board the actor can reach, with the actor's role there; 404 otherwise. */
+/** A list on a board the actor can reach, with the actor's role there (one query); 404 otherwise. */
+export async function requireList(db: DbClient, actor: Actor, listId: number) {
+  const rows = await db.$queryRaw<(ListRow & { role: BoardRole | null })[]>`
+    SELECT l.*, m.role::text AS role FROM "List" l
+    LEFT JOIN "BoardMember" m ON m."boardId" = l."boardId" AND m."userId" = ${actor.userId}
+    WHERE l.id = ${listId}`;
+  const found = reachable(actor, rows[0]);
+  if (!found) throw notFound('list: not found');
+  const { role, ...list } = found;
+  return { list: list as ListRow, role };
+}
+
+/** A card on a board the actor can reach, with the actor's role there (one query); 404 otherwise. */
 export async function requireCard(db: DbClient, actor: Actor, cardId: number) {
-  const card = await db.card.findUnique({ where: { id: cardId } });
-  const role = card && (await roleOn(db, actor, card.boardId));
-  if (!card || !role) throw notFound('card: not found');
-  return { card, role };
+  const rows = await db.$queryRaw<(CardRow & { role: BoardRole | null })[]>`
+    SELECT c.*, m.role::text AS role FROM "Card" c
+    LEFT JOIN "BoardMember" m ON m."boardId" = c."boardId" AND m."userId" = ${actor.userId}
+    WHERE c.id = ${cardId}`;
+  const found = reachable(actor, rows[0]);
+  if (!found) throw notFound('card: not found');
+  const { role, ...card } = found;
+  return { card: card as CardRow, role };
+}
+
+export interface ListRow {
+  id: number;
+  boardId: number;
+  name: string;
+  position: number;
+  archived: boolean;
+  createdAt: Date;
+  updatedAt: Date;
 }

@@ -22,8 +22,7 @@ function checkVersion(card: CardRow, expected: number | undefined) {
 
 /** The card row, locked, after its list is locked; null when it moved meanwhile. */
 async function lockCard(tx: Tx, cardId: number, listId: number): Promise<CardRow | null> {
-  await tx.$queryRaw`SELECT id FROM "Card" WHERE id = ${cardId} FOR UPDATE`;
-  const card = await tx.card.findUnique({ where: { id: cardId } });
+  const [card] = await tx.$queryRaw<CardRow[]>`SELECT * FROM "Card" WHERE id = ${cardId} FOR UPDATE`;
   if (!card) throw notFound('card: not found');
   return card.listId === listId ? card : null;
 }
@@ -88,12 +87,12 @@ export async function moveCard(ctx: BoardContext & { cardId: number; listId: num
     authorizeCrossBoard(ctx.actor, card.boardId, target.boardId);
     authorize(ctx.actor, 'card.write', targetRole);
     return changeBoard(ctx, async (tx, record) => {
-      await lockLists(tx, [card.listId, target.id]);
+      const locked = await lockLists(tx, [card.listId, target.id]);
       const current = await lockCard(tx, card.id, card.listId);
       if (!current) return RETRY;
       checkVersion(current, ctx.expectedVersion);
       if (current.archived) throw badRequest('card: is archived; restore it before moving it');
-      const targetList = await tx.list.findUnique({ where: { id: target.id } });
+      const targetList = locked.find((l) => l.id === target.id);
       if (!targetList || targetList.boardId !== target.boardId) return RETRY;
       if (targetList.archived) throw badRequest('listId: the list is archived');
       const n = await countCards(tx, target.id, current.id);

@@ -2,6 +2,7 @@ import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import { boardsVisibleTo } from './access.js';
+import { boardSnapshotJson } from './board-snapshot.js';
 
 /**
  * The whole board in a fixed number of queries whatever its size: the board with its members,
@@ -11,7 +12,7 @@ export async function getBoard({ db, actor, boardId }: { db: DbClient; actor: Ac
   const board = await db.board.findFirst({
     where: boardsVisibleTo(actor, { id: boardId }),
     include: {
-      members: { include: { user: { select: { name: true, email: true } } }, orderBy: { createdAt: 'asc' } },
+      members: { include: { user: { select: { name: true, email: true } } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] },
       lists: {
         where: { archived: false },
         orderBy: { position: 'asc' },
@@ -22,4 +23,11 @@ export async function getBoard({ db, actor, boardId }: { db: DbClient; actor: Ac
   if (!board) throw notFound('board: not found');
   const role = board.members.find((m) => m.userId === actor.userId)!.role;
   return { board, role };
+}
+
+/** The same board as getBoard, presented, as JSON text built by the database (the fast path). */
+export async function getBoardJson({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
+  const json = actor.boardIds && !actor.boardIds.includes(boardId) ? null : await boardSnapshotJson(db, boardId, actor.userId);
+  if (json === null) throw notFound('board: not found');
+  return json;
 }

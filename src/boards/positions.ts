@@ -9,7 +9,8 @@ import { badRequest } from '../platform/errors.js';
  */
 export async function lockLists(tx: Tx, listIds: number[]) {
   const ids = [...new Set(listIds)].sort((a, b) => a - b);
-  await tx.$queryRaw`SELECT id FROM "List" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR UPDATE`;
+  return tx.$queryRaw<{ id: number; boardId: number; archived: boolean }[]>`
+    SELECT id, "boardId", archived FROM "List" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR UPDATE`;
 }
 
 export async function lockBoards(tx: Tx, boardIds: number[]) {

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { createBoard } from '../create-board.js';
 import { deleteBoard } from '../delete-board.js';
-import { getBoard } from '../get-board.js';
+import { getBoardJson } from '../get-board.js';
 import { listActivity } from '../list-activity.js';
 import { listArchived } from '../list-archived.js';
 import { listBoards } from '../list-boards.js';
-import { presentBoard, presentBoardDetail, presentCardSummary, presentList } from '../presenters.js';
+import { presentBoard, presentCardSummary, presentList } from '../presenters.js';
 import * as s from '../schemas.js';
 import { updateBoard } from '../update-board.js';
 import { boardContext } from './context.js';
@@ -64,9 +64,10 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: s.boardDetail, ...errors },
       },
     },
-    async (request) => {
-      const { board, role } = await getBoard({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
-      return presentBoardDetail(board, role);
+    async (request, reply) => {
+      // Built as JSON text by PostgreSQL (see board-snapshot.ts); a string is sent without re-serialising.
+      const json = await getBoardJson({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 

@@ -1,0 +1,46 @@
+import type { DbClient } from '../platform/db.js';
+
+/** timestamptz → the ISO-8601 UTC text JavaScript's toISOString() writes. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `GET /boards/{id}` built by PostgreSQL as JSON text in one statement, sent as is: the hot path
+ * of the API, where building it from Prisma rows and re-serialising it cost most of the time.
+ * It must stay identical to `presentBoardDetail` (the reference); a test compares the two.
+ */
+const SNAPSHOT_SQL = `
+SELECT json_build_object(
+  'id', b.id, 'name', b.name, 'description', b.description, 'archived', b.archived, 'role', me.role,
+  'createdAt', ${iso('b."createdAt"')}, 'updatedAt', ${iso('b."updatedAt"')},
+  'lists', coalesce((
+    SELECT json_agg(json_build_object(
+      'id', l.id, 'boardId', l."boardId", 'name', l.name, 'position', l.position, 'archived', l.archived,
+      'cards', coalesce((
+        SELECT json_agg(json_build_object(
+          'id', c.id, 'boardId', c."boardId", 'listId', c."listId", 'title', c.title, 'description', c.description,
+          'position', c.position, 'archived', c.archived, 'dueAt', ${iso('c."dueAt"')},
+          'labelIds', '[]'::json, 'memberIds', '[]'::json, 'fieldValues', '{}'::json,
+          'checklistItems', json_build_object('total', 0, 'checked', 0), 'commentCount', 0, 'attachmentCount', 0,
+          'createdAt', ${iso('c."createdAt"')}, 'updatedAt', ${iso('c."updatedAt"')}, 'version', c.version
+        ) ORDER BY c.position)
+        FROM "Card" c WHERE c."listId" = l.id AND NOT c.archived), '[]'::json)
+    ) ORDER BY l.position)
+    FROM "List" l WHERE l."boardId" = b.id AND NOT l.archived), '[]'::json),
+  'labels', '[]'::json,
+  'customFields', '[]'::json,
+  'members', coalesce((
+    SELECT json_agg(json_build_object('userId', m."userId", 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY m."createdAt", m."userId")
+    FROM "BoardMember" m JOIN "User" u ON u.id = m."userId" WHERE m."boardId" = b.id), '[]'::json)
+)::text AS json
+FROM "Board" b JOIN "BoardMember" me ON me."boardId" = b.id AND me."userId" = $2
+WHERE b.id = $1`;
+
+/**
+ * The board fetch's JSON text, or null when the user is not a member (the membership is part of
+ * the statement, so reach and content are read together). A limited key's board list is the
+ * caller's to check.
+ */
+export async function boardSnapshotJson(db: DbClient, boardId: number, userId: number): Promise<string | null> {
+  const rows = await db.$queryRawUnsafe<{ json: string }[]>(SNAPSHOT_SQL, boardId, userId);
+  return rows[0]?.json ?? null;
+}
