@@ -11,6 +11,8 @@ import { cardRoutes } from './boards/routes/cards.js';
 import { listRoutes } from './boards/routes/lists.js';
 import { memberRoutes } from './boards/routes/members.js';
 import { startAdminSocket } from './cli/admin-socket.js';
+import { streamsPlugin } from './events/plugin.js';
+import { eventRoutes } from './events/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
@@ -29,6 +31,8 @@ export interface BuildAppOptions {
   db?: Database;
   /** The board event bus (tests share one between two apps); a new one by default. */
   events?: EventBus;
+  /** Ping and access-check intervals of event streams (tests shorten them). */
+  streamIntervals?: { ping: number; accessCheck: number };
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
 }
@@ -82,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   await app.register(dbPlugin, { db, owned });
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
+  await app.register(streamsPlugin, { intervals: options.streamIntervals });
 
   await app.register(healthRoutes);
 
@@ -116,6 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(memberRoutes, { config });
         await scoped.register(listRoutes);
         await scoped.register(cardRoutes);
+        await scoped.register(eventRoutes);
       },
       { prefix: '/api' },
     );

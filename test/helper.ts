@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { type Config, configFrom } from '../src/config.js';
 import { type Database, openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { adminQuery, testServerUrl, withDatabaseName } from './postgres-server.js';
@@ -54,11 +54,11 @@ export interface TestApp {
  * The real app on a fresh database, not listening (use app.inject, or app.listen for streams).
  * Not yet ready, so a test may add routes of its own before the first request.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, options: Partial<BuildAppOptions> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = configFrom({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...env });
   const logs = new LogCapture();
-  const app = await buildApp({ config, db, logStream: logs });
+  const app = await buildApp({ config, db, logStream: logs, ...options });
   return {
     app,
     db,

@@ -104,3 +104,25 @@ export function sessionAuthentication(config: Config) {
     request.actor = actor;
   };
 }
+
+/**
+ * The request's credential resolved again, now: for long-lived responses (event streams) that
+ * must end when the key is revoked or expires, or the user is blocked or deleted. Null when it no
+ * longer works. Cheap: credentials are cached for up to a second.
+ */
+export async function reauthenticate(request: FastifyRequest): Promise<Actor | null> {
+  const db = request.server.db.prisma;
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
+    const key = token ? await resolveApiKey({ db, token }) : null;
+    if (!key) return null;
+    const { keyId, permission, boardIds, ...principal } = key;
+    return { ...principal, via: 'key', keyId, sessionId: null, permission, boardIds };
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  const session = cookie ? await resolveSession({ db, token: cookie }) : null;
+  if (!session) return null;
+  const { sessionId, ...principal } = session;
+  return { ...principal, via: 'session', keyId: null, sessionId, permission: 'write', boardIds: null };
+}
