@@ -94,7 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Lets the admin CLI reach the embedded database while this process holds it.
     let socket: Awaited<ReturnType<typeof startAdminSocket>> = null;
     app.addHook('onReady', async () => {
-      socket = await startAdminSocket({ db, config });
+      socket = await startAdminSocket({ db, config, events: app.events });
     });
     app.addHook('onClose', async () => socket?.close());
   }

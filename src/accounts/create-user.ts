@@ -1,4 +1,6 @@
 import { acceptInvitations } from '../boards/members.js';
+import { changeBoard } from '../events/board-change.js';
+import type { EventBus } from '../platform/event-bus.js';
 import type { PrismaClient } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
 import { hashPassword } from './passwords.js';
@@ -10,17 +12,20 @@ export interface CreateUserOptions {
   password: string;
   name?: string | undefined;
   siteAdmin?: boolean | undefined;
+  /** Where board events go (the server's bus); without one they are only recorded. */
+  events?: EventBus | undefined;
 }
 
 /** A new active user, a member of the boards its address was invited to; 409 when the address is taken. */
-export async function createUser({ db, email: given, password, name, siteAdmin = false }: CreateUserOptions) {
+export async function createUser({ db, email: given, password, name, siteAdmin = false, events }: CreateUserOptions) {
   const email = given.trim().toLowerCase();
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw conflict('email: already registered');
   const passwordHash = await hashPassword(password);
-  return db.$transaction(async (tx) => {
+  // The new member is announced on the boards the address was invited to, attributed to the user.
+  return changeBoard({ db, events, actor: null }, async (tx, record) => {
     const user = await tx.user.create({ data: { email, name: name ?? email.split('@')[0]!, passwordHash, siteAdmin } });
-    await acceptInvitations(tx, user);
+    await acceptInvitations(tx, (input) => record({ ...input, actor: user }), user);
     return user;
   });
 }

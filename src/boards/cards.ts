@@ -5,8 +5,9 @@ import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { requireCard, requireList } from './access.js';
 import type { BoardContext } from './context.js';
 import { authorize, authorizeCrossBoard } from './policy.js';
-import { countCards, END, lockLists, shiftCards, targetPosition } from './positions.js';
+import { countCards, END, type LockedList, lockLists, shiftCards, targetPosition } from './positions.js';
 import { type CardRow, presentCardSummary } from './presenters.js';
+import { RETRY, withRetry } from './retry.js';
 
 /** One card the actor can reach. */
 export async function getCard({ db, actor, cardId }: { db: DbClient; actor: Actor; cardId: number }) {
@@ -20,25 +21,38 @@ function checkVersion(card: CardRow, expected: number | undefined) {
   }
 }
 
-/** The card row, locked, after its list is locked; null when it moved meanwhile. */
-async function lockCard(tx: Tx, cardId: number, listId: number): Promise<CardRow | null> {
-  const [card] = await tx.$queryRaw<CardRow[]>`SELECT * FROM "Card" WHERE id = ${cardId} FOR UPDATE`;
+/**
+ * The card row locked (its lists are locked first), or RETRY when it is no longer where it was
+ * authorised (moved to another list or board meanwhile): what was checked must be what is written.
+ */
+async function lockCard(tx: Tx, authorised: CardRow): Promise<CardRow | typeof RETRY> {
+  const [card] = await tx.$queryRaw<CardRow[]>`SELECT * FROM "Card" WHERE id = ${authorised.id} FOR NO KEY UPDATE`;
   if (!card) throw notFound('card: not found');
-  return card.listId === listId ? card : null;
+  return card.listId === authorised.listId && card.boardId === authorised.boardId ? card : RETRY;
+}
+
+/** The locked list, if it is still on the board it was authorised on. */
+function stillOn(locked: LockedList[], listId: number, boardId: number): LockedList | typeof RETRY {
+  const list = locked.find((l) => l.id === listId);
+  return list && list.boardId === boardId ? list : RETRY;
 }
 
 /** A new card at the end of the list. */
 export async function createCard(ctx: BoardContext & { listId: number; title: string; description?: string | undefined }) {
-  const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
-  authorize(ctx.actor, 'card.write', role);
-  return changeBoard(ctx, async (tx, record) => {
-    await lockLists(tx, [list.id]);
-    const position = await countCards(tx, list.id);
-    const card = await tx.card.create({
-      data: { boardId: list.boardId, listId: list.id, title: ctx.title, description: ctx.description ?? '', position },
+  return withRetry(async () => {
+    const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
+    authorize(ctx.actor, 'card.write', role);
+    return changeBoard(ctx, async (tx, record) => {
+      const locked = stillOn(await lockLists(tx, [list.id]), list.id, list.boardId);
+      if (locked === RETRY) return RETRY;
+      if (locked.archived) throw badRequest('list: is archived; restore it before adding cards');
+      const position = await countCards(tx, list.id);
+      const card = await tx.card.create({
+        data: { boardId: locked.boardId, listId: list.id, title: ctx.title, description: ctx.description ?? '', position },
+      });
+      await record({ boardId: card.boardId, type: 'card.created', data: { cardId: card.id, listId: list.id, card: presentCardSummary(card) } });
+      return card;
     });
-    await record({ boardId: card.boardId, type: 'card.created', data: { cardId: card.id, listId: list.id, card: presentCardSummary(card) } });
-    return card;
   });
 }
 
@@ -55,14 +69,18 @@ export async function updateCard(ctx: BoardContext & { cardId: number; changes: 
     const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
     authorize(ctx.actor, 'card.write', role);
     return changeBoard(ctx, async (tx, record) => {
-      await lockLists(tx, [card.listId]);
-      const current = await lockCard(tx, card.id, card.listId);
-      if (!current) return RETRY;
+      const list = stillOn(await lockLists(tx, [card.listId]), card.listId, card.boardId);
+      if (list === RETRY) return RETRY;
+      const current = await lockCard(tx, card);
+      if (current === RETRY) return RETRY;
       checkVersion(current, ctx.expectedVersion);
       const { archived, ...fields } = ctx.changes;
       let position = current.position;
       if (archived === true && !current.archived) await shiftCards(tx, current.listId, current.position + 1, END, -1);
-      if (archived === false && current.archived) position = await countCards(tx, current.listId);
+      if (archived === false && current.archived) {
+        if (list.archived) throw badRequest('card: its list is archived; restore the list first');
+        position = await countCards(tx, current.listId);
+      }
       const updated = await tx.card.update({
         where: { id: current.id },
         data: { ...fields, archived, position, version: { increment: 1 } },
@@ -76,24 +94,25 @@ export async function updateCard(ctx: BoardContext & { cardId: number; changes: 
 
 /**
  * Moves a card to `position` (default: the end) of a list on its board or on another board the
- * actor may write to. Both lists are locked, so concurrent moves keep positions 0..n-1; a card
- * moved elsewhere meanwhile is re-read and retried, then 409.
+ * actor may write to. Both lists are locked, then the card, so concurrent moves keep positions
+ * 0..n-1; anything that moved meanwhile is read and authorised again, then 409.
  */
 export async function moveCard(ctx: BoardContext & { cardId: number; listId: number; position?: number | undefined; expectedVersion?: number | undefined }) {
   return withRetry(async () => {
     const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
-    authorize(ctx.actor, 'card.write', role);
     const { list: target, role: targetRole } = await requireList(ctx.db, ctx.actor, ctx.listId);
+    authorize(ctx.actor, 'card.write', role);
     authorizeCrossBoard(ctx.actor, card.boardId, target.boardId);
     authorize(ctx.actor, 'card.write', targetRole);
     return changeBoard(ctx, async (tx, record) => {
       const locked = await lockLists(tx, [card.listId, target.id]);
-      const current = await lockCard(tx, card.id, card.listId);
-      if (!current) return RETRY;
+      const source = stillOn(locked, card.listId, card.boardId);
+      const targetList = stillOn(locked, target.id, target.boardId);
+      if (source === RETRY || targetList === RETRY) return RETRY;
+      const current = await lockCard(tx, card);
+      if (current === RETRY) return RETRY;
       checkVersion(current, ctx.expectedVersion);
       if (current.archived) throw badRequest('card: is archived; restore it before moving it');
-      const targetList = locked.find((l) => l.id === target.id);
-      if (!targetList || targetList.boardId !== target.boardId) return RETRY;
       if (targetList.archived) throw badRequest('listId: the list is archived');
       const n = await countCards(tx, target.id, current.id);
       const position = targetPosition(ctx.position, n);
@@ -124,36 +143,37 @@ export async function moveCard(ctx: BoardContext & { cardId: number; listId: num
   });
 }
 
-/** A copy of the card (title, description, due date) at `position` of `listId` (default: after the end of its own list). */
+/** A copy of the card (title, description, due date) at `position` of `listId` (default: the end of its own list). */
 export async function copyCard(ctx: BoardContext & { cardId: number; listId?: number | undefined; position?: number | undefined; title?: string | undefined }) {
-  const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
-  authorize(ctx.actor, 'card.write', role);
-  const target = ctx.listId === undefined ? await requireList(ctx.db, ctx.actor, card.listId) : await requireList(ctx.db, ctx.actor, ctx.listId);
-  authorizeCrossBoard(ctx.actor, card.boardId, target.list.boardId);
-  authorize(ctx.actor, 'card.write', target.role);
-  return changeBoard(ctx, async (tx, record) => {
-    await lockLists(tx, [target.list.id]);
-    const targetList = await tx.list.findUnique({ where: { id: target.list.id } });
-    if (!targetList) throw notFound('list: not found');
-    if (targetList.archived) throw badRequest('listId: the list is archived');
-    const position = targetPosition(ctx.position, await countCards(tx, targetList.id));
-    await shiftCards(tx, targetList.id, position, END, 1);
-    const copy = await tx.card.create({
-      data: {
-        boardId: targetList.boardId,
-        listId: targetList.id,
-        title: ctx.title ?? card.title,
-        description: card.description,
-        dueAt: card.dueAt,
-        position,
-      },
+  return withRetry(async () => {
+    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+    const target = await requireList(ctx.db, ctx.actor, ctx.listId ?? card.listId);
+    authorize(ctx.actor, 'card.write', role);
+    authorizeCrossBoard(ctx.actor, card.boardId, target.list.boardId);
+    authorize(ctx.actor, 'card.write', target.role);
+    return changeBoard(ctx, async (tx, record) => {
+      const targetList = stillOn(await lockLists(tx, [target.list.id]), target.list.id, target.list.boardId);
+      if (targetList === RETRY) return RETRY;
+      if (targetList.archived) throw badRequest('listId: the list is archived');
+      const position = targetPosition(ctx.position, await countCards(tx, targetList.id));
+      await shiftCards(tx, targetList.id, position, END, 1);
+      const copy = await tx.card.create({
+        data: {
+          boardId: targetList.boardId,
+          listId: targetList.id,
+          title: ctx.title ?? card.title,
+          description: card.description,
+          dueAt: card.dueAt,
+          position,
+        },
+      });
+      await record({
+        boardId: copy.boardId,
+        type: 'card.copied',
+        data: { cardId: copy.id, sourceCardId: card.id, listId: copy.listId, card: presentCardSummary(copy) },
+      });
+      return copy;
     });
-    await record({
-      boardId: copy.boardId,
-      type: 'card.copied',
-      data: { cardId: copy.id, sourceCardId: card.id, listId: copy.listId, card: presentCardSummary(copy) },
-    });
-    return copy;
   });
 }
 
@@ -163,9 +183,9 @@ export async function deleteCard(ctx: BoardContext & { cardId: number; expectedV
     const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
     authorize(ctx.actor, 'card.delete', role);
     return changeBoard(ctx, async (tx, record) => {
-      await lockLists(tx, [card.listId]);
-      const current = await lockCard(tx, card.id, card.listId);
-      if (!current) return RETRY;
+      if (stillOn(await lockLists(tx, [card.listId]), card.listId, card.boardId) === RETRY) return RETRY;
+      const current = await lockCard(tx, card);
+      if (current === RETRY) return RETRY;
       checkVersion(current, ctx.expectedVersion);
       if (!current.archived) await shiftCards(tx, current.listId, current.position + 1, END, -1);
       await tx.card.delete({ where: { id: current.id } });
@@ -173,16 +193,4 @@ export async function deleteCard(ctx: BoardContext & { cardId: number; expectedV
       return current;
     });
   });
-}
-
-/** Returned from a transaction whose card moved under it: nothing was written; read again. */
-const RETRY = Symbol('retry');
-
-/** Runs `attempt` again while it answers RETRY (the card moved meanwhile); 409 after three tries. */
-async function withRetry<T>(attempt: () => Promise<T | typeof RETRY>): Promise<T> {
-  for (let i = 0; i < 3; i++) {
-    const result = await attempt();
-    if (result !== RETRY) return result;
-  }
-  throw conflict('card: another request moved it at the same time; try again');
 }

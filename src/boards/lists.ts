@@ -7,6 +7,7 @@ import type { BoardContext } from './context.js';
 import { authorize, authorizeCrossBoard } from './policy.js';
 import { countLists, END, lockBoards, shiftLists, targetPosition } from './positions.js';
 import { presentList } from './presenters.js';
+import { RETRY, withRetry } from './retry.js';
 
 /** The board's non-archived lists by position. */
 export async function listLists({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
@@ -30,68 +31,65 @@ export async function createList(ctx: BoardContext & { boardId: number; name: st
 
 /** Renames a list, or archives / restores it (restored at the end). */
 export async function updateList(ctx: BoardContext & { listId: number; name?: string | undefined; archived?: boolean | undefined }) {
-  const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
-  authorize(ctx.actor, 'list.write', role);
-  return changeBoard(ctx, async (tx, record) => {
-    await lockBoards(tx, [list.boardId]);
-    const current = await tx.list.findUniqueOrThrow({ where: { id: list.id } });
-    let position = current.position;
-    if (ctx.archived === true && !current.archived) {
-      await shiftLists(tx, current.boardId, current.position + 1, END, -1);
-    } else if (ctx.archived === false && current.archived) {
-      position = await countLists(tx, current.boardId);
-    }
-    const updated = await tx.list.update({
-      where: { id: list.id },
-      data: { name: ctx.name, archived: ctx.archived, position },
+  return withRetry(async () => {
+    const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
+    authorize(ctx.actor, 'list.write', role);
+    return changeBoard(ctx, async (tx, record) => {
+      await lockBoards(tx, [list.boardId]);
+      const current = await tx.list.findUniqueOrThrow({ where: { id: list.id } });
+      if (current.boardId !== list.boardId) return RETRY; // moved to another board meanwhile
+      let position = current.position;
+      if (ctx.archived === true && !current.archived) await shiftLists(tx, current.boardId, current.position + 1, END, -1);
+      if (ctx.archived === false && current.archived) position = await countLists(tx, current.boardId);
+      const updated = await tx.list.update({ where: { id: list.id }, data: { name: ctx.name, archived: ctx.archived, position } });
+      const archivedNow = ctx.archived === true && !current.archived;
+      await record({
+        boardId: updated.boardId,
+        type: archivedNow ? 'list.archived' : 'list.updated',
+        data: { listId: updated.id, list: presentList(updated) },
+      });
+      return updated;
     });
-    const archivedNow = ctx.archived === true && !current.archived;
-    await record({
-      boardId: updated.boardId,
-      type: archivedNow ? 'list.archived' : 'list.updated',
-      data: { listId: updated.id, list: presentList(updated) },
-    });
-    return updated;
   });
 }
 
 /**
  * Moves a list to `position` on its board or on another board the actor may write to (its cards
- * go with it). Positions on both boards stay 0..n-1.
+ * go with it, their versions bumped). Positions on both boards stay 0..n-1.
  */
 export async function moveList(ctx: BoardContext & { listId: number; position: number; boardId?: number | undefined }) {
-  const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
-  authorize(ctx.actor, 'list.write', role);
-  const toBoardId = ctx.boardId ?? list.boardId;
-  if (toBoardId !== list.boardId) {
-    const targetRole = await requireRole(ctx.db, ctx.actor, toBoardId);
+  return withRetry(async () => {
+    const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
+    const toBoardId = ctx.boardId ?? list.boardId;
+    const targetRole = toBoardId === list.boardId ? role : await requireRole(ctx.db, ctx.actor, toBoardId);
+    authorize(ctx.actor, 'list.write', role);
     authorizeCrossBoard(ctx.actor, list.boardId, toBoardId);
     authorize(ctx.actor, 'list.write', targetRole);
-  }
-  return changeBoard(ctx, async (tx, record) => {
-    await lockBoards(tx, [list.boardId, toBoardId]);
-    const current = await tx.list.findUniqueOrThrow({ where: { id: list.id } });
-    if (current.archived) throw badRequest('list: is archived; restore it before moving it');
-    const fromBoardId = current.boardId;
-    const n = await countLists(tx, toBoardId, current.id);
-    const position = targetPosition(ctx.position, n);
-    if (fromBoardId === toBoardId) {
-      if (position > current.position) await shiftLists(tx, toBoardId, current.position + 1, position, -1);
-      if (position < current.position) await shiftLists(tx, toBoardId, position, current.position - 1, 1);
-    } else {
-      await shiftLists(tx, fromBoardId, current.position + 1, END, -1);
-      await shiftLists(tx, toBoardId, position, END, 1);
-      await tx.card.updateMany({ where: { listId: current.id }, data: { boardId: toBoardId } });
-    }
-    const moved = await tx.list.update({ where: { id: current.id }, data: { boardId: toBoardId, position } });
-    const data = {
-      listId: moved.id,
-      list: presentList(moved),
-      from: { boardId: fromBoardId, position: current.position },
-      to: { boardId: toBoardId, position },
-    };
-    await record({ boardId: fromBoardId, type: 'list.moved', data });
-    if (fromBoardId !== toBoardId) await record({ boardId: toBoardId, type: 'list.moved', data });
-    return moved;
+    return changeBoard(ctx, async (tx, record) => {
+      await lockBoards(tx, [list.boardId, toBoardId]);
+      const current = await tx.list.findUniqueOrThrow({ where: { id: list.id } });
+      if (current.boardId !== list.boardId) return RETRY; // moved to another board meanwhile
+      if (current.archived) throw badRequest('list: is archived; restore it before moving it');
+      const fromBoardId = current.boardId;
+      const position = targetPosition(ctx.position, await countLists(tx, toBoardId, current.id));
+      if (fromBoardId === toBoardId) {
+        if (position > current.position) await shiftLists(tx, toBoardId, current.position + 1, position, -1);
+        if (position < current.position) await shiftLists(tx, toBoardId, position, current.position - 1, 1);
+      } else {
+        await shiftLists(tx, fromBoardId, current.position + 1, END, -1);
+        await shiftLists(tx, toBoardId, position, END, 1);
+        await tx.card.updateMany({ where: { listId: current.id }, data: { boardId: toBoardId, version: { increment: 1 } } });
+      }
+      const moved = await tx.list.update({ where: { id: current.id }, data: { boardId: toBoardId, position } });
+      const data = {
+        listId: moved.id,
+        list: presentList(moved),
+        from: { boardId: fromBoardId, position: current.position },
+        to: { boardId: toBoardId, position },
+      };
+      await record({ boardId: fromBoardId, type: 'list.moved', data });
+      if (fromBoardId !== toBoardId) await record({ boardId: toBoardId, type: 'list.moved', data });
+      return moved;
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { changeBoard, type Tx } from '../events/board-change.js';
+import { changeBoard, type Record_, type Tx } from '../events/board-change.js';
 import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
@@ -45,8 +45,11 @@ export async function addMember(ctx: BoardContext & { boardId: number; email: st
     const expiresAt = new Date(Date.now() + INVITATION_DAYS * DAY_MS);
     const pending = await tx.invitation.findUnique({ where: { boardId_email: { boardId: ctx.boardId, email } } });
     if (!pending) {
-      const today = await tx.invitation.count({
-        where: { invitedById: ctx.actor.userId, createdAt: { gt: new Date(Date.now() - DAY_MS) } },
+      // Counted from the activity log, which outlives invitations (accepted, or their board
+      // deleted); the inviter's row is locked so parallel invitations cannot both take the last place.
+      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${ctx.actor.userId} FOR NO KEY UPDATE`;
+      const today = await tx.activity.count({
+        where: { type: 'member.invited', actorUserId: ctx.actor.userId, createdAt: { gt: new Date(Date.now() - DAY_MS) } },
       });
       if (today >= ctx.invitesPerDay) {
         throw new AppError(429, 'rate_limited', `invitations: at most ${ctx.invitesPerDay} new addresses per day`, { 'retry-after': '3600' });
@@ -57,7 +60,7 @@ export async function addMember(ctx: BoardContext & { boardId: number; email: st
       create: { boardId: ctx.boardId, email, role: ctx.role, invitedById: ctx.actor.userId, expiresAt },
       update: { role: ctx.role, expiresAt },
     });
-    await record({ boardId: ctx.boardId, type: 'member.invited', data: { email, role: ctx.role } });
+    await record({ boardId: ctx.boardId, type: pending ? 'invitation.updated' : 'member.invited', data: { email, role: ctx.role } });
     return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt } };
   });
 }
@@ -105,11 +108,12 @@ export async function removeMember(ctx: BoardContext & { boardId: number; userId
   });
 }
 
-/** Turns a new user's pending, unexpired invitations into memberships. */
-export async function acceptInvitations(tx: Tx, user: { id: number; email: string }) {
+/** Turns a new user's pending, unexpired invitations into memberships (`member.added` on each board). */
+export async function acceptInvitations(tx: Tx, record: Record_, user: { id: number; email: string; name: string }) {
   const invitations = await tx.invitation.findMany({ where: { email: user.email, expiresAt: { gt: new Date() } } });
   for (const inv of invitations) {
-    await tx.boardMember.create({ data: { boardId: inv.boardId, userId: user.id, role: inv.role } });
+    const member = await tx.boardMember.create({ data: { boardId: inv.boardId, userId: user.id, role: inv.role }, include: withUser });
+    await record({ boardId: inv.boardId, type: 'member.added', data: { userId: user.id, member: presentMember(member), invitation: true } });
   }
   await tx.invitation.deleteMany({ where: { email: user.email } });
   return invitations.length;

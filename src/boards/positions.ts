@@ -1,21 +1,38 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { Tx } from '../events/board-change.js';
-import { badRequest } from '../platform/errors.js';
+import { badRequest, notFound } from '../platform/errors.js';
 
 /**
- * Positions are kept 0..n-1 among non-archived siblings by taking a row lock on the parent
- * (the list for cards, the board for lists) before reading or shifting them. Locks are taken in
- * id order, so two transactions locking the same parents cannot deadlock.
+ * Positions are kept 0..n-1 among non-archived siblings by locking the parents before reading or
+ * shifting them. The protocol, which makes every lock wait point follow one global order:
+ * - card operations lock the lists involved, then the card;
+ * - list and member operations lock the board(s), then ALL lists of those boards, before any write;
+ * - within a level, rows are locked in id order.
+ * Locks are FOR NO KEY UPDATE, which does not conflict with the KEY SHARE locks that foreign-key
+ * checks take when a card or member row referencing the parent is inserted.
  */
-export async function lockLists(tx: Tx, listIds: number[]) {
-  const ids = [...new Set(listIds)].sort((a, b) => a - b);
-  return tx.$queryRaw<{ id: number; boardId: number; archived: boolean }[]>`
-    SELECT id, "boardId", archived FROM "List" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR UPDATE`;
+export interface LockedList {
+  id: number;
+  boardId: number;
+  archived: boolean;
 }
 
+/** Locks lists in id order and returns them; 404 when one no longer exists. */
+export async function lockLists(tx: Tx, listIds: number[]): Promise<LockedList[]> {
+  const ids = [...new Set(listIds)].sort((a, b) => a - b);
+  const rows = await tx.$queryRaw<LockedList[]>`
+    SELECT id, "boardId", archived FROM "List" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE`;
+  if (rows.length !== ids.length) throw notFound('list: not found');
+  return rows;
+}
+
+/** Locks boards in id order, then every list on them; 404 when a board no longer exists. */
 export async function lockBoards(tx: Tx, boardIds: number[]) {
   const ids = [...new Set(boardIds)].sort((a, b) => a - b);
-  await tx.$queryRaw`SELECT id FROM "Board" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR UPDATE`;
+  const rows = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM "Board" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE`;
+  if (rows.length !== ids.length) throw notFound('board: not found');
+  await tx.$queryRaw`SELECT id FROM "List" WHERE "boardId" IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE`;
 }
 
 /** Non-archived cards in the list, optionally not counting one. */

@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../platform/db.js';
+import type { EventBus } from '../platform/event-bus.js';
 
 /** What a CLI command runs with: the same database (and later, bus) the server uses. */
 export interface CommandContext {
   db: Database;
   config: Config;
+  /** The server's event bus, when the command runs inside the server (admin socket). */
+  events?: EventBus | undefined;
 }
 
 export interface Command<Flags extends z.ZodType = z.ZodType> {

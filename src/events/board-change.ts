@@ -10,12 +10,15 @@ export interface ActivityInput {
   boardId: number;
   type: string;
   data: Record<string, unknown>;
+  /** Attribute this activity to someone other than the change's actor (a user joining by invitation). */
+  actor?: { id: number; name: string };
 }
 
 export type Record_ = (input: ActivityInput) => Promise<ActivityView>;
 
 /** Who a change is attributed to; null actor = an operator through the admin CLI. */
-function actorColumns(actor: Actor | null) {
+function actorColumns(actor: Actor | null, override?: { id: number; name: string }) {
+  if (override) return { actorUserId: override.id, actorKeyId: null, actorName: override.name };
   return actor
     ? { actorUserId: actor.userId, actorKeyId: actor.keyId, actorName: actor.name }
     : { actorUserId: null, actorKeyId: null, actorName: 'administrator' };
@@ -27,15 +30,15 @@ function actorColumns(actor: Actor | null) {
  * change that rolled back.
  */
 export async function changeBoard<T>(
-  options: { db: PrismaClient; events: EventBus; actor: Actor | null },
+  options: { db: PrismaClient; events?: EventBus | undefined; actor: Actor | null },
   fn: (tx: Tx, record: Record_) => Promise<T>,
 ): Promise<T> {
   const recorded: ActivityView[] = [];
   const result = await options.db.$transaction(
     async (tx) =>
-      fn(tx, async (input) => {
+      fn(tx, async ({ actor, ...input }) => {
         const row = await tx.activity.create({
-          data: { ...input, data: input.data as Prisma.InputJsonValue, ...actorColumns(options.actor) },
+          data: { ...input, data: input.data as Prisma.InputJsonValue, ...actorColumns(options.actor, actor) },
         });
         const view = presentActivity(row);
         recorded.push(view);
@@ -43,6 +46,6 @@ export async function changeBoard<T>(
       }),
     { timeout: 15_000, maxWait: 10_000 },
   );
-  for (const activity of recorded) options.events.publish(activity);
+  for (const activity of recorded) options.events?.publish(activity);
   return result;
 }

@@ -69,6 +69,8 @@ export function toAppError(error: unknown): AppError {
   const pgCode = postgresCode(err);
   if (err.code === 'P2020' || pgCode === '22003') return badRequest('a value is out of range');
   if (pgCode === '22021' || pgCode === '22P05') return badRequest('text: must not contain NUL characters');
+  if (pgCode === '40P01' || pgCode === '40001') return conflict('a concurrent request changed the same thing; try again');
+  if (pgCode === '23503') return conflict('a concurrent request removed something this one refers to; try again');
 
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -83,6 +85,11 @@ export function toAppError(error: unknown): AppError {
       return badRequest('content-length: does not match the body');
     case 'P2002':
       return conflict('already exists');
+    // A write conflict or deadlock with a concurrent request, or a row it deleted meanwhile.
+    case 'P2034':
+      return conflict('a concurrent request changed the same thing; try again');
+    case 'P2003':
+      return conflict('a concurrent request removed something this one refers to; try again');
     case 'P2025':
       return notFound();
   }
@@ -105,6 +112,13 @@ function describeValidationIssue(
   }
   const name = field ? `${where}${field}` : (context ?? 'request');
   return `${name}: ${issue.message ?? 'invalid'}`;
+}
+
+/** A deadlock or serialisation failure: the transaction was rolled back and may be retried. */
+export function isDatabaseConflict(error: unknown): boolean {
+  const e = error as { code?: string; meta?: unknown };
+  const pg = postgresCode(e);
+  return e.code === 'P2034' || pg === '40P01' || pg === '40001';
 }
 
 /** The PostgreSQL error code behind a Prisma driver-adapter error, if any. */
