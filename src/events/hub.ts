@@ -12,8 +12,14 @@ export function formatEvent(activity: ActivityView): string {
 export interface Stream {
   boardId: number;
   res: ServerResponse;
-  /** The last event id this stream has sent: live events at or below it are duplicates of the replay. */
+  /** The last event id this stream has sent. */
   lastId: number;
+  /**
+   * The highest id the resume replay sent: a live event at or below it is one the replay already
+   * carried. Only that seam is filtered; live events from several processes may arrive slightly
+   * out of id order and are all delivered.
+   */
+  replayedUpTo: number;
   /** Events that arrived while the stream was replaying from the table, sent after it. */
   pending: ActivityView[] | null;
   close(reason: string): void;
@@ -120,7 +126,7 @@ export class StreamHub {
         stream.pending.push(activity);
         continue;
       }
-      if (activity.id <= stream.lastId) continue;
+      if (activity.id <= stream.replayedUpTo) continue;
       send(stream, text, activity.id);
       if (activity.type === 'board.deleted') stream.close('board deleted');
     }

@@ -30,6 +30,7 @@ export async function openStream({ request, res, hub, boardId, lastEventId }: Op
     boardId,
     res,
     lastId: lastEventId ?? 0,
+    replayedUpTo: 0,
     pending: lastEventId === null ? null : [],
     close(reason: string) {
       if (closed) return;
@@ -78,10 +79,11 @@ export async function openStream({ request, res, hub, boardId, lastEventId }: Op
       stream.close('replay failed');
       return stream;
     }
+    stream.replayedUpTo = stream.lastId;
     const held = stream.pending;
     stream.pending = null;
     for (const activity of held) {
-      if (closed || activity.id <= stream.lastId) continue;
+      if (closed || activity.id <= stream.replayedUpTo) continue;
       send(stream, formatEvent(activity), activity.id);
       if (activity.type === 'board.deleted') stream.close('board deleted');
     }
