@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../src/cli/run-command.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 import { SseClient } from '../sse-client.js';
@@ -97,6 +98,22 @@ describe('GET /api/boards/{id}/events', () => {
     const [next] = await byQuery.waitFor(1);
     expect(parse(next!).data.list.name).toBe('five');
     byQuery.close();
+  });
+
+  it('streams to a web session (cookie) as well, and delivers changes made through the admin CLI', async () => {
+    const { board, admin, adminKey, call } = await team();
+    const session = await loginCookie(t.app, admin.email, admin.password);
+    const stream = await SseClient.open(`${base}/api/boards/${board.id}/events`, session);
+    expect(stream.status).toBe(200);
+    const email = `cli-invitee-${Date.now()}@example.com`;
+    expect((await call(adminKey.auth, 'POST', `/api/boards/${board.id}/members`, { email, role: 'member' })).status).toBe(202);
+    // What the admin socket runs inside the server: the CLI's change goes through the server's bus.
+    const created = await runCommand(['user', 'create', '--email', email, '--password', 'long enough'], { db: t.db, config: t.config, events: t.app.events });
+    expect(created.exitCode).toBe(0);
+    const events = await stream.waitFor(2);
+    expect(events.map((e) => e.event)).toEqual(['member.invited', 'member.added']);
+    expect(parse(events[1]!).data.userId).toBe(created.body.id);
+    stream.close();
   });
 
   it('sends a ping comment periodically', async () => {
