@@ -15,34 +15,14 @@ import { configFrom } from '../src/config.js';
 import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 import { freePort } from '../test/net.js';
+import { withBenchDatabase } from './bench-database.js';
 
 const seconds = Number(process.argv[2] ?? 5);
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
-try {
-  await admin('SELECT 1');
-} catch {
-  console.log(`no PostgreSQL at ${serverUrl}: the board benchmark needs one (set BENCH_DATABASE_URL)`);
-  process.exit(0);
-}
-
-const dbName = `tb_bench_${Date.now()}`;
-await admin(`CREATE DATABASE "${dbName}"`);
-const u = new URL(serverUrl);
-u.pathname = `/${dbName}`;
-const url = u.toString();
+await withBenchDatabase('board', async (url) => {
 const children: ChildProcess[] = [];
 
 try {
@@ -130,8 +110,8 @@ try {
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
-  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 }
+});
 
 interface Result {
   rps: number;

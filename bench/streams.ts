@@ -8,33 +8,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
 import { createApiKey } from '../src/accounts/create-api-key.js';
 import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 import { freePort } from '../test/net.js';
+import { withBenchDatabase } from './bench-database.js';
 
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 const counts = sizes.length ? sizes : [1000, 5000, 10000];
 const MOVES = 40;
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const root = path.resolve(import.meta.dirname, '..');
 
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-try {
-  await admin('SELECT 1');
-} catch {
-  console.log(`no PostgreSQL at ${serverUrl}: the stream benchmark needs one (set BENCH_DATABASE_URL)`);
-  process.exit(0);
-}
 
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
@@ -65,11 +49,7 @@ function openStream(port: number, path: string, token: string, onEvent: (id: num
   });
 }
 
-const dbName = `tb_streams_${Date.now()}`;
-await admin(`CREATE DATABASE "${dbName}"`);
-const u = new URL(serverUrl);
-u.pathname = `/${dbName}`;
-const url = u.toString();
+await withBenchDatabase('stream', async (url) => {
 let server: ChildProcess | undefined;
 const rows: string[] = [];
 try {
@@ -150,8 +130,8 @@ try {
 } finally {
   server?.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1000));
-  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 }
-console.log('\n| streams | moves | latency p50 ms | latency p99 ms | events lost | server RSS, streams idle | RSS over the warmed-up baseline, per stream |');
-console.log('|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(r);
+  console.log('\n| streams | moves | latency p50 ms | latency p99 ms | events lost | server RSS, streams idle | RSS over the warmed-up baseline, per stream |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+});
