@@ -1,4 +1,4 @@
-import { changeBoard, type Record_, type Tx } from '../events/board-change.js';
+import { changeBoard, type RecordActivity, type Tx } from '../events/board-change.js';
 import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
@@ -109,7 +109,7 @@ export async function removeMember(ctx: BoardContext & { boardId: number; userId
 }
 
 /** Turns a new user's pending, unexpired invitations into memberships (`member.added` on each board). */
-export async function acceptInvitations(tx: Tx, record: Record_, user: { id: number; email: string; name: string }) {
+export async function acceptInvitations(tx: Tx, record: RecordActivity, user: { id: number; email: string; name: string }) {
   const invitations = await tx.invitation.findMany({ where: { email: user.email, expiresAt: { gt: new Date() } } });
   for (const inv of invitations) {
     const member = await tx.boardMember.create({ data: { boardId: inv.boardId, userId: user.id, role: inv.role }, include: withUser });

@@ -14,7 +14,7 @@ export interface ActivityInput {
   actor?: { id: number; name: string };
 }
 
-export type Record_ = (input: ActivityInput) => Promise<ActivityView>;
+export type RecordActivity = (input: ActivityInput) => Promise<ActivityView>;
 
 /** Who a change is attributed to; null actor = an operator through the admin CLI. */
 function actorColumns(actor: Actor | null, override?: { id: number; name: string }) {
@@ -31,7 +31,7 @@ function actorColumns(actor: Actor | null, override?: { id: number; name: string
  */
 export async function changeBoard<T>(
   options: { db: PrismaClient; events?: EventBus | undefined; actor: Actor | null },
-  fn: (tx: Tx, record: Record_) => Promise<T>,
+  fn: (tx: Tx, record: RecordActivity) => Promise<T>,
 ): Promise<T> {
   const recorded: ActivityView[] = [];
   const result = await options.db.$transaction(

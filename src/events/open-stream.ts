@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { roleOn } from '../boards/access.js';
-import { reauthenticate } from '../platform/auth.js';
+import { reauthenticate, SESSION_COOKIE } from '../platform/auth.js';
 import { type Stream, type StreamHub, formatEvent, send } from './hub.js';
 import { presentActivity } from './present-activity.js';
 
@@ -49,7 +49,7 @@ export async function openStream({ request, res, hub, boardId, lastEventId }: Op
       const actor = await reauthenticate(request);
       return actor !== null && (await roleOn(db, actor, boardId)) !== null;
     },
-    credential: request.headers.authorization ?? `cookie:${request.cookies.tb_session ?? ''}`,
+    credential: request.headers.authorization ?? `cookie:${request.cookies[SESSION_COOKIE] ?? ''}`,
   };
   res.on('close', () => stream.close('client went away'));
 

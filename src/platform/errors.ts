@@ -35,7 +35,6 @@ const V1_CODES: Record<number, string> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
-  405: 'not_found',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
