@@ -3,7 +3,7 @@ import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import type { BoardRole } from './policy.js';
-import type { CardRow } from './presenters.js';
+import { CARD_COLUMNS, type CardRow } from './presenters.js';
 
 /**
  * The boards an actor may reach, as a query condition: boards its user is a member of now,
@@ -65,7 +65,7 @@ export async function requireList(db: DbClient, actor: Actor, listId: number) {
 /** A card on a board the actor can reach, with the actor's role there (one query); 404 otherwise. */
 export async function requireCard(db: DbClient, actor: Actor, cardId: number) {
   const rows = await db.$queryRaw<(CardRow & { role: BoardRole | null })[]>`
-    SELECT c.*, m.role::text AS role FROM "Card" c
+    SELECT ${CARD_COLUMNS}, m.role::text AS role FROM "Card" c
     LEFT JOIN "BoardMember" m ON m."boardId" = c."boardId" AND m."userId" = ${actor.userId}
     WHERE c.id = ${cardId}`;
   const found = reachable(actor, rows[0]);

@@ -1,7 +1,5 @@
 import type { DbClient } from '../platform/db.js';
-
-/** timestamptz → the ISO-8601 UTC text JavaScript's toISOString() writes. */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+import { cardSummaryCtes, iso } from './card-json.js';
 
 /**
  * `GET /boards/{id}` built by PostgreSQL as JSON text in one statement, sent as is: the hot path
@@ -9,25 +7,22 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
  * It must stay identical to `presentBoardDetail` (the reference); a test compares the two.
  */
 const SNAPSHOT_SQL = `
+WITH ${cardSummaryCtes('c."boardId" = $1 AND NOT c.archived')}
 SELECT json_build_object(
   'id', b.id, 'name', b.name, 'description', b.description, 'archived', b.archived, 'role', me.role,
   'createdAt', ${iso('b."createdAt"')}, 'updatedAt', ${iso('b."updatedAt"')},
   'lists', coalesce((
     SELECT json_agg(json_build_object(
       'id', l.id, 'boardId', l."boardId", 'name', l.name, 'position', l.position, 'archived', l.archived,
-      'cards', coalesce((
-        SELECT json_agg(json_build_object(
-          'id', c.id, 'boardId', c."boardId", 'listId', c."listId", 'title', c.title, 'description', c.description,
-          'position', c.position, 'archived', c.archived, 'dueAt', ${iso('c."dueAt"')},
-          'labelIds', '[]'::json, 'memberIds', '[]'::json, 'fieldValues', '{}'::json,
-          'checklistItems', json_build_object('total', 0, 'checked', 0), 'commentCount', 0, 'attachmentCount', 0,
-          'createdAt', ${iso('c."createdAt"')}, 'updatedAt', ${iso('c."updatedAt"')}, 'version', c.version
-        ) ORDER BY c.position)
-        FROM "Card" c WHERE c."listId" = l.id AND NOT c.archived), '[]'::json)
+      'cards', coalesce((SELECT json_agg(s.json ORDER BY s.position) FROM summary s WHERE s."listId" = l.id), '[]'::json)
     ) ORDER BY l.position)
     FROM "List" l WHERE l."boardId" = b.id AND NOT l.archived), '[]'::json),
-  'labels', '[]'::json,
-  'customFields', '[]'::json,
+  'labels', coalesce((
+    SELECT json_agg(json_build_object('id', x.id, 'boardId', x."boardId", 'name', x.name, 'color', x.color) ORDER BY x.id)
+    FROM "Label" x WHERE x."boardId" = b.id), '[]'::json),
+  'customFields', coalesce((
+    SELECT json_agg(json_build_object('id', f.id, 'boardId', f."boardId", 'name', f.name, 'type', f.type, 'options', f.options) ORDER BY f.id)
+    FROM "CustomField" f WHERE f."boardId" = b.id), '[]'::json),
   'members', coalesce((
     SELECT json_agg(json_build_object('userId', m."userId", 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY m."createdAt", m."userId")
     FROM "BoardMember" m JOIN "User" u ON u.id = m."userId" WHERE m."boardId" = b.id), '[]'::json)

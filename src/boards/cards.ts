@@ -6,29 +6,17 @@ import { requireCard, requireList } from './access.js';
 import type { BoardContext } from './context.js';
 import { authorize, authorizeCrossBoard } from './policy.js';
 import { countCards, END, type LockedList, lockLists, shiftCards, targetPosition } from './positions.js';
-import { type CardRow, presentCardSummary } from './presenters.js';
+import { checkVersion, dropOtherBoardsParts, fullCard, lockCard } from './card-change.js';
+import { loadFullCard, summaryOf } from './card-json.js';
 import { RETRY, withRetry } from './retry.js';
+import type { CardView } from './schemas.js';
 
-/** One card the actor can reach. */
-export async function getCard({ db, actor, cardId }: { db: DbClient; actor: Actor; cardId: number }) {
-  return (await requireCard(db, actor, cardId)).card;
-}
-
-/** If-Match / body `version`: refuse (409) when the card changed since the client read it. */
-function checkVersion(card: CardRow, expected: number | undefined) {
-  if (expected !== undefined && expected !== card.version) {
-    throw conflict(`card: changed since version ${expected} (now ${card.version}); fetch it again`);
-  }
-}
-
-/**
- * The card row locked (its lists are locked first), or RETRY when it is no longer where it was
- * authorised (moved to another list or board meanwhile): what was checked must be what is written.
- */
-async function lockCard(tx: Tx, authorised: CardRow): Promise<CardRow | typeof RETRY> {
-  const [card] = await tx.$queryRaw<CardRow[]>`SELECT * FROM "Card" WHERE id = ${authorised.id} FOR NO KEY UPDATE`;
+/** One card the actor can reach, in full. */
+export async function getCard({ db, actor, cardId }: { db: DbClient; actor: Actor; cardId: number }): Promise<CardView> {
+  await requireCard(db, actor, cardId);
+  const card = await loadFullCard(db, cardId);
   if (!card) throw notFound('card: not found');
-  return card.listId === authorised.listId && card.boardId === authorised.boardId ? card : RETRY;
+  return card;
 }
 
 /** The locked list, if it is still on the board it was authorised on. */
@@ -50,8 +38,9 @@ export async function createCard(ctx: BoardContext & { listId: number; title: st
       const card = await tx.card.create({
         data: { boardId: locked.boardId, listId: list.id, title: ctx.title, description: ctx.description ?? '', position },
       });
-      await record({ boardId: card.boardId, type: 'card.created', data: { cardId: card.id, listId: list.id, card: presentCardSummary(card) } });
-      return card;
+      const full = await fullCard(tx, card.id);
+      await record({ boardId: card.boardId, type: 'card.created', data: { cardId: card.id, listId: list.id, card: summaryOf(full) } });
+      return full;
     });
   });
 }
@@ -86,8 +75,9 @@ export async function updateCard(ctx: BoardContext & { cardId: number; changes: 
         data: { ...fields, archived, position, version: { increment: 1 } },
       });
       const type = archived === true && !current.archived ? 'card.archived' : 'card.updated';
-      await record({ boardId: updated.boardId, type, data: { cardId: updated.id, listId: updated.listId, card: presentCardSummary(updated) } });
-      return updated;
+      const full = await fullCard(tx, updated.id);
+      await record({ boardId: updated.boardId, type, data: { cardId: updated.id, listId: updated.listId, card: summaryOf(full) } });
+      return full;
     });
   });
 }
@@ -117,7 +107,7 @@ export async function moveCard(ctx: BoardContext & { cardId: number; listId: num
       const n = await countCards(tx, target.id, current.id);
       const position = targetPosition(ctx.position, n);
       if (target.id === current.listId) {
-        if (position === current.position) return current;
+        if (position === current.position) return fullCard(tx, current.id);
         if (position > current.position) await shiftCards(tx, target.id, current.position + 1, position, -1);
         else await shiftCards(tx, target.id, position, current.position - 1, 1);
       } else {
@@ -129,21 +119,27 @@ export async function moveCard(ctx: BoardContext & { cardId: number; listId: num
         data: { listId: target.id, boardId: target.boardId, position, version: { increment: 1 } },
       });
       const crossBoard = moved.boardId !== current.boardId;
+      if (crossBoard) await dropOtherBoardsParts(tx, [moved.id], moved.boardId);
+      const full = await fullCard(tx, moved.id);
       const data = {
         cardId: moved.id,
         listId: moved.listId,
-        card: presentCardSummary(moved),
+        card: summaryOf(full),
         from: crossBoard ? { boardId: current.boardId, listId: current.listId, position: current.position } : { listId: current.listId, position: current.position },
         to: crossBoard ? { boardId: moved.boardId, listId: moved.listId, position } : { listId: moved.listId, position },
       };
       await record({ boardId: current.boardId, type: 'card.moved', data });
       if (crossBoard) await record({ boardId: moved.boardId, type: 'card.moved', data });
-      return moved;
+      return full;
     });
   });
 }
 
-/** A copy of the card (title, description, due date) at `position` of `listId` (default: the end of its own list). */
+/**
+ * A copy of the card (title, description, due date, labels, checklists, field values; not
+ * assignees, comments or attachments) at `position` of `listId` (default: the end of its own
+ * list). On another board, labels and values of the source board are left behind.
+ */
 export async function copyCard(ctx: BoardContext & { cardId: number; listId?: number | undefined; position?: number | undefined; title?: string | undefined }) {
   return withRetry(async () => {
     const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
@@ -167,12 +163,14 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
           position,
         },
       });
+      await copyCardParts(tx, card.id, copy.id, copy.boardId);
+      const full = await fullCard(tx, copy.id);
       await record({
         boardId: copy.boardId,
         type: 'card.copied',
-        data: { cardId: copy.id, sourceCardId: card.id, listId: copy.listId, card: presentCardSummary(copy) },
+        data: { cardId: copy.id, sourceCardId: card.id, listId: copy.listId, card: summaryOf(full) },
       });
-      return copy;
+      return full;
     });
   });
 }
@@ -193,4 +191,25 @@ export async function deleteCard(ctx: BoardContext & { cardId: number; expectedV
       return current;
     });
   });
+}
+
+/** Copies labels, field values (those of `boardId`) and checklists with their items from one card to another. */
+async function copyCardParts(tx: Tx, fromId: number, toId: number, boardId: number) {
+  await tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId")
+    SELECT ${toId}, cl."labelId" FROM "CardLabel" cl JOIN "Label" l ON l.id = cl."labelId"
+    WHERE cl."cardId" = ${fromId} AND l."boardId" = ${boardId}`;
+  await tx.$executeRaw`INSERT INTO "CardFieldValue" ("cardId", "fieldId", value)
+    SELECT ${toId}, v."fieldId", v.value FROM "CardFieldValue" v JOIN "CustomField" f ON f.id = v."fieldId"
+    WHERE v."cardId" = ${fromId} AND f."boardId" = ${boardId}`;
+  const checklists = await tx.checklist.findMany({ where: { cardId: fromId }, include: { items: true }, orderBy: { position: 'asc' } });
+  for (const list of checklists) {
+    await tx.checklist.create({
+      data: {
+        cardId: toId,
+        name: list.name,
+        position: list.position,
+        items: { create: list.items.map((i) => ({ name: i.name, checked: i.checked, position: i.position })) },
+      },
+    });
+  }
 }

@@ -3,10 +3,10 @@ import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import { boardsVisibleTo } from './access.js';
 import { boardSnapshotJson } from './board-snapshot.js';
+import { cardSummaryInclude } from './presenters.js';
 
 /**
- * The whole board in a fixed number of queries whatever its size: the board with its members,
- * its non-archived lists by position, and their non-archived cards by position.
+ * The whole board through Prisma: the reference the fast path (`getBoardJson`) is tested against.
  */
 export async function getBoard({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
   const board = await db.board.findFirst({
@@ -16,8 +16,10 @@ export async function getBoard({ db, actor, boardId }: { db: DbClient; actor: Ac
       lists: {
         where: { archived: false },
         orderBy: { position: 'asc' },
-        include: { cards: { where: { archived: false }, orderBy: { position: 'asc' } } },
+        include: { cards: { where: { archived: false }, orderBy: { position: 'asc' }, include: cardSummaryInclude } },
       },
+      labels: { orderBy: { id: 'asc' } },
+      customFields: { orderBy: { id: 'asc' } },
     },
   });
   if (!board) throw notFound('board: not found');

@@ -6,6 +6,7 @@ import { requireList, requireRole } from './access.js';
 import type { BoardContext } from './context.js';
 import { authorize, authorizeCrossBoard } from './policy.js';
 import { countLists, END, lockBoards, shiftLists, targetPosition } from './positions.js';
+import { dropOtherBoardsParts } from './card-change.js';
 import { presentList } from './presenters.js';
 import { RETRY, withRetry } from './retry.js';
 
@@ -79,6 +80,8 @@ export async function moveList(ctx: BoardContext & { listId: number; position: n
         await shiftLists(tx, fromBoardId, current.position + 1, END, -1);
         await shiftLists(tx, toBoardId, position, END, 1);
         await tx.card.updateMany({ where: { listId: current.id }, data: { boardId: toBoardId, version: { increment: 1 } } });
+        const cards = await tx.card.findMany({ where: { listId: current.id }, select: { id: true } });
+        await dropOtherBoardsParts(tx, cards.map((c) => c.id), toBoardId);
       }
       const moved = await tx.list.update({ where: { id: current.id }, data: { boardId: toBoardId, position } });
       const data = {

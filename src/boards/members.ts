@@ -6,6 +6,7 @@ import { requireRole } from './access.js';
 import type { BoardContext } from './context.js';
 import { authorize, type BoardRole } from './policy.js';
 import { lockBoards } from './positions.js';
+import { touchCards } from './card-change.js';
 import { presentMember } from './presenters.js';
 
 const INVITATION_DAYS = 14;
@@ -104,7 +105,12 @@ export async function removeMember(ctx: BoardContext & { boardId: number; userId
     const member = await requireMember(tx, ctx.boardId, ctx.userId);
     if (member.role === 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
     await tx.boardMember.delete({ where: { boardId_userId: { boardId: ctx.boardId, userId: ctx.userId } } });
-    await record({ boardId: ctx.boardId, type: 'member.removed', data: { userId: ctx.userId, member: presentMember(member) } });
+    // Leaving a board unassigns the user's cards there.
+    const assigned = await tx.cardAssignee.findMany({ where: { userId: ctx.userId, card: { boardId: ctx.boardId } }, select: { cardId: true } });
+    const cardIds = assigned.map((a) => a.cardId);
+    await touchCards(tx, cardIds);
+    await tx.cardAssignee.deleteMany({ where: { userId: ctx.userId, cardId: { in: cardIds } } });
+    await record({ boardId: ctx.boardId, type: 'member.removed', data: { userId: ctx.userId, member: presentMember(member), unassignedCardIds: cardIds } });
   });
 }
 

@@ -1,5 +1,18 @@
+import { Prisma } from '../generated/prisma/client.js';
 import type { BoardRole } from './policy.js';
-import type { BoardView, CardSummaryView, CardView, ListView, MemberView } from './schemas.js';
+import type {
+  AttachmentView,
+  BoardView,
+  CardSummaryView,
+  CardView,
+  ChecklistView,
+  CommentView,
+  CustomFieldView,
+  ItemView,
+  LabelView,
+  ListView,
+  MemberView,
+} from './schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -26,6 +39,11 @@ export function presentList(l: { id: number; boardId: number; name: string; posi
   return { id: l.id, boardId: l.boardId, name: l.name, position: l.position, archived: l.archived };
 }
 
+/** The Card columns a CardRow holds, for raw queries (never `*`: the search vector has no JavaScript type). */
+export const CARD_COLUMNS = Prisma.raw(
+  ['id', 'boardId', 'listId', 'title', 'description', 'position', 'archived', 'dueAt', 'version', 'createdAt', 'updatedAt'].map((c) => `c."${c}"`).join(', '),
+);
+
 export interface CardRow {
   id: number;
   boardId: number;
@@ -40,8 +58,37 @@ export interface CardRow {
   updatedAt: Date;
 }
 
-/** The card summary, as inside a board fetch and in activities. */
-export function presentCardSummary(c: CardRow): CardSummaryView {
+/** What a card summary needs besides the card's row (Prisma include). */
+export const cardSummaryInclude = {
+  labels: { select: { labelId: true }, orderBy: { labelId: 'asc' } },
+  assignees: { select: { userId: true }, orderBy: { userId: 'asc' } },
+  fieldValues: { select: { fieldId: true, value: true } },
+  checklists: { select: { items: { select: { checked: true } } } },
+  _count: { select: { comments: true, attachments: true } },
+} as const;
+
+/** What a full card needs besides the card's row (Prisma include). */
+export const fullCardInclude = {
+  ...cardSummaryInclude,
+  checklists: { orderBy: { position: 'asc' }, include: { items: { orderBy: { position: 'asc' } } } },
+  comments: { orderBy: { id: 'desc' }, take: 50 },
+  attachments: { orderBy: { id: 'asc' } },
+} as const;
+
+export interface CardRelations {
+  labels: { labelId: number }[];
+  assignees: { userId: number }[];
+  fieldValues: { fieldId: number; value: unknown }[];
+  checklists: { items: { checked: boolean }[] }[];
+  _count: { comments: number; attachments: number };
+}
+
+/**
+ * The card summary, as inside a board fetch and in activities. The reference: responses are
+ * built by PostgreSQL (`card-json.ts`), and tests hold the two equal.
+ */
+export function presentCardSummary(c: CardRow & CardRelations): CardSummaryView {
+  const items = c.checklists.flatMap((l) => l.items);
   return {
     id: c.id,
     boardId: c.boardId,
@@ -51,37 +98,81 @@ export function presentCardSummary(c: CardRow): CardSummaryView {
     position: c.position,
     archived: c.archived,
     dueAt: iso(c.dueAt),
-    // Labels, assignees, custom fields, checklists, comments and attachments arrive with their issue.
-    labelIds: [],
-    memberIds: [],
-    fieldValues: {},
-    checklistItems: { total: 0, checked: 0 },
-    commentCount: 0,
-    attachmentCount: 0,
+    labelIds: c.labels.map((l) => l.labelId),
+    memberIds: c.assignees.map((a) => a.userId),
+    fieldValues: Object.fromEntries(c.fieldValues.map((v) => [String(v.fieldId), v.value])),
+    checklistItems: { total: items.length, checked: items.filter((i) => i.checked).length },
+    commentCount: c._count.comments,
+    attachmentCount: c._count.attachments,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
     version: c.version,
   };
 }
 
-/** The full card: every response of a request that reads or changes one card. */
-export function presentCard(c: CardRow): CardView {
-  return { ...presentCardSummary(c), checklists: [], comments: [], attachments: [] };
+export function presentLabel(l: { id: number; boardId: number; name: string; color: string | null }): LabelView {
+  return { id: l.id, boardId: l.boardId, name: l.name, color: l.color as LabelView['color'] };
+}
+
+export function presentCustomField(f: { id: number; boardId: number; name: string; type: string; options: string[] }): CustomFieldView {
+  return { id: f.id, boardId: f.boardId, name: f.name, type: f.type as CustomFieldView['type'], options: f.options };
+}
+
+export function presentItem(i: { id: number; checklistId: number; name: string; checked: boolean; position: number }): ItemView {
+  return { id: i.id, checklistId: i.checklistId, name: i.name, checked: i.checked, position: i.position };
+}
+
+export function presentChecklist(l: { id: number; cardId: number; name: string; position: number; items: Parameters<typeof presentItem>[0][] }): ChecklistView {
+  return { id: l.id, cardId: l.cardId, name: l.name, position: l.position, items: l.items.map(presentItem) };
+}
+
+export function presentComment(m: { id: number; cardId: number; text: string; authorId: number; authorName: string; createdAt: Date; updatedAt: Date }): CommentView {
+  return {
+    id: m.id,
+    cardId: m.cardId,
+    text: m.text,
+    author: { userId: m.authorId, name: m.authorName },
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
+  };
+}
+
+export function presentAttachment(a: { id: number; cardId: number; filename: string; mimeType: string; size: number; createdAt: Date }): AttachmentView {
+  return { id: a.id, cardId: a.cardId, filename: a.filename, mimeType: a.mimeType, size: a.size, createdAt: a.createdAt.toISOString() };
+}
+
+/** The full card: every response of a request that reads or changes one card (reference, as above). */
+export function presentCard(
+  c: CardRow &
+    Omit<CardRelations, 'checklists'> & {
+      checklists: Parameters<typeof presentChecklist>[0][];
+      comments: Parameters<typeof presentComment>[0][];
+      attachments: Parameters<typeof presentAttachment>[0][];
+    },
+): CardView {
+  return {
+    ...presentCardSummary(c),
+    checklists: c.checklists.map(presentChecklist),
+    comments: c.comments.map(presentComment),
+    attachments: c.attachments.map(presentAttachment),
+  };
 }
 
 /** `GET /boards/{id}`: the board with lists (with cards), labels, custom fields and members. */
 export function presentBoardDetail(
   b: Parameters<typeof presentBoard>[0] & {
     members: Parameters<typeof presentMember>[0][];
-    lists: (Parameters<typeof presentList>[0] & { cards: CardRow[] })[];
+    lists: (Parameters<typeof presentList>[0] & { cards: (CardRow & CardRelations)[] })[];
+    labels: Parameters<typeof presentLabel>[0][];
+    customFields: Parameters<typeof presentCustomField>[0][];
   },
   role: BoardRole,
 ) {
   return {
     ...presentBoard(b, role),
     lists: b.lists.map((l) => ({ ...presentList(l), cards: l.cards.map(presentCardSummary) })),
-    labels: [],
-    customFields: [],
+    labels: b.labels.map(presentLabel),
+    customFields: b.customFields.map(presentCustomField),
     members: b.members.map(presentMember),
   };
 }

@@ -5,6 +5,15 @@ import { id, idParams, text } from '../platform/schemas.js';
 export const boardId = idParams('Board');
 export const listId = idParams('List');
 export const cardId = idParams('Card');
+export const labelId = idParams('Label');
+export const checklistId = idParams('Checklist');
+export const itemId = idParams('Checklist item');
+export const customFieldId = idParams('Custom field');
+export const commentId = idParams('Comment');
+export const attachmentId = idParams('Attachment');
+export const cardLabelParams = z.strictObject({ id: idParams('Card').shape.id, labelId: idParams('Label').shape.id });
+export const cardMemberParams = z.strictObject({ id: idParams('Card').shape.id, userId: idParams('User').shape.id });
+export const cardFieldParams = z.strictObject({ id: idParams('Card').shape.id, fieldId: idParams('Custom field').shape.id });
 export const memberParams = z.strictObject({
   id: idParams('Board').shape.id,
   userId: idParams('User').shape.id,
@@ -90,11 +99,81 @@ export const cardSummary = z
   .describe('CardSummary');
 export type CardSummaryView = z.infer<typeof cardSummary>;
 
+export const LABEL_COLORS = ['green', 'yellow', 'orange', 'red', 'purple', 'blue', 'sky', 'lime', 'pink', 'black'] as const;
+export const FIELD_TYPES = ['text', 'number', 'date', 'checkbox', 'list'] as const;
+
+export const label = z
+  .object({
+    id: z.number().int().describe('Label id.'),
+    boardId: z.number().int().describe('Its board.'),
+    name: z.string().describe('1-100 characters.'),
+    color: z.enum(LABEL_COLORS).nullable().describe(`One of ${LABEL_COLORS.join(', ')}, or null.`),
+  })
+  .describe('Label');
+export type LabelView = z.infer<typeof label>;
+
+export const customField = z
+  .object({
+    id: z.number().int().describe('Custom field id.'),
+    boardId: z.number().int().describe('Its board.'),
+    name: z.string().describe('1-100 characters.'),
+    type: z.enum(FIELD_TYPES).describe('text (up to 1,000 characters), number (finite), date (ISO-8601), checkbox (true/false) or list (one of options).'),
+    options: z.array(z.string()).describe('The choices of a list field; empty for other types.'),
+  })
+  .describe('CustomField');
+export type CustomFieldView = z.infer<typeof customField>;
+
+export const item = z
+  .object({
+    id: z.number().int().describe('Item id.'),
+    checklistId: z.number().int().describe('Its checklist.'),
+    name: z.string().describe('1-512 characters.'),
+    checked: z.boolean(),
+    position: z.number().int().describe('Index among the checklist items (0..n-1).'),
+  })
+  .describe('ChecklistItem');
+export type ItemView = z.infer<typeof item>;
+
+export const checklist = z
+  .object({
+    id: z.number().int().describe('Checklist id.'),
+    cardId: z.number().int().describe('Its card.'),
+    name: z.string().describe('1-100 characters.'),
+    position: z.number().int().describe("Index among the card's checklists."),
+    items: z.array(item).describe('By position.'),
+  })
+  .describe('Checklist');
+export type ChecklistView = z.infer<typeof checklist>;
+
+export const comment = z
+  .object({
+    id: z.number().int().describe('Comment id.'),
+    cardId: z.number().int().describe('Its card.'),
+    text: z.string().describe('1-16,384 characters.'),
+    author: z.object({ userId: z.number().int(), name: z.string() }).describe('Who wrote it (kept after the account is deleted).'),
+    createdAt: z.string().describe('ISO-8601 UTC.'),
+    updatedAt: z.string().describe('ISO-8601 UTC; differs from createdAt once edited.'),
+  })
+  .describe('Comment');
+export type CommentView = z.infer<typeof comment>;
+
+export const attachment = z
+  .object({
+    id: z.number().int().describe('Attachment id.'),
+    cardId: z.number().int().describe('Its card.'),
+    filename: z.string().describe('The uploaded file name.'),
+    mimeType: z.string().describe('Detected from the bytes, not taken from the client.'),
+    size: z.number().int().describe('Bytes.'),
+    createdAt: z.string().describe('ISO-8601 UTC.'),
+  })
+  .describe('Attachment');
+export type AttachmentView = z.infer<typeof attachment>;
+
 export const card = cardSummary
   .extend({
-    checklists: z.array(z.unknown()).describe('Checklists with their items.'),
-    comments: z.array(z.unknown()).describe('The newest 50 comments, newest first.'),
-    attachments: z.array(z.unknown()).describe('Attachments.'),
+    checklists: z.array(checklist).describe('Checklists by position, with their items.'),
+    comments: z.array(comment).describe('The newest 50 comments, newest first; older ones: GET /cards/{id}/comments.'),
+    attachments: z.array(attachment).describe('Attachments, oldest first.'),
   })
   .describe('Card');
 export type CardView = z.infer<typeof card>;
@@ -102,8 +181,8 @@ export type CardView = z.infer<typeof card>;
 export const boardDetail = board
   .extend({
     lists: z.array(list.extend({ cards: z.array(cardSummary) })).describe('Non-archived lists by position, each with its non-archived cards by position.'),
-    labels: z.array(z.unknown()).describe("The board's labels."),
-    customFields: z.array(z.unknown()).describe("The board's custom-field definitions."),
+    labels: z.array(label).describe("The board's labels."),
+    customFields: z.array(customField).describe("The board's custom-field definitions."),
     members: z.array(member).describe('Members and their roles.'),
   })
   .describe('BoardDetail');

@@ -7,7 +7,7 @@ import { getBoardJson } from '../get-board.js';
 import { listActivity } from '../list-activity.js';
 import { listArchived } from '../list-archived.js';
 import { listBoards } from '../list-boards.js';
-import { presentBoard, presentCardSummary, presentList } from '../presenters.js';
+import { presentBoard, presentList } from '../presenters.js';
 import * as s from '../schemas.js';
 import { updateBoard } from '../update-board.js';
 import { boardContext } from './context.js';
@@ -120,7 +120,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { lists, cards } = await listArchived({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
-      return { lists: lists.map(presentList), cards: cards.map(presentCardSummary) };
+      return { lists: lists.map(presentList), cards };
     },
   );
 

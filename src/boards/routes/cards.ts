@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
 import { copyCard, createCard, deleteCard, getCard, moveCard, updateCard } from '../cards.js';
-import { type CardRow, presentCard } from '../presenters.js';
+
 import * as s from '../schemas.js';
-import { boardContext, expectedVersion } from './context.js';
+import { boardContext, expectedVersion, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const ifMatch = z
@@ -20,10 +20,6 @@ const dueAt = z.iso
 
 /** /lists/{id}/cards and /cards/{id}: cards, their moves and copies. Card responses carry ETag. */
 export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
-  const sendCard = (reply: { header(n: string, v: string): unknown }, card: CardRow) => {
-    reply.header('etag', `"${card.version}"`);
-    return presentCard(card);
-  };
 
   app.post(
     '/lists/:id/cards',

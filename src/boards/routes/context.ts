@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.js';
 import type { BoardContext } from '../context.js';
+import type { CardView } from '../schemas.js';
 
 /** The board context of a request: the app's database and bus, and the authenticated actor. */
 export function boardContext(request: FastifyRequest): BoardContext {
@@ -19,4 +20,10 @@ export function expectedVersion(request: FastifyRequest, bodyVersion?: number): 
   const version = Number(match[1]);
   if (bodyVersion !== undefined && bodyVersion !== version) throw badRequest('version: differs from If-Match');
   return version;
+}
+
+/** A card response: the full card, with its version as a strong ETag. */
+export function sendCard(reply: FastifyReply, card: CardView) {
+  reply.header('etag', `"${card.version}"`);
+  return card;
 }

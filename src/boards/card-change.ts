@@ -1,0 +1,95 @@
+import { changeBoard, type RecordActivity, type Tx } from '../events/board-change.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { conflict, notFound } from '../platform/errors.js';
+import { requireCard } from './access.js';
+import { loadFullCard, summaryOf } from './card-json.js';
+import type { BoardContext } from './context.js';
+import { authorize, type BoardAction } from './policy.js';
+import { CARD_COLUMNS, type CardRow } from './presenters.js';
+import { RETRY, withRetry } from './retry.js';
+import type { CardView } from './schemas.js';
+
+/** If-Match / body `version`: refuse (409) when the card changed since the client read it. */
+export function checkVersion(card: CardRow, expected: number | undefined) {
+  if (expected !== undefined && expected !== card.version) {
+    throw conflict(`card: changed since version ${expected} (now ${card.version}); fetch it again`);
+  }
+}
+
+/**
+ * The card row locked, or RETRY when it is no longer where it was authorised (moved to another
+ * list or board meanwhile): what was checked must be what is written.
+ */
+export async function lockCard(tx: Tx, authorised: CardRow, sameList = true): Promise<CardRow | typeof RETRY> {
+  const [card] = await tx.$queryRaw<CardRow[]>`SELECT ${CARD_COLUMNS} FROM "Card" c WHERE c.id = ${authorised.id} FOR NO KEY UPDATE`;
+  if (!card) throw notFound('card: not found');
+  if (card.boardId !== authorised.boardId || (sameList && card.listId !== authorised.listId)) return RETRY;
+  return card;
+}
+
+/** The full card as it is now in the transaction; its summary goes into activities. */
+export async function fullCard(tx: Tx, cardId: number): Promise<CardView> {
+  const card = await loadFullCard(tx, cardId);
+  if (!card) throw notFound('card: not found');
+  return card;
+}
+
+/** Bumps versions of cards changed in bulk (a label or field removed, a member gone), locking them in id order. */
+export async function touchCards(tx: Tx, cardIds: number[]) {
+  if (cardIds.length === 0) return;
+  const ids = [...new Set(cardIds)].sort((a, b) => a - b);
+  await tx.$queryRaw`SELECT id FROM "Card" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE`;
+  await tx.$executeRaw`UPDATE "Card" SET version = version + 1, "updatedAt" = now() WHERE id IN (${Prisma.join(ids)})`;
+}
+
+/**
+ * Drops what a card cannot keep on `boardId` (after a move there): labels and custom-field values
+ * of other boards, and assignees who are not members of it.
+ */
+export async function dropOtherBoardsParts(tx: Tx, cardIds: number[], boardId: number) {
+  if (cardIds.length === 0) return;
+  const ids = Prisma.join(cardIds);
+  await tx.$executeRaw`DELETE FROM "CardLabel" cl USING "Label" l
+    WHERE l.id = cl."labelId" AND cl."cardId" IN (${ids}) AND l."boardId" <> ${boardId}`;
+  await tx.$executeRaw`DELETE FROM "CardFieldValue" v USING "CustomField" f
+    WHERE f.id = v."fieldId" AND v."cardId" IN (${ids}) AND f."boardId" <> ${boardId}`;
+  await tx.$executeRaw`DELETE FROM "CardAssignee" a WHERE a."cardId" IN (${ids})
+    AND NOT EXISTS (SELECT 1 FROM "BoardMember" m WHERE m."boardId" = ${boardId} AND m."userId" = a."userId")`;
+}
+
+/** What a change to a card's parts did: an activity to record (its `card` is added), or nothing. */
+export interface CardPartChange<T> {
+  activity: { type: string; data: Record<string, unknown> } | null;
+  result: T;
+}
+
+/**
+ * A change to something on a card (labels, assignees, values, checklists, comments, attachments):
+ * the card is resolved with the actor's role (404), `action` authorised (403), then the card row
+ * is locked, which serialises every change to the card and its parts. When `fn` changed
+ * something, the card's version grows and one activity is recorded with the card's summary.
+ */
+export async function changeCardParts<T>(
+  ctx: BoardContext & { cardId: number; expectedVersion?: number | undefined },
+  action: BoardAction,
+  fn: (tx: Tx, card: CardRow, record: RecordActivity) => Promise<CardPartChange<T>>,
+): Promise<{ result: T; card: CardView }> {
+  return withRetry(async () => {
+    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+    authorize(ctx.actor, action, role);
+    return changeBoard(ctx, async (tx, record) => {
+      const current = await lockCard(tx, card, false);
+      if (current === RETRY) return RETRY;
+      checkVersion(current, ctx.expectedVersion);
+      const { activity, result } = await fn(tx, current, record);
+      if (activity) {
+        await tx.$executeRaw`UPDATE "Card" SET version = version + 1, "updatedAt" = now() WHERE id = ${current.id}`;
+      }
+      const full = await fullCard(tx, current.id);
+      if (activity) {
+        await record({ boardId: current.boardId, type: activity.type, data: { cardId: current.id, ...activity.data, card: summaryOf(full) } });
+      }
+      return { result, card: full };
+    });
+  });
+}

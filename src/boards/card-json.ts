@@ -1,0 +1,98 @@
+import type { DbClient } from '../platform/db.js';
+import type { CardSummaryView, CardView } from './schemas.js';
+
+/** timestamptz → the ISO-8601 UTC text JavaScript's toISOString() writes. */
+export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Card summaries built by PostgreSQL as JSON, for every card matching `scope` (a condition on
+ * `"Card" c`): a WITH list ending in `summary (id, "listId", position, archived, json)`. Each
+ * related table is aggregated once for all the cards in scope, not once per card, so a board of
+ * thousands of cards costs a few index scans. `presentCardSummary` is the reference; tests
+ * compare the two.
+ */
+export function cardSummaryCtes(scope: string) {
+  return `
+scoped AS (SELECT * FROM "Card" c WHERE ${scope}),
+card_labels AS (
+  SELECT cl."cardId" AS id, json_agg(cl."labelId" ORDER BY cl."labelId") AS v
+  FROM "CardLabel" cl JOIN scoped s ON s.id = cl."cardId" GROUP BY 1),
+card_members AS (
+  SELECT a."cardId" AS id, json_agg(a."userId" ORDER BY a."userId") AS v
+  FROM "CardAssignee" a JOIN scoped s ON s.id = a."cardId" GROUP BY 1),
+card_fields AS (
+  SELECT f."cardId" AS id, json_object_agg(f."fieldId"::text, f.value ORDER BY f."fieldId") AS v
+  FROM "CardFieldValue" f JOIN scoped s ON s.id = f."cardId" GROUP BY 1),
+card_items AS (
+  SELECT cl."cardId" AS id, count(*)::int AS total, (count(*) FILTER (WHERE i.checked))::int AS checked
+  FROM "ChecklistItem" i JOIN "Checklist" cl ON cl.id = i."checklistId" JOIN scoped s ON s.id = cl."cardId" GROUP BY 1),
+card_comments AS (
+  SELECT m."cardId" AS id, count(*)::int AS n FROM "Comment" m JOIN scoped s ON s.id = m."cardId" GROUP BY 1),
+card_attachments AS (
+  SELECT a."cardId" AS id, count(*)::int AS n FROM "Attachment" a JOIN scoped s ON s.id = a."cardId" GROUP BY 1),
+summary AS (
+  SELECT c.id, c."listId", c.position, c.archived, c."updatedAt", json_build_object(
+    'id', c.id, 'boardId', c."boardId", 'listId', c."listId", 'title', c.title, 'description', c.description,
+    'position', c.position, 'archived', c.archived, 'dueAt', ${iso('c."dueAt"')},
+    'labelIds', coalesce(cl.v, '[]'::json), 'memberIds', coalesce(cm.v, '[]'::json),
+    'fieldValues', coalesce(cf.v, '{}'::json),
+    'checklistItems', json_build_object('total', coalesce(ci.total, 0), 'checked', coalesce(ci.checked, 0)),
+    'commentCount', coalesce(cc.n, 0), 'attachmentCount', coalesce(ca.n, 0),
+    'createdAt', ${iso('c."createdAt"')}, 'updatedAt', ${iso('c."updatedAt"')}, 'version', c.version
+  ) AS json
+  FROM scoped c
+  LEFT JOIN card_labels cl ON cl.id = c.id LEFT JOIN card_members cm ON cm.id = c.id
+  LEFT JOIN card_fields cf ON cf.id = c.id LEFT JOIN card_items ci ON ci.id = c.id
+  LEFT JOIN card_comments cc ON cc.id = c.id LEFT JOIN card_attachments ca ON ca.id = c.id)`;
+}
+
+/** At most this many comments come with a full card; older ones are paged by GET /cards/{id}/comments. */
+export const CARD_COMMENTS = 50;
+
+export const commentJson = (m: string) =>
+  `json_build_object('id', ${m}.id, 'cardId', ${m}."cardId", 'text', ${m}.text,
+    'author', json_build_object('userId', ${m}."authorId", 'name', ${m}."authorName"),
+    'createdAt', ${iso(`${m}."createdAt"`)}, 'updatedAt', ${iso(`${m}."updatedAt"`)})`;
+
+export const attachmentJson = (a: string) =>
+  `json_build_object('id', ${a}.id, 'cardId', ${a}."cardId", 'filename', ${a}.filename, 'mimeType', ${a}."mimeType",
+    'size', ${a}.size, 'createdAt', ${iso(`${a}."createdAt"`)})`;
+
+export const itemJson = (i: string) =>
+  `json_build_object('id', ${i}.id, 'checklistId', ${i}."checklistId", 'name', ${i}.name, 'checked', ${i}.checked, 'position', ${i}.position)`;
+
+export const checklistJson = (l: string) =>
+  `json_build_object('id', ${l}.id, 'cardId', ${l}."cardId", 'name', ${l}.name, 'position', ${l}.position,
+    'items', coalesce((SELECT json_agg(${itemJson('i')} ORDER BY i.position) FROM "ChecklistItem" i WHERE i."checklistId" = ${l}.id), '[]'::json))`;
+
+const FULL_CARD_SQL = `
+WITH ${cardSummaryCtes('c.id = $1')}
+SELECT (s.json::jsonb || jsonb_build_object(
+  'checklists', coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json),
+  'comments', coalesce((SELECT json_agg(${commentJson('m')} ORDER BY m.id DESC)
+    FROM (SELECT * FROM "Comment" WHERE "cardId" = s.id ORDER BY id DESC LIMIT ${CARD_COMMENTS}) m), '[]'::json),
+  'attachments', coalesce((SELECT json_agg(${attachmentJson('a')} ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)
+))::text AS json
+FROM summary s`;
+
+/** The full card (summary, checklists, newest comments, attachments), or null when it does not exist. */
+export async function loadFullCard(db: DbClient, cardId: number): Promise<CardView | null> {
+  const rows = await db.$queryRawUnsafe<{ json: string }[]>(FULL_CARD_SQL, cardId);
+  return rows[0] ? (JSON.parse(rows[0].json) as CardView) : null;
+}
+
+const SUMMARIES_SQL = `WITH ${cardSummaryCtes('c.id = ANY($1::int[])')} SELECT id, json::text AS json FROM summary`;
+
+/** Card summaries in the order of `cardIds` (missing cards left out). */
+export async function loadCardSummaries(db: DbClient, cardIds: number[]): Promise<CardSummaryView[]> {
+  if (cardIds.length === 0) return [];
+  const rows = await db.$queryRawUnsafe<{ id: number; json: string }[]>(SUMMARIES_SQL, cardIds);
+  const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.json) as CardSummaryView]));
+  return cardIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The summary part of a full card, as activities carry it. */
+export function summaryOf(card: CardView): CardSummaryView {
+  const { checklists: _c, comments: _m, attachments: _a, ...summary } = card;
+  return summary;
+}
