@@ -6,6 +6,8 @@ import type { Config } from './config.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
 import { keyRoutes } from './accounts/routes/keys.js';
+import { attachmentStorePlugin } from './boards/attachment-store.js';
+import { attachmentRoutes } from './boards/routes/attachments.js';
 import { boardRoutes } from './boards/routes/boards.js';
 import { cardRoutes } from './boards/routes/cards.js';
 import { listRoutes } from './boards/routes/lists.js';
@@ -86,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   await app.register(dbPlugin, { db, owned });
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
+  await app.register(attachmentStorePlugin, { config });
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
 
   await app.register(healthRoutes);
@@ -121,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(memberRoutes, { config });
         await scoped.register(listRoutes);
         await scoped.register(cardRoutes);
+        await scoped.register(attachmentRoutes, { config });
         await scoped.register(eventRoutes);
       },
       { prefix: '/api' },

@@ -16,7 +16,14 @@ const rules = {
   'list.write': canEdit,
   'card.write': canEdit,
   'card.delete': isAdmin,
+  'label.write': canEdit,
+  'card.assign': canEdit,
+  'field.define': isAdmin,
+  'field.set': canEdit,
+  'checklist.write': canEdit,
   'comment.create': anyRole,
+  'comment.moderate': isAdmin,
+  'attachment.write': canEdit,
 } satisfies Record<string, (role: BoardRole) => boolean>;
 
 export type BoardAction = keyof typeof rules;
