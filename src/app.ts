@@ -9,6 +9,10 @@ import { keyRoutes } from './accounts/routes/keys.js';
 import { attachmentStorePlugin } from './boards/attachment-store.js';
 import { attachmentRoutes } from './boards/routes/attachments.js';
 import { boardRoutes } from './boards/routes/boards.js';
+import { checklistRoutes } from './boards/routes/checklists.js';
+import { commentRoutes } from './boards/routes/comments.js';
+import { customFieldRoutes } from './boards/routes/custom-fields.js';
+import { labelRoutes } from './boards/routes/labels.js';
 import { cardRoutes } from './boards/routes/cards.js';
 import { listRoutes } from './boards/routes/lists.js';
 import { memberRoutes } from './boards/routes/members.js';
@@ -124,6 +128,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(memberRoutes, { config });
         await scoped.register(listRoutes);
         await scoped.register(cardRoutes);
+        await scoped.register(labelRoutes);
+        await scoped.register(customFieldRoutes);
+        await scoped.register(checklistRoutes);
+        await scoped.register(commentRoutes);
         await scoped.register(attachmentRoutes, { config });
         await scoped.register(eventRoutes);
       },

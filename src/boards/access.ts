@@ -1,4 +1,4 @@
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
@@ -72,6 +72,62 @@ export async function requireCard(db: DbClient, actor: Actor, cardId: number) {
   if (!found) throw notFound('card: not found');
   const { role, ...card } = found;
   return { card: card as CardRow, role };
+}
+
+/**
+ * A row found by `query` (which must select `"boardId"` and the actor's `role` on that board) on
+ * a board the actor can reach; 404 naming `what` otherwise.
+ */
+async function requireOnBoard<T extends { boardId: number }>(db: DbClient, actor: Actor, what: string, query: Prisma.Sql) {
+  const rows = await db.$queryRaw<(T & { role: BoardRole | null })[]>(query);
+  const found = reachable(actor, rows[0]);
+  if (!found) throw notFound(`${what}: not found`);
+  const { role, ...row } = found;
+  return { row: row as unknown as T, role };
+}
+
+const roleJoin = (actor: Actor, boardColumn: Prisma.Sql) =>
+  Prisma.sql`LEFT JOIN "BoardMember" m ON m."boardId" = ${boardColumn} AND m."userId" = ${actor.userId}`;
+
+export const requireLabel = (db: DbClient, actor: Actor, labelId: number) =>
+  requireOnBoard<LabelRow>(db, actor, 'label', Prisma.sql`
+    SELECT x.id, x."boardId", x.name, x.color::text AS color, m.role::text AS role
+    FROM "Label" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${labelId}`);
+
+export const requireCustomField = (db: DbClient, actor: Actor, fieldId: number) =>
+  requireOnBoard<FieldRow>(db, actor, 'custom field', Prisma.sql`
+    SELECT x.id, x."boardId", x.name, x.type::text AS type, x.options, m.role::text AS role
+    FROM "CustomField" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${fieldId}`);
+
+export const requireChecklist = (db: DbClient, actor: Actor, checklistId: number) =>
+  requireOnBoard<{ id: number; cardId: number; boardId: number }>(db, actor, 'checklist', Prisma.sql`
+    SELECT x.id, x."cardId", c."boardId", m.role::text AS role
+    FROM "Checklist" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${checklistId}`);
+
+export const requireItem = (db: DbClient, actor: Actor, itemId: number) =>
+  requireOnBoard<{ id: number; checklistId: number; cardId: number; boardId: number }>(db, actor, 'item', Prisma.sql`
+    SELECT x.id, x."checklistId", l."cardId", c."boardId", m.role::text AS role
+    FROM "ChecklistItem" x JOIN "Checklist" l ON l.id = x."checklistId" JOIN "Card" c ON c.id = l."cardId"
+    ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${itemId}`);
+
+export const requireComment = (db: DbClient, actor: Actor, commentId: number) =>
+  requireOnBoard<{ id: number; cardId: number; authorId: number; boardId: number }>(db, actor, 'comment', Prisma.sql`
+    SELECT x.id, x."cardId", x."authorId", c."boardId", m.role::text AS role
+    FROM "Comment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${commentId}`);
+
+export interface LabelRow {
+  id: number;
+  boardId: number;
+  name: string;
+  color: string | null;
+}
+
+export interface FieldRow {
+  id: number;
+  boardId: number;
+  name: string;
+  type: 'text' | 'number' | 'date' | 'checkbox' | 'list';
+  options: string[];
 }
 
 export interface ListRow {

@@ -2,11 +2,12 @@ import { changeBoard, type Tx } from '../events/board-change.js';
 import type { Actor } from '../platform/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
-import { requireCard, requireList } from './access.js';
+import { requireCard, requireItem, requireList } from './access.js';
 import type { BoardContext } from './context.js';
 import { authorize, authorizeCrossBoard } from './policy.js';
 import { countCards, END, type LockedList, lockLists, shiftCards, targetPosition } from './positions.js';
 import { checkVersion, dropOtherBoardsParts, fullCard, lockCard } from './card-change.js';
+import { removeItem } from './checklists.js';
 import { loadFullCard, summaryOf } from './card-json.js';
 import { RETRY, withRetry } from './retry.js';
 import type { CardView } from './schemas.js';
@@ -212,4 +213,38 @@ async function copyCardParts(tx: Tx, fromId: number, toId: number, boardId: numb
       },
     });
   }
+}
+
+/**
+ * Turns a checklist item into a card placed right after the item's card in its list, and removes
+ * the item, in one transaction: the list is locked, then the source card (the lock protocol).
+ */
+export async function convertItem(ctx: BoardContext & { itemId: number }) {
+  return withRetry(async () => {
+    const { row: item } = await requireItem(ctx.db, ctx.actor, ctx.itemId);
+    const { card, role } = await requireCard(ctx.db, ctx.actor, item.cardId);
+    authorize(ctx.actor, 'card.write', role);
+    return changeBoard(ctx, async (tx, record) => {
+      const list = stillOn(await lockLists(tx, [card.listId]), card.listId, card.boardId);
+      if (list === RETRY) return RETRY;
+      const source = await lockCard(tx, card);
+      if (source === RETRY) return RETRY;
+      const current = await tx.checklistItem.findUnique({ where: { id: item.id } });
+      if (!current) throw notFound('item: not found');
+      if (source.archived || list.archived) throw badRequest('item: its card is archived; restore it before converting items');
+      const position = source.position + 1;
+      await shiftCards(tx, list.id, position, END, 1);
+      const created = await tx.card.create({ data: { boardId: source.boardId, listId: list.id, title: current.name, position } });
+      await removeItem(tx, current);
+      await tx.card.update({ where: { id: source.id }, data: { version: { increment: 1 } } });
+      const [full, sourceFull] = [await fullCard(tx, created.id), await fullCard(tx, source.id)];
+      await record({ boardId: source.boardId, type: 'card.created', data: { cardId: created.id, listId: list.id, fromItemId: current.id, card: summaryOf(full) } });
+      await record({
+        boardId: source.boardId,
+        type: 'item.converted',
+        data: { cardId: source.id, checklistId: current.checklistId, itemId: current.id, newCardId: created.id, card: summaryOf(sourceFull) },
+      });
+      return full;
+    });
+  });
 }

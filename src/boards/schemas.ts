@@ -202,3 +202,53 @@ export const activities = z.object({
 
 export const listIdInBody = id('List');
 export const boardIdInBody = id('Board');
+
+export const labelName = limitText(1, 100).describe('1-100 characters.');
+export const labelColor = z
+  .enum(LABEL_COLORS, { message: `must be one of ${LABEL_COLORS.join(', ')}, or null` })
+  .nullable()
+  .describe(`One of ${LABEL_COLORS.join(', ')}, or null (no colour).`);
+export const fieldName = limitText(1, 100).describe('1-100 characters.');
+export const fieldType = z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(', ')}` }).describe('The type values are checked against.');
+export const fieldOptions = z
+  .array(limitText(1, 100), { message: 'must be an array of strings' })
+  .max(50, { message: 'must have at most 50 options' })
+  .describe('List fields only: 1-50 distinct choices of 1-100 characters.');
+export const checklistName = limitText(1, 100).describe('1-100 characters.');
+export const itemName = limitText(1, 512).describe('1-512 characters (it becomes a card title when converted).');
+export const commentText = text()
+  .min(1, { message: 'must be 1-16384 characters' })
+  .max(16_384, { message: 'must be 1-16384 characters' })
+  .refine((v) => v.trim().length > 0, { message: 'must not be blank' })
+  .describe('1-16,384 characters.');
+export const checked = z.boolean({ message: 'must be true or false' });
+
+/** `?limit=` within 1..max (default `fallback`); anything else is 400, never silently changed. */
+export const limitQuery = (fallback: number, max: number) => {
+  const message = `must be a whole number from 1 to ${max}`;
+  return z.coerce
+    .number({ message })
+    .int({ message })
+    .min(1, { message })
+    .max(max, { message })
+    .default(fallback)
+    .describe(`Page size, 1-${max} (default ${fallback}).`);
+};
+
+/** `?before=`: a cursor, the id of the last item of the previous page. */
+export const beforeQuery = (what: string) => {
+  const message = `must be ${what} id`;
+  return z.coerce
+    .number({ message })
+    .int({ message })
+    .min(1, { message })
+    .max(2_147_483_647, { message })
+    .optional()
+    .describe('Only items older than this id: the nextBefore of the previous page.');
+};
+
+export const searchHit = cardSummary.extend({ score: z.number().describe('Relevance: higher is better.') }).describe('SearchHit');
+export const commentPage = z.object({
+  comments: z.array(comment).describe('Newest first.'),
+  nextBefore: z.number().int().nullable().describe('Pass as ?before= for the next (older) page; null on the last page.'),
+});

@@ -9,6 +9,7 @@ import { listArchived } from '../list-archived.js';
 import { listBoards } from '../list-boards.js';
 import { presentBoard, presentList } from '../presenters.js';
 import * as s from '../schemas.js';
+import { searchCards } from '../search.js';
 import { updateBoard } from '../update-board.js';
 import { boardContext } from './context.js';
 
@@ -104,6 +105,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await deleteBoard({ ...boardContext(request), boardId: request.params.id });
+      void app.attachments.purgeDeleted(); // the board's files, after the commit
       return reply.status(204).send(null);
     },
   );
@@ -125,6 +127,33 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/boards/:id/search',
+    {
+      schema: {
+        tags: ['boards'],
+        summary: "Full-text search of the board's cards, best first",
+        description:
+          'Over titles (weighted highest), descriptions, checklist items and comments, with English stemming and web-search ' +
+          'syntax: "a phrase", -excluded, either or other. Archived cards and cards of archived lists are searched too only with archived=true.',
+        params: s.boardId,
+        querystring: z.object({
+          q: z.string({ message: 'must be 1-200 characters' }).trim().min(1, { message: 'must be 1-200 characters' }).max(200, { message: 'must be 1-200 characters' })
+            .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' })
+            .describe('The query, 1-200 characters.'),
+          limit: s.limitQuery(20, 100),
+          archived: z
+            .enum(['true', 'false'], { message: 'must be true or false' })
+            .default('false')
+            .transform((v) => v === 'true')
+            .describe('true: archived cards are searched too; false (default): only active ones.'),
+        }),
+        response: { 200: z.object({ cards: z.array(s.searchHit) }), ...errors },
+      },
+    },
+    async (request) => ({ cards: await searchCards({ db: app.db.prisma, actor: request.actor, boardId: request.params.id, ...request.query }) }),
+  );
+
+  app.get(
     '/boards/:id/activity',
     {
       schema: {
@@ -132,20 +161,8 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The board's activity, newest first, paginated with ?before=",
         params: s.boardId,
         querystring: z.object({
-          limit: z.coerce
-            .number({ message: 'must be a whole number from 1 to 200' })
-            .int({ message: 'must be a whole number from 1 to 200' })
-            .min(1, { message: 'must be a whole number from 1 to 200' })
-            .max(200, { message: 'must be a whole number from 1 to 200' })
-            .default(50)
-            .describe('Page size, 1-200 (default 50).'),
-          before: z.coerce
-            .number({ message: 'must be an activity id' })
-            .int({ message: 'must be an activity id' })
-            .min(1, { message: 'must be an activity id' })
-            .max(2_147_483_647, { message: 'must be an activity id' })
-            .optional()
-            .describe('Only activities older than this id: the nextBefore of the previous page.'),
+          limit: s.limitQuery(50, 200),
+          before: s.beforeQuery('an activity'),
         }),
         response: { 200: s.activities, ...errors },
       },

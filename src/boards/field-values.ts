@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { FieldRow } from './access.js';
+
+export type FieldValue = string | number | boolean;
+
+const MAX_TEXT = 1000;
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/** "YYYY-MM-DD" naming a real day. */
+function isCalendarDate(v: string) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === v;
+}
+
+/**
+ * The value as stored for a field of this type, or the reason it does not fit. Dates are kept as
+ * "YYYY-MM-DD" when given so, and date-times normalised to UTC.
+ */
+export function fitValue(field: Pick<FieldRow, 'type' | 'options'>, value: unknown): { ok: FieldValue } | { error: string } {
+  switch (field.type) {
+    case 'text':
+      if (typeof value !== 'string') return { error: 'must be a string for a text field' };
+      if (value.length > MAX_TEXT) return { error: `must be at most ${MAX_TEXT} characters` };
+      if (value.includes('\u0000')) return { error: 'must not contain NUL characters' };
+      return { ok: value };
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return { error: 'must be a finite number for a number field' };
+      return { ok: value };
+    case 'date':
+      if (typeof value === 'string' && isCalendarDate(value)) return { ok: value };
+      if (typeof value === 'string' && isoDateTime.safeParse(value).success) return { ok: new Date(value).toISOString() };
+      return { error: 'must be an ISO-8601 date ("2030-01-31") or date-time for a date field' };
+    case 'checkbox':
+      if (typeof value !== 'boolean') return { error: 'must be true or false for a checkbox field' };
+      return { ok: value };
+    case 'list':
+      if (typeof value !== 'string' || !field.options.includes(value)) {
+        return { error: `must be one of the field's options (${field.options.join(', ')})` };
+      }
+      return { ok: value };
+  }
+}
+
+/**
+ * A stored value carried over to a field's new definition: kept when it still fits, converted
+ * where nothing is lost (a number or date to text, a numeric text to a number), else null
+ * (cleared). No card is ever left holding a value its field would refuse.
+ */
+export function carryValue(field: Pick<FieldRow, 'type' | 'options'>, value: unknown): FieldValue | null {
+  const direct = fitValue(field, value);
+  if ('ok' in direct) return direct.ok;
+  if (field.type === 'text' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+  if (field.type === 'number' && typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    if (Number.isFinite(n)) return n;
+  }
+  if (field.type === 'checkbox' && (value === 'true' || value === 'false')) return value === 'true';
+  return null;
+}

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBody } from '../../platform/openapi.js';
+import { optionalBody } from '../../platform/schemas.js';
+import { addAssignee, addCardLabel, createLabel, deleteLabel, removeAssignee, removeCardLabel, updateLabel } from '../labels.js';
+import { presentLabel } from '../presenters.js';
+import * as s from '../schemas.js';
+import { boardContext, sendCard } from './context.js';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const noContent = { 204: z.null(), ...errors };
+
+/** Labels of a board, and labels and assignees on cards. */
+export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/boards/:id/labels',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: 'Create a label on the board (admins and members)',
+        params: s.boardId,
+        body: z.strictObject({ name: s.labelName, color: s.labelColor.optional() }),
+        response: { 201: s.label, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const label = await createLabel({ ...boardContext(request), boardId: request.params.id, name: request.body.name, color: request.body.color ?? null });
+      return reply.status(201).send(presentLabel(label));
+    },
+  );
+
+  app.patch(
+    '/labels/:id',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: 'Rename or recolour a label',
+        params: s.labelId,
+        body: optionalBody(z.strictObject({ name: s.labelName.optional(), color: s.labelColor.optional() })),
+        response: { 200: s.label, ...errors },
+      },
+    },
+    async (request) => presentLabel(await updateLabel({ ...boardContext(request), labelId: request.params.id, ...request.body })),
+  );
+
+  app.delete(
+    '/labels/:id',
+    { schema: { tags: ['labels'], summary: 'Delete a label; it is removed from every card', params: s.labelId, response: noContent } },
+    async (request, reply) => {
+      await deleteLabel({ ...boardContext(request), labelId: request.params.id });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.put(
+    '/cards/:id/labels/:labelId',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: "Put a label of the card's board on the card (idempotent)",
+        description: 'A label of another board, or one that does not exist, is 400.',
+        params: s.cardLabelParams,
+        response: { 200: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { card } = await addCardLabel({ ...boardContext(request), cardId: request.params.id, labelId: request.params.labelId });
+      return sendCard(reply, card);
+    },
+  );
+
+  app.delete(
+    '/cards/:id/labels/:labelId',
+    { schema: { tags: ['labels'], summary: 'Take a label off the card (idempotent)', params: s.cardLabelParams, response: noContent } },
+    async (request, reply) => {
+      await removeCardLabel({ ...boardContext(request), cardId: request.params.id, labelId: request.params.labelId });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.put(
+    '/cards/:id/members/:userId',
+    {
+      schema: {
+        tags: ['assignees'],
+        summary: "Assign a member of the card's board to the card (idempotent)",
+        description: 'A user who is not a member of the board is 400. Leaving the board unassigns them.',
+        params: s.cardMemberParams,
+        response: { 200: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { card } = await addAssignee({ ...boardContext(request), cardId: request.params.id, userId: request.params.userId });
+      return sendCard(reply, card);
+    },
+  );
+
+  app.delete(
+    '/cards/:id/members/:userId',
+    { schema: { tags: ['assignees'], summary: 'Unassign a user from the card (idempotent)', params: s.cardMemberParams, response: noContent } },
+    async (request, reply) => {
+      await removeAssignee({ ...boardContext(request), cardId: request.params.id, userId: request.params.userId });
+      return reply.status(204).send(null);
+    },
+  );
+};
