@@ -68,16 +68,22 @@ export interface CardPartChange<T> {
  * the card is resolved with the actor's role (404), `action` authorised (403), then the card row
  * is locked, which serialises every change to the card and its parts. When `fn` changed
  * something, the card's version grows and one activity is recorded with the card's summary.
+ *
+ * `lockFirst` locks what the change depends on off the card (a membership, a field definition)
+ * BEFORE the card: the order every other operation follows (definitions, then cards), so the
+ * two cannot deadlock, and a concurrent removal of that row waits for this change or is seen by it.
  */
 export async function changeCardParts<T>(
   ctx: BoardContext & { cardId: number; expectedVersion?: number | undefined },
   action: BoardAction,
   fn: (tx: Tx, card: CardRow, record: RecordActivity) => Promise<CardPartChange<T>>,
+  lockFirst?: (tx: Tx, card: CardRow) => Promise<unknown>,
 ): Promise<{ result: T; card: CardView }> {
   return withRetry(async () => {
     const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
     authorize(ctx.actor, action, role);
     return changeBoard(ctx, async (tx, record) => {
+      await lockFirst?.(tx, card);
       const current = await lockCard(tx, card, false);
       if (current === RETRY) return RETRY;
       checkVersion(current, ctx.expectedVersion);

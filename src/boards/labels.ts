@@ -77,12 +77,23 @@ export async function removeCardLabel(ctx: BoardContext & { cardId: number; labe
 
 /** Assigns a member of the card's board to it; idempotent. */
 export async function addAssignee(ctx: BoardContext & { cardId: number; userId: number }) {
-  return changeCardParts(ctx, 'card.assign', async (tx, card) => {
-    const member = await tx.boardMember.findUnique({ where: { boardId_userId: { boardId: card.boardId, userId: ctx.userId } } });
-    if (!member) throw badRequest(`userId: user ${ctx.userId} is not a member of this card's board`);
-    const added = await tx.cardAssignee.createMany({ data: [{ cardId: card.id, userId: ctx.userId }], skipDuplicates: true });
-    return { activity: added.count ? { type: 'card.member_added', data: { userId: ctx.userId } } : null, result: null };
-  });
+  // The membership is held (shared) until the commit: a removal from the board waits, then
+  // finds this assignment and undoes it; or it went first, and the user is no member here.
+  let isMember = false;
+  const lockMembership = async (tx: Tx, card: { boardId: number }) => {
+    const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "BoardMember" WHERE "boardId" = ${card.boardId} AND "userId" = ${ctx.userId} FOR SHARE`;
+    isMember = rows.length > 0;
+  };
+  return changeCardParts(
+    ctx,
+    'card.assign',
+    async (tx, card) => {
+      if (!isMember) throw badRequest(`userId: user ${ctx.userId} is not a member of this card's board`);
+      const added = await tx.cardAssignee.createMany({ data: [{ cardId: card.id, userId: ctx.userId }], skipDuplicates: true });
+      return { activity: added.count ? { type: 'card.member_added', data: { userId: ctx.userId } } : null, result: null };
+    },
+    lockMembership,
+  );
 }
 
 /** Unassigns a user from a card; idempotent. */

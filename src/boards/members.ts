@@ -8,6 +8,7 @@ import { authorize, type BoardRole } from './policy.js';
 import { lockBoards } from './positions.js';
 import { touchCards } from './card-change.js';
 import { presentMember } from './presenters.js';
+import { withRetry } from './retry.js';
 
 const INVITATION_DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -100,7 +101,7 @@ export async function updateMember(ctx: BoardContext & { boardId: number; userId
 export async function removeMember(ctx: BoardContext & { boardId: number; userId: number }) {
   const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
   authorize(ctx.actor, 'members.manage', actorRole);
-  await changeBoard(ctx, async (tx, record) => {
+  await withRetry(() => changeBoard(ctx, async (tx, record) => {
     await lockBoards(tx, [ctx.boardId]);
     const member = await requireMember(tx, ctx.boardId, ctx.userId);
     if (member.role === 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
@@ -111,7 +112,7 @@ export async function removeMember(ctx: BoardContext & { boardId: number; userId
     await touchCards(tx, cardIds);
     await tx.cardAssignee.deleteMany({ where: { userId: ctx.userId, cardId: { in: cardIds } } });
     await record({ boardId: ctx.boardId, type: 'member.removed', data: { userId: ctx.userId, member: presentMember(member), unassignedCardIds: cardIds } });
-  });
+  }));
 }
 
 /** Turns a new user's pending, unexpired invitations into memberships (`member.added` on each board). */
