@@ -231,6 +231,17 @@ END $$;
 CREATE TRIGGER card_search AFTER INSERT OR DELETE OR UPDATE OF name ON "ChecklistItem"
 FOR EACH ROW EXECUTE FUNCTION card_search_on_item();
 
+-- A deleted checklist takes its items with it (cascade): by then their trigger cannot find the
+-- card through the checklist, so the checklist's own deletion refreshes the card.
+CREATE FUNCTION card_search_on_checklist() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM card_search_refresh(OLD."cardId");
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER card_search AFTER DELETE ON "Checklist"
+FOR EACH ROW EXECUTE FUNCTION card_search_on_checklist();
+
 -- Attachment rows go with their card or board (cascades); their files are removed after the
 -- commit by the attachment store, which finds them here (also after a crash).
 CREATE FUNCTION attachment_file_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
