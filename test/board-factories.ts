@@ -242,3 +242,79 @@ export function call(app: FastifyInstance, route: RouteCall, headers: Headers) {
     ...(route.payload === undefined ? {} : { payload: route.payload as object }),
   });
 }
+
+// ---- Card parts: labels, custom fields, checklists, comments (appended for the card-part tests) ----
+
+/** A label made through the API (201). */
+export async function makeLabel(api: Client, boardId: number, name = 'Label', color: string | null = 'green') {
+  const res = await api.post(`/api/boards/${boardId}/labels`, { name, color });
+  expectStatus(res, 201);
+  return res.json();
+}
+
+/** A custom field made through the API (201); board admins only. */
+export async function makeField(api: Client, boardId: number, type: string, options?: string[], name = `${type} field`) {
+  const res = await api.post(`/api/boards/${boardId}/custom-fields`, options === undefined ? { name, type } : { name, type, options });
+  expectStatus(res, 201);
+  return res.json();
+}
+
+/** Sets a card's value of a field (200) and returns the full card. */
+export async function setField(api: Client, cardId: number, fieldId: number, value: unknown) {
+  const res = await api.put(`/api/cards/${cardId}/fields/${fieldId}`, { value });
+  return expectCardResponse(res, 200);
+}
+
+/** A checklist on a card (201). */
+export async function makeChecklist(api: Client, cardId: number, name = 'Checklist') {
+  const res = await api.post(`/api/cards/${cardId}/checklists`, { name });
+  expectStatus(res, 201);
+  return res.json();
+}
+
+/** An item at the end of a checklist (201). */
+export async function makeItem(api: Client, checklistId: number, name = 'Item', checked?: boolean) {
+  const res = await api.post(`/api/checklists/${checklistId}/items`, checked === undefined ? { name } : { name, checked });
+  expectStatus(res, 201);
+  return res.json();
+}
+
+/** A comment on a card (201). */
+export async function makeComment(api: Client, cardId: number, text = 'A comment') {
+  const res = await api.post(`/api/cards/${cardId}/comments`, { text });
+  expectStatus(res, 201);
+  return res.json();
+}
+
+/** The full card as GET /cards/{id} returns it (200). */
+export async function getCard(api: Client, cardId: number) {
+  return expectCardResponse(await api.get(`/api/cards/${cardId}`), 200);
+}
+
+/** A full card without the parts only a full card has: what a summary of it must equal. */
+export function summaryOf(card: any) {
+  const { checklists: _c, comments: _m, attachments: _a, ...summary } = card;
+  return summary;
+}
+
+/** The newest activities of a board (first page, newest first). */
+export async function boardActivities(api: Client, boardId: number, limit = 200): Promise<any[]> {
+  const res = await api.get(`/api/boards/${boardId}/activity?limit=${limit}`);
+  expectStatus(res, 200);
+  return res.json().activities;
+}
+
+/** The newest activity of a board (it must have one). */
+export async function lastActivity(api: Client, boardId: number) {
+  const [a] = await boardActivities(api, boardId, 1);
+  expect(a, 'the board has an activity').toBeDefined();
+  return a;
+}
+
+/**
+ * A 400 naming a query parameter: `"limit: …"`, or as the platform's validation prefixes query
+ * fields, `"querystring.limit: …"`.
+ */
+export function expectQueryError(res: Res, field: string) {
+  expectError(res, 400, new RegExp(`^(querystring\\.)?${field}: `));
+}
