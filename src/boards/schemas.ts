@@ -235,6 +235,12 @@ export const limitQuery = (fallback: number, max: number) => {
     .describe(`Page size, 1-${max} (default ${fallback}).`);
 };
 
+/** `?flag=true|false` (default false). */
+export const booleanQuery = z
+  .enum(['true', 'false'], { message: 'must be true or false' })
+  .default('false')
+  .transform((v) => v === 'true');
+
 /** `?before=`: a cursor, the id of the last item of the previous page. */
 export const beforeQuery = (what: string) => {
   const message = `must be ${what} id`;

@@ -24,11 +24,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['boards'],
         summary: "Your boards (only the key's chosen boards when it is limited)",
         querystring: z.object({
-          archived: z
-            .enum(['true', 'false'], { message: 'must be true or false' })
-            .default('false')
-            .transform((v) => v === 'true')
-            .describe('true: only archived boards; false (default): only active ones.'),
+          archived: s.booleanQuery.describe('true: only archived boards; false (default): only active ones.'),
         }),
         response: { 200: z.object({ boards: z.array(s.board) }), ...errors },
       },
@@ -141,11 +137,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
             .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' })
             .describe('The query, 1-200 characters.'),
           limit: s.limitQuery(20, 100),
-          archived: z
-            .enum(['true', 'false'], { message: 'must be true or false' })
-            .default('false')
-            .transform((v) => v === 'true')
-            .describe('true: archived cards are searched too; false (default): only active ones.'),
+          archived: s.booleanQuery.describe('true: archived cards are searched too; false (default): only active ones.'),
         }),
         response: { 200: z.object({ cards: z.array(s.searchHit) }), ...errors },
       },
