@@ -12,6 +12,7 @@ const benches: [string, string[]][] = [
   ['authentication cost per request', ['bench/auth.ts', '20000']],
   ['boards: fetch, card fetch, move, against a pg floor (PostgreSQL)', ['bench/boards.ts', '5']],
   ['live events: 1,000 / 5,000 / 10,000 streams on one board (PostgreSQL)', ['bench/streams.ts', '1000', '5000', '10000']],
+  ['attachments: 10 MB upload/download throughput, server memory during a 20 MB upload (PostgreSQL)', ['bench/attachments.ts', '5']],
   ['search on a board of 5,000 cards (PostgreSQL and embedded)', ['bench/search.ts', '5', '5000']],
 ];
 let failed = false;

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
@@ -52,11 +55,13 @@ export interface TestApp {
 
 /**
  * The real app on a fresh database, not listening (use app.inject, or app.listen for streams).
- * Not yet ready, so a test may add routes of its own before the first request.
+ * Not yet ready, so a test may add routes of its own before the first request. Its DATA_DIR
+ * (attachments, admin socket) is a temporary directory of its own unless `env` names one.
  */
 export async function buildTestApp(env: Record<string, string> = {}, options: Partial<BuildAppOptions> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = configFrom({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...env });
+  const ownDir = env.DATA_DIR ? null : await mkdtemp(path.join(os.tmpdir(), 'tb-test-data-'));
+  const config = configFrom({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...(ownDir ? { DATA_DIR: ownDir } : {}), ...env });
   const logs = new LogCapture();
   const app = await buildApp({ config, db, logStream: logs, ...options });
   return {
@@ -67,6 +72,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Pa
     async close() {
       await app.close();
       await db.close();
+      if (ownDir) await rm(ownDir, { recursive: true, force: true });
     },
   };
 }

@@ -115,6 +115,22 @@ export const requireComment = (db: DbClient, actor: Actor, commentId: number) =>
     SELECT x.id, x."cardId", x."authorId", c."boardId", m.role::text AS role
     FROM "Comment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${commentId}`);
 
+export const requireAttachment = (db: DbClient, actor: Actor, attachmentId: number) =>
+  requireOnBoard<AttachmentRow>(db, actor, 'attachment', Prisma.sql`
+    SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x."createdAt", m.role::text AS role
+    FROM "Attachment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${attachmentId}`);
+
+export interface AttachmentRow {
+  id: number;
+  cardId: number;
+  boardId: number;
+  filename: string;
+  mimeType: string;
+  size: number;
+  storageKey: string;
+  createdAt: Date;
+}
+
 export interface LabelRow {
   id: number;
   boardId: number;

@@ -1,5 +1,128 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import { type FastifyPluginAsyncZod, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config.js';
+import { AppError } from '../../platform/errors.js';
+import { errorBody } from '../../platform/openapi.js';
+import { MAX_ID } from '../../platform/schemas.js';
+import { sendAttachment, settleUploadBody } from '../attachment-http.js';
+import type { UploadPart } from '../attachment-upload.js';
+import { createAttachment, deleteAttachment, findAttachment } from '../attachments.js';
+import * as s from '../schemas.js';
+import { boardContext } from './context.js';
 
-/** POST /cards/{id}/attachments, GET /attachments/{id}/download (being written). */
-export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async () => {};
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+
+/** Documentation only: the body is read as a stream by the handler, not validated as a whole. */
+const uploadBody = z
+  .strictObject({
+    file: z
+      .file()
+      .describe('The file: exactly one part named `file`, with a filename. Its type is detected from its bytes; the part\'s Content-Type is only a hint.'),
+  })
+  .describe('AttachmentUpload');
+
+const binary = (description: string) => ({
+  description,
+  content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }).describe('The bytes.') } },
+});
+
+const UPLOAD_DESCRIPTION = `\`multipart/form-data\` with exactly one file part named \`file\`; any other part is 400.
+At most MAX_ATTACHMENT_BYTES (413 beyond; nothing is kept); an empty file is 400.
+The file name is kept for display and downloads (at most 255 characters; empty → \`file\`); a name with a path
+(\`/\` or a backslash), \`.\` or \`..\` alone, or control or bidirectional-override characters is 400.
+The stored \`mimeType\` is detected from the bytes (PNG, JPEG, GIF, WebP, PDF, ZIP and Office files, gzip, … ;
+UTF-8 text is \`text/plain\`; anything else \`application/octet-stream\`).`;
+
+const noParts = async function* (): AsyncGenerator<UploadPart> {};
+
+/** POST /cards/{id}/attachments, GET /attachments/{id}/download, DELETE /attachments/{id}. */
+export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  const maxBytes = Math.min(config.MAX_ATTACHMENT_BYTES, MAX_ID);
+
+  // The upload route has a scope of its own: only it parses multipart, and it takes nothing else.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    await scope.register(multipart, {
+      preservePath: true,
+      throwFileSizeLimit: false,
+      limits: { fileSize: maxBytes + 1, parts: 10, fields: 10, fieldSize: 1024, headerPairs: 20 },
+    });
+    scope.addContentTypeParser('*', (_request, _payload, done) =>
+      done(new AppError(415, 'unsupported_media_type', 'content-type: must be multipart/form-data, with the file in a field named file'), undefined),
+    );
+    scope.addHook('onSend', settleUploadBody);
+
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/cards/:id/attachments',
+      {
+        schema: {
+          tags: ['attachments'],
+          summary: 'Attach a file to a card (admins and members)',
+          description: UPLOAD_DESCRIPTION,
+          consumes: ['multipart/form-data'],
+          params: s.cardId,
+          body: uploadBody,
+          response: { 201: s.attachment, ...errors, 413: errorBody, 415: errorBody },
+        },
+        // The body is a stream read by the handler; params are validated as everywhere else.
+        validatorCompiler: (route) =>
+          route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as never),
+      },
+      async (request, reply) => {
+        const attachment = await createAttachment({
+          ...boardContext(request),
+          cardId: request.params.id,
+          parts: request.isMultipart() ? request.parts() : noParts(),
+          bodyLength: Number(request.headers['content-length']) || undefined,
+          store: app.attachments,
+          maxBytes,
+        });
+        return reply.status(201).send(attachment);
+      },
+    );
+  });
+
+  app.get(
+    '/attachments/:id/download',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: "An attachment's bytes (any role on its board)",
+        description:
+          'Sent with the stored Content-Type, Content-Length, `Content-Disposition: attachment` (`filename*` in UTF-8), ' +
+          '`X-Content-Type-Options: nosniff`, ETag. `Range: bytes=a-b`, `a-` or `-n` → 206 with Content-Range; ' +
+          'a range beyond the file → 416 with `Content-Range: bytes */size`; several ranges → the whole file (200).',
+        params: s.attachmentId,
+        headers: z
+          .object({
+            range: z.string().optional().describe('One byte range: `bytes=0-1023`, `bytes=1024-` or `bytes=-512`.'),
+            'if-range': z.string().optional().describe('The ETag: the range applies only while the file is the same.'),
+          })
+          .passthrough(),
+        response: { 200: binary('The whole file, with its stored Content-Type.'), 206: binary('The requested range.'), ...errors, 416: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const attachment = await findAttachment({ db: app.db.prisma, actor: request.actor, attachmentId: request.params.id });
+      return sendAttachment(request, reply, app.attachments, attachment);
+    },
+  );
+
+  app.delete(
+    '/attachments/:id',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: 'Delete an attachment (admins and members); its file is removed',
+        params: s.attachmentId,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deleteAttachment({ ...boardContext(request), attachmentId: request.params.id });
+      void app.attachments.purgeDeleted();
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,61 @@
+import type { Actor } from '../platform/auth.js';
+import type { DbClient } from '../platform/db.js';
+import { notFound } from '../platform/errors.js';
+import { requireAttachment, requireCard } from './access.js';
+import { sniffMimeType } from './attachment-sniff.js';
+import type { AttachmentStore } from './attachment-store.js';
+import { receiveUpload, type UploadPart } from './attachment-upload.js';
+import { changeCardParts } from './card-change.js';
+import type { BoardContext } from './context.js';
+import { authorize } from './policy.js';
+import { presentAttachment } from './presenters.js';
+
+/**
+ * Adds the uploaded file to a card. The card and the actor's right to write to it are checked
+ * before a byte is read, so nothing is stored for a caller who would be refused; the type is
+ * sniffed from the bytes; the row is written (activity `attachment.created`) after the file is
+ * in place, and the file is removed again if that fails.
+ */
+export async function createAttachment(
+  ctx: BoardContext & { cardId: number; parts: AsyncIterable<UploadPart>; bodyLength?: number | undefined; store: AttachmentStore; maxBytes: number },
+) {
+  const { role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+  authorize(ctx.actor, 'attachment.write', role);
+  const upload = await receiveUpload(ctx);
+  const mimeType = sniffMimeType(upload.head, upload.declaredType);
+  try {
+    await upload.blob.commit();
+    const { result } = await changeCardParts(ctx, 'attachment.write', async (tx, card) => {
+      const row = await tx.attachment.create({
+        data: { cardId: card.id, filename: upload.filename, mimeType, size: upload.blob.size, storageKey: upload.blob.key },
+      });
+      const attachment = presentAttachment(row);
+      return { activity: { type: 'attachment.created', data: { attachmentId: attachment.id, attachment } }, result: attachment };
+    });
+    return result;
+  } catch (error) {
+    // If even this fails, the start-up sweep removes the file (no row names it).
+    await upload.blob.discard().catch(() => {});
+    throw error;
+  }
+}
+
+/** An attachment the actor may read (any role on its board), for download. */
+export async function findAttachment({ db, actor, attachmentId }: { db: DbClient; actor: Actor; attachmentId: number }) {
+  const { row, role } = await requireAttachment(db, actor, attachmentId);
+  authorize(actor, 'board.read', role);
+  return row;
+}
+
+/**
+ * Deletes an attachment (admins and members; activity `attachment.deleted`). Its file goes with
+ * the row's "DeletedFile" entry, on the store's next purge.
+ */
+export async function deleteAttachment(ctx: BoardContext & { attachmentId: number }) {
+  const { row } = await requireAttachment(ctx.db, ctx.actor, ctx.attachmentId);
+  await changeCardParts({ ...ctx, cardId: row.cardId }, 'attachment.write', async (tx, card) => {
+    const { count } = await tx.attachment.deleteMany({ where: { id: row.id, cardId: card.id } });
+    if (count === 0) throw notFound('attachment: not found');
+    return { activity: { type: 'attachment.deleted', data: { attachmentId: row.id } }, result: null };
+  });
+}
