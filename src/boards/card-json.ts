@@ -4,12 +4,32 @@ import type { CardSummaryView, CardView } from './schemas.js';
 /** timestamptz → the ISO-8601 UTC text JavaScript's toISOString() writes. */
 export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** SQL expressions for what a summary holds besides the card's own columns. */
+interface SummaryParts {
+  labelIds: string;
+  memberIds: string;
+  fieldValues: string;
+  checklistItems: string;
+  commentCount: string;
+  attachmentCount: string;
+}
+
+/** The card summary of card `c` as a json_build_object: the one place its shape is written. */
+function summaryJson(c: string, parts: SummaryParts, more = '') {
+  return `json_build_object(
+    'id', ${c}.id, 'boardId', ${c}."boardId", 'listId', ${c}."listId", 'title', ${c}.title, 'description', ${c}.description,
+    'position', ${c}.position, 'archived', ${c}.archived, 'dueAt', ${iso(`${c}."dueAt"`)},
+    'labelIds', ${parts.labelIds}, 'memberIds', ${parts.memberIds}, 'fieldValues', ${parts.fieldValues},
+    'checklistItems', ${parts.checklistItems}, 'commentCount', ${parts.commentCount}, 'attachmentCount', ${parts.attachmentCount},
+    'createdAt', ${iso(`${c}."createdAt"`)}, 'updatedAt', ${iso(`${c}."updatedAt"`)}, 'version', ${c}.version${more})`;
+}
+
 /**
  * Card summaries built by PostgreSQL as JSON, for every card matching `scope` (a condition on
  * `"Card" c`): a WITH list ending in `summary (id, "listId", position, archived, json)`. Each
- * related table is aggregated once for all the cards in scope, not once per card, so a board of
- * thousands of cards costs a few index scans. `presentCardSummary` is the reference; tests
- * compare the two.
+ * related table is aggregated once for all the cards in scope, not once per card: for many cards
+ * (a board) this is faster than a subquery per card. `presentCardSummary` is the reference;
+ * tests compare the two.
  */
 export function cardSummaryCtes(scope: string) {
   return `
@@ -31,20 +51,31 @@ card_comments AS (
 card_attachments AS (
   SELECT a."cardId" AS id, count(*)::int AS n FROM "Attachment" a JOIN scoped s ON s.id = a."cardId" GROUP BY 1),
 summary AS (
-  SELECT c.id, c."listId", c.position, c.archived, c."updatedAt", json_build_object(
-    'id', c.id, 'boardId', c."boardId", 'listId', c."listId", 'title', c.title, 'description', c.description,
-    'position', c.position, 'archived', c.archived, 'dueAt', ${iso('c."dueAt"')},
-    'labelIds', coalesce(cl.v, '[]'::json), 'memberIds', coalesce(cm.v, '[]'::json),
-    'fieldValues', coalesce(cf.v, '{}'::json),
-    'checklistItems', json_build_object('total', coalesce(ci.total, 0), 'checked', coalesce(ci.checked, 0)),
-    'commentCount', coalesce(cc.n, 0), 'attachmentCount', coalesce(ca.n, 0),
-    'createdAt', ${iso('c."createdAt"')}, 'updatedAt', ${iso('c."updatedAt"')}, 'version', c.version
-  ) AS json
+  SELECT c.id, c."listId", c.position, c.archived, c."updatedAt", ${summaryJson('c', {
+    labelIds: `coalesce(cl.v, '[]'::json)`,
+    memberIds: `coalesce(cm.v, '[]'::json)`,
+    fieldValues: `coalesce(cf.v, '{}'::json)`,
+    checklistItems: `json_build_object('total', coalesce(ci.total, 0), 'checked', coalesce(ci.checked, 0))`,
+    commentCount: 'coalesce(cc.n, 0)',
+    attachmentCount: 'coalesce(ca.n, 0)',
+  })} AS json
   FROM scoped c
   LEFT JOIN card_labels cl ON cl.id = c.id LEFT JOIN card_members cm ON cm.id = c.id
   LEFT JOIN card_fields cf ON cf.id = c.id LEFT JOIN card_items ci ON ci.id = c.id
   LEFT JOIN card_comments cc ON cc.id = c.id LEFT JOIN card_attachments ca ON ca.id = c.id)`;
 }
+
+/** The summary of the one card `c` with a subquery per part: for a single card, a simpler and faster plan than the CTEs. */
+const oneCardSummaryJson = (c: string, more = '') =>
+  summaryJson(c, {
+    labelIds: `coalesce((SELECT json_agg(x."labelId" ORDER BY x."labelId") FROM "CardLabel" x WHERE x."cardId" = ${c}.id), '[]'::json)`,
+    memberIds: `coalesce((SELECT json_agg(x."userId" ORDER BY x."userId") FROM "CardAssignee" x WHERE x."cardId" = ${c}.id), '[]'::json)`,
+    fieldValues: `coalesce((SELECT json_object_agg(x."fieldId"::text, x.value ORDER BY x."fieldId") FROM "CardFieldValue" x WHERE x."cardId" = ${c}.id), '{}'::json)`,
+    checklistItems: `(SELECT json_build_object('total', count(*)::int, 'checked', (count(*) FILTER (WHERE i.checked))::int)
+      FROM "ChecklistItem" i JOIN "Checklist" k ON k.id = i."checklistId" WHERE k."cardId" = ${c}.id)`,
+    commentCount: `(SELECT count(*)::int FROM "Comment" x WHERE x."cardId" = ${c}.id)`,
+    attachmentCount: `(SELECT count(*)::int FROM "Attachment" x WHERE x."cardId" = ${c}.id)`,
+  }, more);
 
 /** At most this many comments come with a full card; older ones are paged by GET /cards/{id}/comments. */
 export const CARD_COMMENTS = 50;
@@ -66,14 +97,12 @@ export const checklistJson = (l: string) =>
     'items', coalesce((SELECT json_agg(${itemJson('i')} ORDER BY i.position) FROM "ChecklistItem" i WHERE i."checklistId" = ${l}.id), '[]'::json))`;
 
 const FULL_CARD_SQL = `
-WITH ${cardSummaryCtes('c.id = $1')}
-SELECT (s.json::jsonb || jsonb_build_object(
+SELECT ${oneCardSummaryJson('s', `,
   'checklists', coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json),
   'comments', coalesce((SELECT json_agg(${commentJson('m')} ORDER BY m.id DESC)
     FROM (SELECT * FROM "Comment" WHERE "cardId" = s.id ORDER BY id DESC LIMIT ${CARD_COMMENTS}) m), '[]'::json),
-  'attachments', coalesce((SELECT json_agg(${attachmentJson('a')} ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)
-))::text AS json
-FROM summary s`;
+  'attachments', coalesce((SELECT json_agg(${attachmentJson('a')} ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)`)}::text AS json
+FROM "Card" s WHERE s.id = $1`;
 
 /** The full card (summary, checklists, newest comments, attachments), or null when it does not exist. */
 export async function loadFullCard(db: DbClient, cardId: number): Promise<CardView | null> {
