@@ -1,7 +1,8 @@
 /**
  * Board fetch, card fetch and card move throughput against PostgreSQL, next to a floor (bare
  * Fastify + pg, hand-written SQL: bench/floor-server.ts) measured in the same run.
- * Seeds a 200-card board (10 lists × 20 cards, 5 members) and a 1,000-card board in a fresh
+ * Seeds a 200-card board (10 lists × 20 cards, 5 members, 8 labels and the card parts of seedParts)
+ * and a 1,000-card board in a fresh
  * database, starts both servers as child processes and drives them with autocannon over loopback.
  * Usage: npx tsx bench/boards.ts [seconds per run]   (BENCH_DATABASE_URL, default the local server)
  */
@@ -168,11 +169,45 @@ async function seed(prisma: ReturnType<typeof openPostgres>['prisma']) {
       });
     }
     cardIds.push(...(await prisma.card.findMany({ where: { boardId: board.id }, select: { id: true } })).map((c) => c.id));
+    await seedParts(prisma, board.id, cardIds, users.map((u) => u.id));
     return { board: board.id, listIds, cardIds };
   };
   const small = await makeBoard('Bench board (200 cards)', 10, 20);
   const big = await makeBoard('Bench board (1,000 cards)', 10, 100);
   return { userId: users[0]!.id, small: small.board, big: big.board, smallLists: small.listIds, smallCards: small.cardIds };
+}
+
+/**
+ * What real cards carry: 8 labels on the board (0-2 per card), an assignee on half the cards, a
+ * 3-item checklist on a quarter, 2 comments on a fifth, 2 custom fields with values on a third.
+ */
+async function seedParts(prisma: ReturnType<typeof openPostgres>['prisma'], boardId: number, cardIds: number[], userIds: number[]) {
+  const colors = ['green', 'yellow', 'orange', 'red', 'purple', 'blue', 'sky', 'lime'] as const;
+  const labels = await Promise.all(colors.map((color, i) => prisma.label.create({ data: { boardId, name: `Label ${i + 1}`, color } })));
+  const fields = [
+    await prisma.customField.create({ data: { boardId, name: 'Estimate', type: 'number' } }),
+    await prisma.customField.create({ data: { boardId, name: 'Priority', type: 'list', options: ['low', 'normal', 'high'] } }),
+  ];
+  await prisma.cardLabel.createMany({
+    data: cardIds.flatMap((cardId, i) => labels.slice(i % 8, (i % 8) + (i % 3)).map((l) => ({ cardId, labelId: l.id }))),
+  });
+  await prisma.cardAssignee.createMany({ data: cardIds.filter((_, i) => i % 2 === 0).map((cardId, i) => ({ cardId, userId: userIds[i % userIds.length]! })) });
+  await prisma.cardFieldValue.createMany({
+    data: cardIds.filter((_, i) => i % 3 === 0).flatMap((cardId, i) => [
+      { cardId, fieldId: fields[0]!.id, value: i % 13 },
+      { cardId, fieldId: fields[1]!.id, value: ['low', 'normal', 'high'][i % 3]! },
+    ]),
+  });
+  for (const [i, cardId] of cardIds.entries()) {
+    if (i % 4 === 0) {
+      await prisma.checklist.create({
+        data: { cardId, name: 'Steps', position: 0, items: { create: [0, 1, 2].map((position) => ({ name: `Step ${position + 1}`, checked: position === 0, position })) } },
+      });
+    }
+  }
+  await prisma.comment.createMany({
+    data: cardIds.filter((_, i) => i % 5 === 0).flatMap((cardId) => [0, 1].map((n) => ({ cardId, authorId: userIds[n]!, authorName: 'Bench', text: `Comment ${n + 1}` }))),
+  });
 }
 
 /** SQL statements one board fetch sends, counted at the pg driver. */

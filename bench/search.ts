@@ -81,6 +81,13 @@ await withBenchDatabase('search', async (url) => {
   const started = Date.now();
   const { boardId, token, cards } = await seed(db);
   console.log(`seeded ${cards} cards on PostgreSQL in ${Date.now() - started} ms`);
+  const matches = [];
+  for (const q of QUERIES) {
+    const [row] = await db.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "Card" WHERE "boardId" = ${boardId} AND search @@ websearch_to_tsquery('english', ${q})`;
+    matches.push(`${q}: ${row!.n}`);
+  }
+  console.log(`cards matching each query (all ranked, 20 returned): ${matches.join('; ')}`);
   await db.close();
 
   const port = await freePort();
