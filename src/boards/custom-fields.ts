@@ -56,7 +56,9 @@ export async function updateCustomField(
       const type = ctx.type ?? current.type;
       const options = ctx.options ?? (type === 'list' ? current.options : []);
       checkOptions(type, options);
-      const values = await tx.cardFieldValue.findMany({ where: { fieldId: current.id } });
+      // Values are carried over only when what they are checked against changed: a rename keeps them as they are.
+      const redefined = type !== current.type || options.join('\u0000') !== current.options.join('\u0000');
+      const values = redefined ? await tx.cardFieldValue.findMany({ where: { fieldId: current.id } }) : [];
       const changed = values
         .map((v) => ({ cardId: v.cardId, before: v.value, after: carryValue({ type, options }, v.value) }))
         .filter((v) => v.after !== v.before);

@@ -5,13 +5,28 @@ export type FieldValue = string | number | boolean;
 
 const MAX_TEXT = 1000;
 const isoDateTime = z.iso.datetime({ offset: true });
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** "YYYY-MM-DD" naming a real day. */
+/** "YYYY-MM-DD" naming a real day (years 0000-9999). */
 function isCalendarDate(v: string) {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  const d = new Date(0);
+  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3])); // not Date.UTC: it maps years 0-99 to 1900-1999
   return d.toISOString().slice(0, 10) === v;
+}
+
+/** A date-time in UTC, as toISOString() writes it, when its year is 0000-9999 (else null). */
+function utcDateTime(v: string) {
+  if (!isoDateTime.safeParse(v).success) return null;
+  const utc = new Date(v).toISOString();
+  return /^\d{4}-/.test(utc) ? utc : null;
+}
+
+/** Decimal text that reads back as the same number ("12", "-0.5"; not "0x1A", "1e3" or " 12 "). */
+function exactNumber(v: string) {
+  const n = Number(v);
+  return /^-?\d+(\.\d+)?$/.test(v) && Number.isFinite(n) && String(n) === v ? n : null;
 }
 
 /**
@@ -24,14 +39,16 @@ export function fitValue(field: Pick<FieldRow, 'type' | 'options'>, value: unkno
       if (typeof value !== 'string') return { error: 'must be a string for a text field' };
       if (value.length > MAX_TEXT) return { error: `must be at most ${MAX_TEXT} characters` };
       if (value.includes('\u0000')) return { error: 'must not contain NUL characters' };
+      // A lone surrogate (\ud800) is not Unicode text, and the JSON column refuses it.
+      if (LONE_SURROGATE.test(value)) return { error: 'must be valid Unicode (no unpaired surrogates)' };
       return { ok: value };
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) return { error: 'must be a finite number for a number field' };
       return { ok: value };
     case 'date':
       if (typeof value === 'string' && isCalendarDate(value)) return { ok: value };
-      if (typeof value === 'string' && isoDateTime.safeParse(value).success) return { ok: new Date(value).toISOString() };
-      return { error: 'must be an ISO-8601 date ("2030-01-31") or date-time for a date field' };
+      if (typeof value === 'string' && utcDateTime(value)) return { ok: utcDateTime(value)! };
+      return { error: 'must be an ISO-8601 date ("2030-01-31") or date-time, years 0000-9999, for a date field' };
     case 'checkbox':
       if (typeof value !== 'boolean') return { error: 'must be true or false for a checkbox field' };
       return { ok: value };
@@ -52,10 +69,7 @@ export function carryValue(field: Pick<FieldRow, 'type' | 'options'>, value: unk
   const direct = fitValue(field, value);
   if ('ok' in direct) return direct.ok;
   if (field.type === 'text' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
-  if (field.type === 'number' && typeof value === 'string' && value.trim() !== '') {
-    const n = Number(value);
-    if (Number.isFinite(n)) return n;
-  }
+  if (field.type === 'number' && typeof value === 'string' && exactNumber(value) !== null) return exactNumber(value);
   if (field.type === 'checkbox' && (value === 'true' || value === 'false')) return value === 'true';
   return null;
 }

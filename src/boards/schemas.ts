@@ -223,15 +223,20 @@ export const commentText = text()
   .describe('1-16,384 characters.');
 export const checked = z.boolean({ message: 'must be true or false' });
 
+/** A query value of plain decimal digits, as a number ("1e2", "0x10", " 5" are refused). */
+const digits = (message: string) =>
+  z
+    .string({ message })
+    .regex(/^\d{1,10}$/, { message })
+    .transform(Number);
+
 /** `?limit=` within 1..max (default `fallback`); anything else is 400, never silently changed. */
 export const limitQuery = (fallback: number, max: number) => {
   const message = `must be a whole number from 1 to ${max}`;
-  return z.coerce
-    .number({ message })
-    .int({ message })
-    .min(1, { message })
-    .max(max, { message })
-    .default(fallback)
+  return digits(message)
+    .pipe(z.number().int().min(1, { message }).max(max, { message }))
+    .optional()
+    .transform((n) => n ?? fallback)
     .describe(`Page size, 1-${max} (default ${fallback}).`);
 };
 
@@ -244,11 +249,8 @@ export const booleanQuery = z
 /** `?before=`: a cursor, the id of the last item of the previous page. */
 export const beforeQuery = (what: string) => {
   const message = `must be ${what} id`;
-  return z.coerce
-    .number({ message })
-    .int({ message })
-    .min(1, { message })
-    .max(2_147_483_647, { message })
+  return digits(message)
+    .pipe(z.number().int().min(1, { message }).max(2_147_483_647, { message }))
     .optional()
     .describe('Only items older than this id: the nextBefore of the previous page.');
 };

@@ -68,6 +68,8 @@ export function toAppError(error: unknown): AppError {
   const pgCode = postgresCode(err);
   if (err.code === 'P2020' || pgCode === '22003') return badRequest('a value is out of range');
   if (pgCode === '22021' || pgCode === '22P05') return badRequest('text: must not contain NUL characters');
+  // "program limit exceeded" (a search document over tsvector's 1 MiB, an index row too large): too much text.
+  if (pgCode === '54000') return badRequest('text: too long to store or index');
   if (pgCode === '40P01' || pgCode === '40001') return conflict('a concurrent request changed the same thing; try again');
   if (pgCode === '23503') return conflict('a concurrent request removed something this one refers to; try again');
 

@@ -187,16 +187,18 @@ ALTER TABLE "Attachment" ADD CONSTRAINT "Attachment_cardId_fkey" FOREIGN KEY ("c
 
 -- Full-text search: one weighted document per card, A title, B description, C checklist items,
 -- D comments, so ts_rank puts a title match above a comment match. Kept current by triggers on
--- every table that feeds it; the GIN index above serves websearch_to_tsquery.
+-- every table that feeds it; the GIN index above serves websearch_to_tsquery. A tsvector holds at
+-- most 1 MiB: items and comments are indexed up to 50,000 and 100,000 characters (the first
+-- items, the newest comments), so no amount of text on a card can make a change fail.
 CREATE FUNCTION card_search_document(card_id INTEGER, title TEXT, description TEXT) RETURNS tsvector
 LANGUAGE sql STABLE AS $$
   SELECT setweight(to_tsvector('english', title), 'A')
       || setweight(to_tsvector('english', description), 'B')
-      || setweight(to_tsvector('english', coalesce((
-           SELECT string_agg(i.name, ' ') FROM "ChecklistItem" i JOIN "Checklist" l ON l.id = i."checklistId"
-           WHERE l."cardId" = card_id), '')), 'C')
-      || setweight(to_tsvector('english', coalesce((
-           SELECT string_agg(m.text, ' ') FROM "Comment" m WHERE m."cardId" = card_id), '')), 'D')
+      || setweight(to_tsvector('english', left(coalesce((
+           SELECT string_agg(i.name, ' ' ORDER BY l.position, i.position) FROM "ChecklistItem" i JOIN "Checklist" l ON l.id = i."checklistId"
+           WHERE l."cardId" = card_id), ''), 50000)), 'C')
+      || setweight(to_tsvector('english', left(coalesce((
+           SELECT string_agg(m.text, ' ' ORDER BY m.id DESC) FROM "Comment" m WHERE m."cardId" = card_id), ''), 100000)), 'D')
 $$;
 
 CREATE FUNCTION card_search_on_card() RETURNS trigger LANGUAGE plpgsql AS $$

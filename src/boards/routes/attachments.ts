@@ -9,7 +9,7 @@ import { sendAttachment, settleUploadBody } from '../attachment-http.js';
 import type { UploadPart } from '../attachment-upload.js';
 import { createAttachment, deleteAttachment, findAttachment } from '../attachments.js';
 import * as s from '../schemas.js';
-import { boardContext } from './context.js';
+import { boardContext, cardContext, ifMatch } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
@@ -62,6 +62,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
           description: UPLOAD_DESCRIPTION,
           consumes: ['multipart/form-data'],
           params: s.cardId,
+          headers: ifMatch,
           body: uploadBody,
           response: { 201: s.attachment, ...errors, 413: errorBody, 415: errorBody },
         },
@@ -71,7 +72,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       },
       async (request, reply) => {
         const attachment = await createAttachment({
-          ...boardContext(request),
+          ...cardContext(request),
           cardId: request.params.id,
           parts: request.isMultipart() ? request.parts() : noParts(),
           bodyLength: Number(request.headers['content-length']) || undefined,

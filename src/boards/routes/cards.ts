@@ -5,12 +5,9 @@ import { optionalBody } from '../../platform/schemas.js';
 import { copyCard, createCard, deleteCard, getCard, moveCard, updateCard } from '../cards.js';
 
 import * as s from '../schemas.js';
-import { boardContext, expectedVersion, sendCard } from './context.js';
+import { boardContext, expectedVersion, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
-const ifMatch = z
-  .object({ 'if-match': z.string().optional().describe('"<version>": apply only if the card is still at that version (else 409).') })
-  .passthrough();
 
 const dueAt = z.iso
   .datetime({ offset: true, message: 'must be an ISO-8601 date-time, or null' })

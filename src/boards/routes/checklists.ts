@@ -5,7 +5,7 @@ import { optionalBody } from '../../platform/schemas.js';
 import { convertItem } from '../cards.js';
 import { createChecklist, createItem, deleteChecklist, deleteItem, renameChecklist, updateItem } from '../checklists.js';
 import * as s from '../schemas.js';
-import { boardContext, sendCard } from './context.js';
+import { boardContext, cardContext, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const noContent = { 204: z.null(), ...errors };
@@ -19,11 +19,12 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['checklists'],
         summary: "Add a checklist after the card's others",
         params: s.cardId,
+        headers: ifMatch,
         body: z.strictObject({ name: s.checklistName }),
         response: { 201: s.checklist, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await createChecklist({ ...boardContext(request), cardId: request.params.id, name: request.body.name })),
+    async (request, reply) => reply.status(201).send(await createChecklist({ ...cardContext(request), cardId: request.params.id, name: request.body.name })),
   );
 
   app.patch(

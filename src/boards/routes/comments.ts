@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { createComment, deleteComment, listComments, updateComment } from '../comments.js';
 import * as s from '../schemas.js';
-import { boardContext } from './context.js';
+import { boardContext, cardContext, ifMatch } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
@@ -16,11 +16,12 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['comments'],
         summary: 'Comment on a card (observers too)',
         params: s.cardId,
+        headers: ifMatch,
         body: z.strictObject({ text: s.commentText }),
         response: { 201: s.comment, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await createComment({ ...boardContext(request), cardId: request.params.id, text: request.body.text })),
+    async (request, reply) => reply.status(201).send(await createComment({ ...cardContext(request), cardId: request.params.id, text: request.body.text })),
   );
 
   app.get(

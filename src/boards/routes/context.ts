@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { badRequest } from '../../platform/errors.js';
 import type { BoardContext } from '../context.js';
 import type { CardView } from '../schemas.js';
@@ -26,4 +27,14 @@ export function expectedVersion(request: FastifyRequest, bodyVersion?: number): 
 export function sendCard(reply: FastifyReply, card: CardView) {
   reply.header('etag', `"${card.version}"`);
   return card;
+}
+
+/** The If-Match request header of routes that change a card (documented; parsed by expectedVersion). */
+export const ifMatch = z
+  .object({ 'if-match': z.string().optional().describe('"<version>": apply only if the card is still at that version (else 409).') })
+  .passthrough();
+
+/** The board context of a request that changes a card, with the version it expects (If-Match). */
+export function cardContext(request: FastifyRequest) {
+  return { ...boardContext(request), expectedVersion: expectedVersion(request) };
 }

@@ -5,7 +5,7 @@ import { optionalBody } from '../../platform/schemas.js';
 import { createCustomField, deleteCustomField, setFieldValue, updateCustomField } from '../custom-fields.js';
 import { presentCustomField } from '../presenters.js';
 import * as s from '../schemas.js';
-import { boardContext, sendCard } from './context.js';
+import { boardContext, cardContext, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
@@ -71,6 +71,7 @@ export const customFieldRoutes: FastifyPluginAsyncZod = async (app) => {
           'text: a string of up to 1,000 characters; number: a finite number; date: "YYYY-MM-DD" (kept as is) or an ISO-8601 ' +
           'date-time (stored in UTC); checkbox: true or false; list: one of the options.',
         params: s.cardFieldParams,
+        headers: ifMatch,
         body: z.strictObject({
           value: z.union([z.string(), z.number(), z.boolean(), z.null()], { message: 'must be a string, a number, true/false or null' }).describe('The value, or null to clear it.'),
         }),
@@ -78,7 +79,7 @@ export const customFieldRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { card } = await setFieldValue({ ...boardContext(request), cardId: request.params.id, fieldId: request.params.fieldId, value: request.body.value });
+      const { card } = await setFieldValue({ ...cardContext(request), cardId: request.params.id, fieldId: request.params.fieldId, value: request.body.value });
       return sendCard(reply, card);
     },
   );

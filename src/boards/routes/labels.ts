@@ -5,7 +5,7 @@ import { optionalBody } from '../../platform/schemas.js';
 import { addAssignee, addCardLabel, createLabel, deleteLabel, removeAssignee, removeCardLabel, updateLabel } from '../labels.js';
 import { presentLabel } from '../presenters.js';
 import * as s from '../schemas.js';
-import { boardContext, sendCard } from './context.js';
+import { boardContext, cardContext, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const noContent = { 204: z.null(), ...errors };
@@ -60,20 +60,21 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Put a label of the card's board on the card (idempotent)",
         description: 'A label of another board, or one that does not exist, is 400.',
         params: s.cardLabelParams,
+        headers: ifMatch,
         response: { 200: s.card, ...errors },
       },
     },
     async (request, reply) => {
-      const { card } = await addCardLabel({ ...boardContext(request), cardId: request.params.id, labelId: request.params.labelId });
+      const { card } = await addCardLabel({ ...cardContext(request), cardId: request.params.id, labelId: request.params.labelId });
       return sendCard(reply, card);
     },
   );
 
   app.delete(
     '/cards/:id/labels/:labelId',
-    { schema: { tags: ['labels'], summary: 'Take a label off the card (idempotent)', params: s.cardLabelParams, response: noContent } },
+    { schema: { tags: ['labels'], summary: 'Take a label off the card (idempotent)', params: s.cardLabelParams, headers: ifMatch, response: noContent } },
     async (request, reply) => {
-      await removeCardLabel({ ...boardContext(request), cardId: request.params.id, labelId: request.params.labelId });
+      await removeCardLabel({ ...cardContext(request), cardId: request.params.id, labelId: request.params.labelId });
       return reply.status(204).send(null);
     },
   );
@@ -86,20 +87,21 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Assign a member of the card's board to the card (idempotent)",
         description: 'A user who is not a member of the board is 400. Leaving the board unassigns them.',
         params: s.cardMemberParams,
+        headers: ifMatch,
         response: { 200: s.card, ...errors },
       },
     },
     async (request, reply) => {
-      const { card } = await addAssignee({ ...boardContext(request), cardId: request.params.id, userId: request.params.userId });
+      const { card } = await addAssignee({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
       return sendCard(reply, card);
     },
   );
 
   app.delete(
     '/cards/:id/members/:userId',
-    { schema: { tags: ['assignees'], summary: 'Unassign a user from the card (idempotent)', params: s.cardMemberParams, response: noContent } },
+    { schema: { tags: ['assignees'], summary: 'Unassign a user from the card (idempotent)', params: s.cardMemberParams, headers: ifMatch, response: noContent } },
     async (request, reply) => {
-      await removeAssignee({ ...boardContext(request), cardId: request.params.id, userId: request.params.userId });
+      await removeAssignee({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
       return reply.status(204).send(null);
     },
   );
