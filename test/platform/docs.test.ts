@@ -41,3 +41,24 @@ it('describes the /api routes in the /api document only, and /v1 routes in the /
   for (const path of Object.keys(v1.paths ?? {})) expect(path.startsWith('/api')).toBe(false);
   expect(Object.keys(api.paths ?? {})).not.toContain('/healthz');
 });
+
+it("documents every endpoint of the seed's table, with the errors it can answer", async () => {
+  const api = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json();
+  const seed = `GET /boards, POST /boards, GET /boards/{id}, PATCH /boards/{id}, GET /boards/{id}/search, GET /boards/{id}/activity,
+    GET /boards/{id}/archived, GET /boards/{id}/members, POST /boards/{id}/members, PATCH /boards/{id}/members/{userId},
+    DELETE /boards/{id}/members/{userId}, GET /boards/{id}/lists, POST /boards/{id}/lists, PATCH /lists/{id}, POST /lists/{id}/move,
+    POST /lists/{id}/cards, GET /cards/{id}, PATCH /cards/{id}, POST /cards/{id}/move, POST /cards/{id}/copy, DELETE /cards/{id},
+    POST /boards/{id}/labels, PUT /cards/{id}/labels/{labelId}, PUT /cards/{id}/members/{userId}, POST /cards/{id}/checklists,
+    POST /checklists/{id}/items, PATCH /items/{id}, POST /items/{id}/convert, POST /boards/{id}/custom-fields,
+    PATCH /custom-fields/{id}, PUT /cards/{id}/fields/{fieldId}, POST /cards/{id}/comments, POST /cards/{id}/attachments,
+    GET /attachments/{id}/download, GET /boards/{id}/events`;
+  for (const endpoint of seed.split(',').map((e) => e.trim())) {
+    const [method, path] = endpoint.split(' ') as [string, string];
+    const operation = api.paths[path]?.[method.toLowerCase()];
+    expect(operation, endpoint).toBeDefined();
+    expect(Object.keys(operation.responses), endpoint).toEqual(expect.arrayContaining(['401', '404']));
+  }
+  const upload = api.paths['/cards/{id}/attachments'].post;
+  expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+  expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '413', '415']));
+});
