@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -36,6 +37,8 @@ export class DiskBlobStore implements BlobStore {
     const partial = path.join(this.tmp, `${key}.part`);
     const final = this.pathOf(key);
     let size = 0;
+    // `flush`: on disk (fsync) before it is renamed into place, so a crash never leaves a short file under objects/.
+    const out = createWriteStream(partial, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 1024 * 1024 });
     try {
       await pipeline(
         source,
@@ -45,10 +48,12 @@ export class DiskBlobStore implements BlobStore {
             yield chunk;
           }
         },
-        // `flush`: on disk (fsync) before it is renamed into place, so a crash never leaves a short file under objects/.
-        createWriteStream(partial, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 1024 * 1024 }),
+        out,
       );
     } catch (error) {
+      // The file is opened asynchronously: a source failing at once can reject the pipeline before
+      // the open completes, and a file removed before it would be created after. Wait for the close.
+      if (!out.closed) await once(out, 'close').catch(() => {});
       await rm(partial, { force: true });
       throw error;
     }
