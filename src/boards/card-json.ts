@@ -78,21 +78,21 @@ const oneCardSummaryJson = (c: string, more = '') =>
   }, more);
 
 /** At most this many comments come with a full card; older ones are paged by GET /cards/{id}/comments. */
-export const CARD_COMMENTS = 50;
+const CARD_COMMENTS = 50;
 
-export const commentJson = (m: string) =>
+const commentJson = (m: string) =>
   `json_build_object('id', ${m}.id, 'cardId', ${m}."cardId", 'text', ${m}.text,
     'author', json_build_object('userId', ${m}."authorId", 'name', ${m}."authorName"),
     'createdAt', ${iso(`${m}."createdAt"`)}, 'updatedAt', ${iso(`${m}."updatedAt"`)})`;
 
-export const attachmentJson = (a: string) =>
+const attachmentJson = (a: string) =>
   `json_build_object('id', ${a}.id, 'cardId', ${a}."cardId", 'filename', ${a}.filename, 'mimeType', ${a}."mimeType",
     'size', ${a}.size, 'createdAt', ${iso(`${a}."createdAt"`)})`;
 
-export const itemJson = (i: string) =>
+const itemJson = (i: string) =>
   `json_build_object('id', ${i}.id, 'checklistId', ${i}."checklistId", 'name', ${i}.name, 'checked', ${i}.checked, 'position', ${i}.position)`;
 
-export const checklistJson = (l: string) =>
+const checklistJson = (l: string) =>
   `json_build_object('id', ${l}.id, 'cardId', ${l}."cardId", 'name', ${l}.name, 'position', ${l}.position,
     'items', coalesce((SELECT json_agg(${itemJson('i')} ORDER BY i.position) FROM "ChecklistItem" i WHERE i."checklistId" = ${l}.id), '[]'::json))`;
 
