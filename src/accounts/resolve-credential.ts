@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../platform/db.js';
 import { cacheCredential, cachedCredential, credentialGeneration } from './credential-cache.js';
 import { hashToken, isWellFormedToken } from './tokens.js';
+import { touchLastUsed } from './touch-last-used.js';
 
 /** Who a credential speaks for, as authentication needs it. */
 export interface Principal {
@@ -27,8 +28,6 @@ interface CachedKey {
   usable: boolean;
   lastUsedAt: number | null;
 }
-
-const MINUTE = 60_000;
 
 /** The live key behind a tsk_ token, or null (unknown, revoked, expired, owner not active). */
 export async function resolveApiKey({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
@@ -58,25 +57,11 @@ export async function resolveApiKey({ db, token, now = Date.now() }: { db: Prism
     cacheCredential(db, `key:${hash}`, entry, generation, now);
   }
   if (!entry || !entry.usable || (entry.expiresAt !== null && entry.expiresAt <= now)) return null;
-  if (entry.lastUsedAt === null || now - entry.lastUsedAt >= MINUTE) touchKey(db, entry, now);
+  const keyId = entry.credential.keyId;
+  touchLastUsed(entry, now, (at) =>
+    db.apiKey.updateMany({ where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: at } }] }, data: { lastUsedAt: at } }),
+  );
   return entry.credential;
-}
-
-/**
- * lastUsedAt to the minute without a write per request: at most one UPDATE per key per minute
- * (per process), off the request's path; the WHERE keeps concurrent processes from repeating it.
- */
-function touchKey(db: PrismaClient, entry: CachedKey, now: number) {
-  entry.lastUsedAt = now;
-  const at = new Date(Math.floor(now / MINUTE) * MINUTE);
-  db.apiKey
-    .updateMany({
-      where: { id: entry.credential.keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: at } }] },
-      data: { lastUsedAt: at },
-    })
-    .catch(() => {
-      // Losing one lastUsedAt update is harmless; the next minute writes it again.
-    });
 }
 
 /** The active user behind a session cookie, or null (unknown, expired, user not active). */

@@ -60,3 +60,8 @@ export function displayPrefix(token: string): string {
 export function generateSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
+
+/** A public random id such as `agt_3fK9…`: unguessable, so ids reveal nothing about counts. */
+export function publicId(prefix: string, length = 16): string {
+  return `${prefix}${randomBase62(length)}`;
+}

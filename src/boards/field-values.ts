@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { FieldRow } from './access.js';
+import { LONE_SURROGATE } from '../platform/schemas.js';
 
 export type FieldValue = string | number | boolean;
 
 const MAX_TEXT = 1000;
 const isoDateTime = z.iso.datetime({ offset: true });
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /** "YYYY-MM-DD" naming a real day (years 0000-9999). */
 function isCalendarDate(v: string) {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);

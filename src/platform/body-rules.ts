@@ -20,7 +20,8 @@ export function registerBodyRules(app: FastifyInstance) {
   });
 
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.schema?.body || request.body === undefined || request.body === null) return;
+    // An unknown route is a 404 whatever its body: the not-found handler says so, not this rule.
+    if (request.is404 || request.routeOptions.schema?.body || request.body === undefined || request.body === null) return;
     const empty = typeof request.body === 'object' && !Array.isArray(request.body) && Object.keys(request.body).length === 0;
     if (!empty) throw badRequest('body: this endpoint takes no body');
   });

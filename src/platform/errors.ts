@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -159,5 +160,44 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}
+
+/**
+ * Errors the router raises before a route is found (a malformed percent-encoding, a path
+ * parameter over the length limit): the same body shape and request id as every other error.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError(414, 'uri_too_long', 'url: a path segment is too long')
+      : badRequest('url: not a valid URL (malformed percent-encoding)');
+  return sendError(request, reply, appError);
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'headers: too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'request: not received in time'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (an unknown method, a 20 KB header,
+ * broken syntax): answered on the socket with the surface's error body and a request id, like
+ * every other error. The surface is read from the request line when there is one.
+ */
+export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: import('node:net').Socket) {
+  if (socket.destroyed || !socket.writable) return;
+  if (error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'invalid_request', 'request: malformed HTTP request (unknown method or bad syntax)'];
+  const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+  const path = raw.split('\r\n')[0]?.split(' ')[1] ?? '';
+  const body = JSON.stringify(surfaceOf(path) === 'v1' ? { error: code, message } : { error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

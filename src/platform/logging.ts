@@ -15,6 +15,10 @@ const REDACT_PATHS = [
   'headers.authorization',
   'headers["x-api-key"]',
   'headers.cookie',
+  // Plugins log options objects holding the request's headers (multipart's busboy options, at trace).
+  '*.headers.authorization',
+  '*.headers["x-api-key"]',
+  '*.headers.cookie',
   'password',
   '*.password',
   'token',

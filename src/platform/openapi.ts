@@ -42,7 +42,9 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
       const openapiObject = (documentObject as { openapiObject: { paths?: Record<string, object> } }).openapiObject;
       for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
         if (outside.has(path.replace(/\{(\w+)\}/g, ':$1'))) (item as { servers?: unknown }).servers = [{ url: '/' }];
+        for (const [method, operation] of Object.entries(item)) declareSharedErrors(method, operation as Operation, options.serverUrl !== '/v1');
       }
+      allowNullInNullableEnums(openapiObject);
       return openapiObject as never;
     },
   });
@@ -51,6 +53,46 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
     uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
   });
   scope.get(`${options.path}/openapi.json`, { schema: { hide: true } }, async () => scope.swagger());
+}
+
+interface Operation {
+  requestBody?: unknown;
+  responses?: Record<string, { description?: string; content?: unknown }>;
+}
+
+/**
+ * Statuses that rules shared by every route can produce, declared wherever they apply: a body
+ * can be too large (413) or of the wrong type (415); a change can be refused for its body or
+ * path (400) and, outside /v1, for a read-only key or a foreign Origin (403).
+ */
+function declareSharedErrors(method: string, operation: Operation, forbiddenApplies: boolean) {
+  const responses = operation.responses;
+  if (!responses || typeof responses !== 'object') return;
+  const errorResponse = Object.entries(responses).find(([status]) => status >= '400')?.[1];
+  if (!errorResponse) return;
+  const add = (status: string, description: string) => {
+    responses[status] ??= { ...errorResponse, description };
+  };
+  if (operation.requestBody) {
+    add('413', 'The body is too large.');
+    add('415', 'The body is not application/json (or multipart/form-data where the operation says so).');
+  }
+  if (!['get', 'head', 'options'].includes(method)) {
+    add('400', 'The request is malformed; the message names the field at fault.');
+    if (forbiddenApplies) add('403', 'Not allowed: a read-only key, a role that may not do this, or a cross-origin request with a session.');
+  }
+}
+
+/** OpenAPI 3.0 checks enum values against `nullable`: a nullable enum must list null itself. */
+function allowNullInNullableEnums(node: unknown) {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const child of node) allowNullInNullableEnums(child);
+    return;
+  }
+  const schema = node as { nullable?: boolean; enum?: unknown[] };
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
+  for (const child of Object.values(node)) allowNullInNullableEnums(child);
 }
 
 /** The `{"error": "..."}` body every /api error has; referenced from each route's responses. */

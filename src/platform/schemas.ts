@@ -16,8 +16,18 @@ export const id = (what: string) =>
 export const idParams = (what: string) =>
   z.strictObject({ id: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), id(what)) });
 
-/** Text that PostgreSQL can store: no NUL characters (it rejects them). */
-export const text = () => z.string().refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' });
+/** An unpaired UTF-16 surrogate: not Unicode, and PostgreSQL's JSON refuses it. */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Text that PostgreSQL can store, one rule for every text field: no NUL characters (PostgreSQL
+ * rejects them) and no unpaired UTF-16 surrogate (not Unicode; JSON columns reject it).
+ */
+export const text = () =>
+  z
+    .string()
+    .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' })
+    .refine((v) => !LONE_SURROGATE.test(v), { message: 'must be valid Unicode (no unpaired surrogates)' });
 
 /** A body whose fields are all optional may also be left out altogether (treated as `{}`). */
 export const optionalBody = <T extends z.ZodType>(schema: T) => z.preprocess((v) => v ?? {}, schema);

@@ -146,3 +146,14 @@ describe('request ids and request logs', () => {
     for (const secret of ['tsk_', 'cookie-secret', 'ans_secret', 'hunter2']) expect(lines[0]).not.toContain(secret);
   });
 });
+
+describe('unknown routes with a body', () => {
+  it('are 404 in the surface\'s shape, not 400 "takes no body"', async () => {
+    const api = await t.app.inject({ method: 'POST', url: '/api/no/such/route', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ error: 'no route POST /api/no/such/route' });
+    const v1 = await t.app.inject({ method: 'POST', url: '/v1/anything', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
+    expect(v1.statusCode).toBe(404);
+    expect(v1.json()).toEqual({ error: 'not_found', message: 'no route POST /v1/anything' });
+  });
+});
