@@ -3,6 +3,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
+import { generatorFromConfig } from './answers/generators/from-config.js';
+import type { Generator } from './answers/generators/generator.js';
+import { agentRoutes } from './answers/routes/agents.js';
+import { answerRoutes } from './answers/routes/answer.js';
+import { insightRoutes } from './answers/routes/insights.js';
+import { knowledgeRoutes } from './answers/routes/knowledge.js';
+import { ticketConsoleRoutes } from './tickets/routes/console.js';
+import { ticketRoutes } from './tickets/routes/tickets.js';
+import { workspaceRoutes } from './workspaces/routes.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
 import { keyRoutes } from './accounts/routes/keys.js';
@@ -25,7 +34,7 @@ import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { EventBus, eventBusPlugin } from './platform/event-bus.js';
 import { registerBodyRules } from './platform/body-rules.js';
-import { registerErrorHandling } from './platform/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
 import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
 import { migrate } from './platform/migrate.js';
@@ -41,6 +50,8 @@ export interface BuildAppOptions {
   streamIntervals?: { ping: number; accessCheck: number };
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** The answer generator; by default the one the config selects (LLM_BASE_URL or offline). */
+  generator?: Generator;
 }
 
 export const API_DESCRIPTION = `The task-board REST API. Every path is relative to this server URL (\`/api\`).
@@ -79,6 +90,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   if (applied.length) app.log.info({ migrations: applied }, 'applied migrations');
@@ -142,6 +155,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await web.register(authRoutes, { config });
       await web.register(keyRoutes, { config });
       await web.register(adminRoutes, { config });
+      await web.register(workspaceRoutes, { config });
+      await web.register(agentRoutes, { config });
+      await web.register(knowledgeRoutes, { config });
+      await web.register(insightRoutes, { config });
+      await web.register(ticketConsoleRoutes, { config });
     });
   });
 
@@ -156,6 +174,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         workspaceToken: { type: 'http', scheme: 'bearer', bearerFormat: 'wst_…', description: 'A workspace token.' },
       },
     });
+    await v1.register(answerRoutes, { config, generator: options.generator ?? generatorFromConfig(config) });
+    await v1.register(ticketRoutes);
   });
 
   return app;

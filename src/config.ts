@@ -72,6 +72,13 @@ export const configSchema = z.object({
   LLM_BASE_URL: url(['http:', 'https:']).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** Per attempt; the answer API retries LLM_RETRIES times with backoff, then answers 502. */
+  LLM_TIMEOUT_MS: int(100, 300_000).default(20_000),
+  LLM_RETRIES: int(0, 10).default(2),
+  /** First backoff delay between LLM attempts (doubled each retry). */
+  LLM_BACKOFF_MS: int(0, 60_000).default(300),
+  /** Pass the message's images to the model (for models that read images). */
+  LLM_IMAGES: bool.default(false),
 });
 
 export type Config = z.infer<typeof configSchema> & {

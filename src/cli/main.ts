@@ -2,6 +2,7 @@
  * The admin CLI: `npm run --silent admin -- <command> [flags]`. One JSON object on stdout;
  * exit 0, or 1 with {"error": "..."}.
  */
+import path from 'node:path';
 import { ConfigError, loadConfig, loadDotEnv } from '../config.js';
 import { DataDirBusyError, dataDirHolder } from '../platform/data-dir-lock.js';
 import { type Database, openEmbedded, openPostgres } from '../platform/db.js';
@@ -44,7 +45,13 @@ async function main(argv: string[]): Promise<CommandOutcome> {
   }
 }
 
-const argv = process.argv.slice(2);
+// File paths are read by whichever process runs the command (the server, through its socket):
+// make them absolute here, where they were typed.
+const argv = process.argv.slice(2).map((arg, i, all) => {
+  if (all[i - 1] === '--file' && !arg.startsWith('--')) return path.resolve(arg);
+  if (arg.startsWith('--file=')) return `--file=${path.resolve(arg.slice(7))}`;
+  return arg;
+});
 if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
   console.log(helpText());
   process.exit(argv.length === 0 ? 1 : 0);

@@ -62,3 +62,25 @@ it("documents every endpoint of the seed's table, with the errors it can answer"
   expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
   expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '413', '415']));
 });
+
+describe('statuses every route can produce', () => {
+  it('are declared: 413/415 wherever there is a body, 400/403 on changes, null in nullable enums', async () => {
+    const t = await buildTestApp();
+    try {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json();
+      for (const [path, item] of Object.entries<Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          if (typeof op !== 'object' || !op.responses) continue;
+          if (op.requestBody) expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
+          if (method !== 'get') expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['400', '403']));
+        }
+      }
+      const color = doc.paths['/labels/{id}'].patch.responses['200'].content['application/json'].schema.properties.color;
+      expect(color.enum).toContain(null);
+      const v1 = (await t.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' })).json();
+      expect(Object.keys(v1.paths['/answer'].post.responses)).not.toContain('403');
+    } finally {
+      await t.close();
+    }
+  });
+});

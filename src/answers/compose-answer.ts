@@ -1,0 +1,107 @@
+import { type Generator } from './generators/generator.js';
+import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
+import { humanIntent } from './retrieval/intents.js';
+import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
+import { bestPassages, DEFAULT_QUERY, type QueryParams, retrieve } from './retrieval/retrieve.js';
+
+export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
+
+export interface AgentSettings {
+  name: string;
+  fallbackMessage: string;
+  referralText: string;
+  attachmentFallback: 'answer' | 'needs_human';
+}
+
+export interface Source {
+  externalId: string;
+  title: string;
+  /** In [0, 1]: the top source's is the estimated probability that it answers the message. */
+  score: number;
+}
+
+export interface ComposedAnswer {
+  message: string;
+  sources: Source[];
+  needsHuman: boolean;
+  confidence: 'high' | 'medium' | 'low';
+  reason: NeedsHumanReason | null;
+  /** Every article retrieval ranked, best first (the evaluation measures recall on it). */
+  ranking: string[];
+}
+
+export interface ComposeOptions {
+  index: KnowledgeIndex;
+  message: string;
+  /** Earlier turns of the conversation, oldest first. */
+  thread: { question: string; reply: string }[];
+  agent: AgentSettings;
+  generator: Generator;
+  attachmentText?: string | undefined;
+  images?: { mime: string; base64: string }[];
+  /** Some attachment was an image or PDF, and none could be read. */
+  attachmentsUnreadable?: boolean;
+  /** An earlier turn of the conversation needed a human. */
+  conversationNeedsHuman?: boolean;
+  model?: DecisionModel;
+  queryParams?: QueryParams;
+}
+
+/** Sources cited: at most this many, each scoring at least this share of the best one. */
+const MAX_SOURCES = 3;
+const MIN_RELATIVE = 0.5;
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/**
+ * The agent's answer to one message: retrieval, the decision whether the knowledge answers it,
+ * and the generator's reply. Pure: no database; the caller loads and stores.
+ */
+export async function composeAnswer(options: ComposeOptions): Promise<ComposedAnswer> {
+  const { index, agent, model = DEFAULT_MODEL } = options;
+  const retrieval = retrieve(
+    index,
+    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText },
+    options.queryParams ?? DEFAULT_QUERY,
+  );
+  const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
+  const p = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
+
+  const human = (reason: NeedsHumanReason): ComposedAnswer => ({
+    message: agent.referralText ? `${agent.fallbackMessage}\n\n${agent.referralText}` : agent.fallbackMessage,
+    sources: [],
+    needsHuman: true,
+    confidence: 'low',
+    reason,
+    ranking,
+  });
+
+  const intent = humanIntent(options.message);
+  if (intent) return human(intent);
+  if (options.attachmentsUnreadable && agent.attachmentFallback === 'needs_human') return human('attachment_unreadable');
+  if (p < model.threshold) return human('no_knowledge');
+
+  const top = retrieval.candidates[0]!.score;
+  const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
+  const generation = await options.generator.generate({
+    message: options.message,
+    thread: options.thread,
+    sources: cited.map((c) => ({
+      externalId: c.article.doc.externalId,
+      title: c.article.doc.title,
+      url: c.article.doc.url,
+      passages: bestPassages(c.article, retrieval.query.terms, index, 1).map((ps) => ps.text),
+    })),
+    attachmentText: options.attachmentText,
+    images: options.images ?? [],
+    agentName: agent.name,
+  });
+  if (!generation.covered) return human('not_covered');
+
+  const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round((p * c.score) / top) }));
+  if (options.conversationNeedsHuman) {
+    // The thread already went to a person: answer, but do not let the client think it is settled.
+    return { message: generation.message, sources, needsHuman: true, confidence: 'low', reason: 'earlier_turn', ranking };
+  }
+  return { message: generation.message, sources, needsHuman: false, confidence: confidenceOf(p, model), reason: null, ranking };
+}

@@ -1,0 +1,143 @@
+import { performance } from 'node:perf_hooks';
+import { publicId } from '../../accounts/tokens.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../platform/db.js';
+import { AppError } from '../../platform/errors.js';
+import { findAnsweringAgent } from '../agents/find-answering-agent.js';
+import { composeAnswer } from '../compose-answer.js';
+import { type Generator, GeneratorError } from '../generators/generator.js';
+import { knowledgeIndex } from '../knowledge/index-cache.js';
+import { type AttachmentInput, readAttachments } from '../read-attachments.js';
+
+export interface AnswerRequest {
+  message: string;
+  conversationRef?: string | undefined;
+  agentId?: string | undefined;
+  channel?: string | undefined;
+  attachments?: AttachmentInput[] | undefined;
+}
+
+export interface AnswerResponse {
+  conversationId: string;
+  agentId: string;
+  message: string;
+  sources: { externalId: string; title: string; score: number }[];
+  needs_human: boolean;
+  confidence: 'high' | 'medium' | 'low';
+}
+
+/** Earlier turns the agent reads to understand a follow-up. */
+const THREAD_TURNS = 3;
+
+const limitReached = (limit: number) =>
+  new AppError(429, 'conversation_limit_reached', `this workspace's limit of ${limit} new conversations this month is reached`);
+
+function monthStart(now = new Date()) {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/**
+ * One answer-API call: the agent answers the message from the workspace's knowledge, and the
+ * call is stored as a turn of a new or continued conversation. Nothing is stored when it fails.
+ */
+export async function answerMessage({
+  db,
+  generator,
+  workspaceId,
+  request,
+  startedAt = performance.now(),
+}: {
+  db: PrismaClient;
+  generator: Generator;
+  workspaceId: number;
+  request: AnswerRequest;
+  /** When the request arrived (performance.now()), for the stored latency. */
+  startedAt?: number;
+}): Promise<AnswerResponse> {
+  const existing = request.conversationRef
+    ? await db.conversation.findUnique({
+        where: { workspaceId_ref: { workspaceId, ref: request.conversationRef } },
+        include: { turns: { orderBy: { id: 'desc' }, take: THREAD_TURNS, select: { question: true, reply: true } } },
+      })
+    : null;
+  // A continued conversation keeps its agent unless the call names one (or it was unpublished since).
+  const agent = request.agentId || !existing
+    ? await findAnsweringAgent({ db, workspaceId, agentId: request.agentId })
+    : await findAnsweringAgent({ db, workspaceId, agentId: existing.agentId }).catch(() => findAnsweringAgent({ db, workspaceId }));
+  const limit = agent.conversationLimit;
+  // Fails fast before any work; checked again under a lock when the conversation is created.
+  if (!existing && limit !== null && (await countThisMonth(db, workspaceId)) >= limit) throw limitReached(limit);
+
+  const attachments = await readAttachments(request.attachments ?? []);
+  const index = await knowledgeIndex({ db, workspaceId, version: agent.knowledgeVersion });
+  let composed;
+  try {
+    composed = await composeAnswer({
+      index,
+      message: request.message,
+      thread: (existing?.turns ?? []).reverse(),
+      agent,
+      generator,
+      attachmentText: attachments.text || undefined,
+      images: attachments.images,
+      attachmentsUnreadable: attachments.unreadable,
+      conversationNeedsHuman: existing?.needsHuman ?? false,
+    });
+  } catch (error) {
+    if (error instanceof GeneratorError) throw new AppError(502, 'answer_failed', `the AI service could not answer (${error.message}); retry with backoff`);
+    throw error;
+  }
+  const latencyMs = Math.round(performance.now() - startedAt);
+
+  const conversationId = await db.$transaction(async (tx) => {
+    let id = existing?.id;
+    if (!id) {
+      if (limit !== null) {
+        // Serialises new conversations of a limited workspace so the limit holds under concurrency.
+        await tx.$queryRaw`SELECT id FROM "Workspace" WHERE id = ${workspaceId} FOR UPDATE`;
+        if ((await countThisMonth(tx, workspaceId)) >= limit) throw limitReached(limit);
+      }
+      // Two first calls with one ref at once continue one conversation.
+      const rows = await tx.$queryRaw<{ id: string }[]>`
+        INSERT INTO "Conversation" (id, "workspaceId", ref, "agentId", "needsHuman", "createdAt", "updatedAt")
+        VALUES (${publicId('cnv_', 20)}, ${workspaceId}, ${request.conversationRef ?? null}, ${agent.id}, false, now(), now())
+        ON CONFLICT ("workspaceId", ref) DO UPDATE SET "updatedAt" = now()
+        RETURNING id`;
+      id = rows[0]!.id;
+    }
+    await tx.conversationTurn.create({
+      data: {
+        conversationId: id,
+        workspaceId,
+        agentId: agent.id,
+        channel: request.channel ?? null,
+        question: request.message,
+        reply: composed.message,
+        sources: composed.sources as unknown as Prisma.InputJsonArray,
+        confidence: composed.confidence,
+        needsHuman: composed.needsHuman,
+        reason: composed.reason,
+        attachments: attachments.records,
+        latencyMs,
+      },
+    });
+    await tx.conversation.update({
+      where: { id },
+      data: composed.needsHuman ? { needsHuman: true, updatedAt: new Date() } : { updatedAt: new Date() },
+    });
+    return id;
+  });
+
+  return {
+    conversationId,
+    agentId: agent.id,
+    message: composed.message,
+    sources: composed.sources,
+    needs_human: composed.needsHuman,
+    confidence: composed.confidence,
+  };
+}
+
+function countThisMonth(db: Pick<PrismaClient, 'conversation'>, workspaceId: number) {
+  return db.conversation.count({ where: { workspaceId, createdAt: { gte: monthStart() } } });
+}

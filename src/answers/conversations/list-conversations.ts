@@ -1,0 +1,49 @@
+import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+
+export interface ConversationFilter {
+  workspaceId: number;
+  agentId?: string | undefined;
+  channel?: string | undefined;
+  needsHuman?: boolean | undefined;
+  confidence?: 'high' | 'medium' | 'low' | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+/**
+ * A page of conversations, most recently active first, each with its last turn. Channel and
+ * confidence match any turn; the cursor is the last conversation's id of the previous page.
+ */
+export async function listConversations({ db, filter, limit, cursor }: { db: DbClient; filter: ConversationFilter; limit: number; cursor?: string | undefined }) {
+  const after = cursor ? await db.conversation.findFirst({ where: { id: cursor, workspaceId: filter.workspaceId }, select: { updatedAt: true, id: true } }) : null;
+  if (cursor && !after) throw notFound('cursor: unknown conversation');
+  const turnFilter = {
+    ...(filter.channel ? { channel: filter.channel } : {}),
+    ...(filter.confidence ? { confidence: filter.confidence } : {}),
+  };
+  const rows = await db.conversation.findMany({
+    where: {
+      workspaceId: filter.workspaceId,
+      ...(filter.agentId ? { agentId: filter.agentId } : {}),
+      ...(filter.needsHuman !== undefined ? { needsHuman: filter.needsHuman } : {}),
+      ...(filter.from || filter.to ? { updatedAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+      ...(Object.keys(turnFilter).length ? { turns: { some: turnFilter } } : {}),
+      ...(after ? { OR: [{ updatedAt: { lt: after.updatedAt } }, { updatedAt: after.updatedAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+    include: { turns: { orderBy: { id: 'desc' }, take: 1 }, _count: { select: { turns: true } } },
+  });
+  return { conversations: rows.slice(0, limit), nextCursor: rows.length > limit ? rows[limit - 1]!.id : null };
+}
+
+/** One conversation of the workspace with all its turns, oldest first; 404 otherwise. */
+export async function getConversation({ db, workspaceId, conversationId }: { db: DbClient; workspaceId: number; conversationId: string }) {
+  const conversation = await db.conversation.findFirst({
+    where: { id: conversationId, workspaceId },
+    include: { turns: { orderBy: { id: 'asc' } }, _count: { select: { turns: true } } },
+  });
+  if (!conversation) throw notFound('conversation: not found');
+  return conversation;
+}

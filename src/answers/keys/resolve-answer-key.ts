@@ -1,0 +1,41 @@
+import { cacheCredential, cachedCredential, credentialGeneration } from '../../accounts/credential-cache.js';
+import { hashToken, isWellFormedToken } from '../../accounts/tokens.js';
+import { touchLastUsed } from '../../accounts/touch-last-used.js';
+import type { PrismaClient } from '../../platform/db.js';
+
+export interface AnswerKeyCredential {
+  keyId: number;
+  workspaceId: number;
+}
+
+interface Cached {
+  credential: AnswerKeyCredential;
+  usable: boolean;
+  lastUsedAt: number | null;
+}
+
+/**
+ * The live answer key behind an ans_ token, or null (malformed, unknown, revoked). Cached like
+ * personal keys: a revocation through this process applies at once, through another within 1 s.
+ */
+export async function resolveAnswerKey({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
+  if (!isWellFormedToken(token, 'ans_')) return null;
+  const hash = hashToken(token);
+  let entry = cachedCredential<Cached | null>(db, `answer-key:${hash}`, now);
+  if (entry === undefined) {
+    const generation = credentialGeneration(db);
+    const key = await db.answerKey.findUnique({ where: { tokenHash: hash } });
+    entry = key && {
+      credential: { keyId: key.id, workspaceId: key.workspaceId },
+      usable: key.revokedAt === null,
+      lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+    };
+    cacheCredential(db, `answer-key:${hash}`, entry, generation, now);
+  }
+  if (!entry?.usable) return null;
+  const keyId = entry.credential.keyId;
+  touchLastUsed(entry, now, (at) =>
+    db.answerKey.updateMany({ where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: at } }] }, data: { lastUsedAt: at } }),
+  );
+  return entry.credential;
+}

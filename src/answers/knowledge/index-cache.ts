@@ -1,0 +1,55 @@
+import type { DbClient } from '../../platform/db.js';
+import { KnowledgeIndex, type PreparedArticle, prepareArticle } from '../retrieval/knowledge-index.js';
+
+interface WorkspaceIndex {
+  version: number;
+  index: Promise<KnowledgeIndex>;
+  /** Articles already tokenised, by id, with the updatedAt they were tokenised at. */
+  prepared: Map<number, { updatedAt: number; article: PreparedArticle }>;
+}
+
+/** Indexes kept per process; beyond this many workspaces the least recently used is dropped. */
+const MAX_WORKSPACES = 200;
+const caches = new WeakMap<object, Map<number, WorkspaceIndex>>();
+
+/**
+ * The workspace's knowledge index as of `version` (Workspace.knowledgeVersion, read by the caller
+ * with the agent). Built on first use and whenever the version moved; a rebuild tokenises only
+ * the articles that changed, so one edit among 1,000 articles costs a query and some maps.
+ */
+export async function knowledgeIndex({ db, workspaceId, version }: { db: DbClient; workspaceId: number; version: number }) {
+  let perDb = caches.get(db);
+  if (!perDb) caches.set(db, (perDb = new Map()));
+  const cached = perDb.get(workspaceId);
+  if (cached) {
+    perDb.delete(workspaceId);
+    perDb.set(workspaceId, cached);
+    if (cached.version === version) return cached.index;
+  }
+  const prepared = cached?.prepared ?? new Map();
+  const entry: WorkspaceIndex = { version, prepared, index: build(db, workspaceId, prepared) };
+  perDb.set(workspaceId, entry);
+  if (perDb.size > MAX_WORKSPACES) perDb.delete(perDb.keys().next().value!);
+  entry.index.catch(() => {
+    // A failed build (database gone) is not kept: the next call tries again.
+    if (perDb.get(workspaceId) === entry) perDb.delete(workspaceId);
+  });
+  return entry.index;
+}
+
+async function build(db: DbClient, workspaceId: number, prepared: WorkspaceIndex['prepared']) {
+  const current = await db.article.findMany({ where: { workspaceId }, select: { id: true, updatedAt: true }, orderBy: { id: 'asc' } });
+  const stale = current.filter((a) => prepared.get(a.id)?.updatedAt !== a.updatedAt.getTime()).map((a) => a.id);
+  const live = new Set(current.map((a) => a.id));
+  for (const id of prepared.keys()) if (!live.has(id)) prepared.delete(id);
+  for (let i = 0; i < stale.length; i += 500) {
+    const rows = await db.article.findMany({ where: { id: { in: stale.slice(i, i + 500) } } });
+    for (const row of rows) {
+      prepared.set(row.id, {
+        updatedAt: row.updatedAt.getTime(),
+        article: prepareArticle({ id: row.id, externalId: row.externalId, title: row.title, body: row.body, url: row.url }),
+      });
+    }
+  }
+  return new KnowledgeIndex(current.flatMap((a) => prepared.get(a.id)?.article ?? []));
+}

@@ -1,0 +1,97 @@
+import type { z } from 'zod';
+import type * as v from './web-schemas.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function presentAgent(a: {
+  id: string;
+  name: string;
+  published: boolean;
+  isDefault: boolean;
+  fallbackMessage: string;
+  referralText: string;
+  attachmentFallback: 'answer' | 'needs_human';
+  createdAt: Date;
+  updatedAt: Date;
+}): z.infer<typeof v.agent> {
+  return {
+    id: a.id,
+    name: a.name,
+    published: a.published,
+    default: a.isDefault,
+    fallbackMessage: a.fallbackMessage,
+    referralText: a.referralText,
+    attachmentFallback: a.attachmentFallback,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+  };
+}
+
+export function presentAnswerKey(k: { id: number; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): z.infer<typeof v.answerKey> {
+  return { id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt.toISOString(), lastUsedAt: iso(k.lastUsedAt), revokedAt: iso(k.revokedAt) };
+}
+
+export function presentArticle(a: { externalId: string; title: string; body: string; url: string | null; createdAt: Date; updatedAt: Date }): z.infer<typeof v.article> {
+  return { externalId: a.externalId, title: a.title, body: a.body, url: a.url, createdAt: a.createdAt.toISOString(), updatedAt: a.updatedAt.toISOString() };
+}
+
+interface TurnRow {
+  id: number;
+  agentId: string;
+  channel: string | null;
+  question: string;
+  reply: string;
+  sources: unknown;
+  confidence: 'high' | 'medium' | 'low';
+  needsHuman: boolean;
+  reason: string | null;
+  attachments: unknown;
+  latencyMs: number;
+  createdAt: Date;
+}
+
+export function presentTurn(t: TurnRow): z.infer<typeof v.turn> {
+  return {
+    id: t.id,
+    agentId: t.agentId,
+    channel: t.channel,
+    question: t.question,
+    reply: t.reply,
+    sources: t.sources as z.infer<typeof v.turn>['sources'],
+    confidence: t.confidence,
+    needsHuman: t.needsHuman,
+    reason: t.reason,
+    attachments: t.attachments as z.infer<typeof v.turn>['attachments'],
+    latencyMs: t.latencyMs,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+interface ConversationRow {
+  id: string;
+  ref: string | null;
+  agentId: string;
+  needsHuman: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  _count: { turns: number };
+}
+
+export function presentConversationSummary(c: ConversationRow & { turns: TurnRow[] }): z.infer<typeof v.conversationSummary> {
+  const last = c.turns[0];
+  return {
+    id: c.id,
+    ref: c.ref,
+    agentId: c.agentId,
+    needsHuman: c.needsHuman,
+    turnCount: c._count.turns,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+    lastTurn: last ? presentTurn(last) : null,
+  };
+}
+
+export function presentConversation(c: ConversationRow & { turns: TurnRow[] }): z.infer<typeof v.conversation> {
+  const { lastTurn: _, ...summary } = presentConversationSummary({ ...c, turns: c.turns.slice(-1) });
+  return { ...summary, turns: c.turns.map(presentTurn) };
+}

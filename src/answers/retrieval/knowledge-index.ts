@@ -1,0 +1,228 @@
+import { contentWords, frequencies, stemWord, terms } from './text.js';
+
+/** An article as the index needs it. */
+export interface ArticleDoc {
+  id: number;
+  externalId: string;
+  title: string;
+  body: string;
+  url: string | null;
+}
+
+/** A run of the article's body, the unit a reply quotes. */
+export interface Passage {
+  text: string;
+  terms: Set<string>;
+}
+
+/** An article tokenised once; kept across index rebuilds while the article is unchanged. */
+export interface PreparedArticle {
+  doc: ArticleDoc;
+  titleTf: Map<string, number>;
+  titleLen: number;
+  bodyTf: Map<string, number>;
+  bodyLen: number;
+  passages: Passage[];
+  /** Surface words → stem, for typo correction. */
+  surface: Map<string, string>;
+}
+
+/** A query term with its weight (1 for the message's own words, less for expansions and context). */
+export interface QueryTerm {
+  term: string;
+  weight: number;
+}
+
+export interface Hit {
+  /** Index into `articles`. */
+  index: number;
+  score: number;
+}
+
+export interface SearchResult {
+  hits: Hit[];
+  /** The score an article matching every query term at saturation would get: the scale of `score`. */
+  maxPossible: number;
+}
+
+/** BM25F settings: title words weigh more than body words; k1 saturates repeats. */
+export interface RankingParams {
+  k1: number;
+  titleWeight: number;
+  bodyWeight: number;
+  titleB: number;
+  bodyB: number;
+}
+
+export const DEFAULT_RANKING: RankingParams = { k1: 1.2, titleWeight: 3, bodyWeight: 1, titleB: 0.4, bodyB: 0.75 };
+
+const PASSAGE_WORDS = 90;
+
+/** Paragraphs grouped into passages of about PASSAGE_WORDS words; short heading lines join the next. */
+export function splitPassages(body: string): string[] {
+  const paragraphs = body
+    .split(/\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const out: string[] = [];
+  let current: string[] = [];
+  let count = 0;
+  for (const paragraph of paragraphs) {
+    const n = paragraph.split(/\s+/).length;
+    if (count > 0 && count + n > PASSAGE_WORDS && !(current.length === 1 && count < 12)) {
+      out.push(current.join('\n'));
+      current = [];
+      count = 0;
+    }
+    current.push(paragraph);
+    count += n;
+  }
+  if (current.length) out.push(current.join('\n'));
+  return out;
+}
+
+/** Tokenises an article: field term frequencies, passages and the surface vocabulary. */
+export function prepareArticle(doc: ArticleDoc): PreparedArticle {
+  const titleTerms = terms(doc.title);
+  const bodyTerms = terms(doc.body);
+  const surface = new Map<string, string>();
+  for (const word of [...contentWords(doc.title), ...contentWords(doc.body)]) {
+    if (!surface.has(word)) surface.set(word, stemWord(word));
+  }
+  return {
+    doc,
+    titleTf: frequencies(titleTerms),
+    titleLen: titleTerms.length,
+    bodyTf: frequencies(bodyTerms),
+    bodyLen: bodyTerms.length,
+    passages: splitPassages(doc.body).map((text) => ({ text, terms: new Set(terms(text)) })),
+    surface,
+  };
+}
+
+/**
+ * An in-memory BM25F index over a workspace's articles. Built from prepared articles (cheap:
+ * no tokenising), so a knowledge change costs a rebuild of maps, not of text processing.
+ */
+export class KnowledgeIndex {
+  readonly articles: PreparedArticle[];
+  private readonly postings = new Map<string, number[]>();
+  private readonly avgTitle: number;
+  private readonly avgBody: number;
+  /** Surface word → [stem, document frequency], for typo correction. */
+  private readonly vocabulary = new Map<string, [string, number]>();
+  private readonly byLength = new Map<number, string[]>();
+
+  constructor(articles: PreparedArticle[], readonly params: RankingParams = DEFAULT_RANKING) {
+    this.articles = articles;
+    let titles = 0;
+    let bodies = 0;
+    articles.forEach((a, i) => {
+      titles += a.titleLen;
+      bodies += a.bodyLen;
+      const seen = new Set([...a.titleTf.keys(), ...a.bodyTf.keys()]);
+      for (const term of seen) {
+        let list = this.postings.get(term);
+        if (!list) this.postings.set(term, (list = []));
+        list.push(i);
+      }
+      for (const [word, stem] of a.surface) {
+        const entry = this.vocabulary.get(word);
+        if (entry) entry[1]++;
+        else this.vocabulary.set(word, [stem, 1]);
+      }
+    });
+    for (const word of this.vocabulary.keys()) {
+      let bucket = this.byLength.get(word.length);
+      if (!bucket) this.byLength.set(word.length, (bucket = []));
+      bucket.push(word);
+    }
+    this.avgTitle = articles.length ? titles / articles.length || 1 : 1;
+    this.avgBody = articles.length ? bodies / articles.length || 1 : 1;
+  }
+
+  get size() {
+    return this.articles.length;
+  }
+
+  has(term: string): boolean {
+    return this.postings.has(term);
+  }
+
+  /** Inverse document frequency (BM25's, never negative); an unknown term gets the highest. */
+  idf(term: string): number {
+    const n = this.articles.length;
+    const df = this.postings.get(term)?.length ?? 0;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /** The corpus word a misspelt one most likely meant: within 1 edit (2 for words of 8+ letters; words under 5 letters are left alone), the most common. */
+  correct(word: string): string | null {
+    if (word.length < 5 || /\d/.test(word)) return null;
+    const maxEdits = word.length >= 8 ? 2 : 1;
+    let best: string | null = null;
+    let bestDf = 0;
+    let bestEdits = Infinity;
+    for (let len = word.length - maxEdits; len <= word.length + maxEdits; len++) {
+      for (const candidate of this.byLength.get(len) ?? []) {
+        if (candidate[0] !== word[0] && maxEdits === 1) continue;
+        const edits = boundedDamerau(word, candidate, maxEdits);
+        if (edits > maxEdits) continue;
+        const df = this.vocabulary.get(candidate)![1];
+        if (edits < bestEdits || (edits === bestEdits && df > bestDf)) {
+          best = candidate;
+          bestDf = df;
+          bestEdits = edits;
+        }
+      }
+    }
+    return best === null ? null : this.vocabulary.get(best)![0];
+  }
+
+  /** BM25F over the weighted query terms; hits best first. */
+  search(query: QueryTerm[], limit = 10): SearchResult {
+    const { k1, titleWeight, bodyWeight, titleB, bodyB } = this.params;
+    const scores = new Map<number, number>();
+    let maxPossible = 0;
+    for (const { term, weight } of query) {
+      const idf = this.idf(term);
+      maxPossible += weight * idf;
+      const list = this.postings.get(term);
+      if (!list) continue;
+      for (const i of list) {
+        const a = this.articles[i]!;
+        const tt = a.titleTf.get(term) ?? 0;
+        const tb = a.bodyTf.get(term) ?? 0;
+        const tf =
+          (titleWeight * tt) / (1 - titleB + (titleB * a.titleLen) / this.avgTitle) +
+          (bodyWeight * tb) / (1 - bodyB + (bodyB * a.bodyLen) / this.avgBody);
+        scores.set(i, (scores.get(i) ?? 0) + (weight * idf * tf * (k1 + 1)) / (tf + k1));
+      }
+    }
+    const hits = [...scores].map(([index, score]) => ({ index, score }));
+    hits.sort((x, y) => y.score - x.score || x.index - y.index);
+    return { hits: hits.slice(0, limit), maxPossible: maxPossible * (k1 + 1) };
+  }
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance, giving up past `max`. */
+export function boundedDamerau(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      row.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,183 @@
+import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
+import { foldPhrases, synonymsOf } from './synonyms.js';
+import { contentWords, frequencies, stemWord, terms } from './text.js';
+
+export interface RetrievalInput {
+  message: string;
+  /** Earlier messages of the customer in this conversation, oldest first. */
+  context?: string[] | undefined;
+  /** Text read from the message's attachments (PDFs), used for this answer only. */
+  attachmentText?: string | undefined;
+}
+
+/** Weights of the parts of a query; tuned on the evaluation's tuning half (npm run eval). */
+export interface QueryParams {
+  typoWeight: number;
+  synonymWeight: number;
+  /** Earlier messages' terms when the message reads like a follow-up ("and on android?"). */
+  followUpContextWeight: number;
+  /** Earlier messages' terms otherwise. */
+  contextWeight: number;
+  attachmentWeight: number;
+  attachmentTerms: number;
+  /** Sentences around the question ("hi there! we moved from another tool last week…"). */
+  chatterWeight: number;
+}
+
+export const DEFAULT_QUERY: QueryParams = {
+  typoWeight: 0.8,
+  synonymWeight: 0.35,
+  followUpContextWeight: 0.6,
+  contextWeight: 0.25,
+  attachmentWeight: 0.3,
+  attachmentTerms: 15,
+  chatterWeight: 0.35,
+};
+
+const ASKING = /\?|\b(how|what|where|when|why|which|who|can|could|would|will|is|are|does|do|did|should|need|needs|want|wants|help|cannot|can't|cant|unable|won't|doesn't|isn't|not|problem|error|issue|please)\b/i;
+
+/**
+ * The message's sentences, each with a weight: those that ask or describe a problem count fully,
+ * the greetings and context around them less. A message with one sentence, or none that asks,
+ * counts fully.
+ */
+export function weighSentences(message: string, chatterWeight: number): { text: string; weight: number }[] {
+  const sentences = message.split(/(?<=[.!?])\s+|\n+/).map((t) => t.trim()).filter(Boolean);
+  if (sentences.length <= 1) return [{ text: message, weight: 1 }];
+  const asking = sentences.map((t) => ASKING.test(t));
+  if (!asking.some(Boolean)) return sentences.map((text) => ({ text, weight: 1 }));
+  return sentences.map((text, i) => ({ text, weight: asking[i] ? 1 : chatterWeight }));
+}
+
+export interface Query {
+  terms: QueryTerm[];
+  /** The message's own terms (after typo correction), which the features judge. */
+  own: QueryTerm[];
+  /** Share of the message's own words the knowledge has never seen, even allowing a typo. */
+  unknownShare: number;
+}
+
+/** Short messages that lean on the previous one: "and on android?", "what about the old version". */
+export function looksLikeFollowUp(message: string): boolean {
+  const words = contentWords(message);
+  if (words.length <= 3) return true;
+  return /^\s*(and|also|what about|how about|same|ok(ay)? (and|so|but)|but|then|does (it|that|this)|is (it|that|this)|can (it|i do that)|what if|in that case|and if)\b/i.test(message);
+}
+
+/** The weighted terms to search for: the message's words, corrected, expanded, with the thread's context. */
+export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY): Query {
+  const weights = new Map<string, number>();
+  const put = (term: string, weight: number) => {
+    if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
+  };
+
+  const ownWeights = new Map<string, number>();
+  const own = (term: string, weight: number) => ownWeights.set(term, Math.max(ownWeights.get(term) ?? 0, weight));
+  let unknown = 0;
+  let count = 0;
+  for (const { text, weight } of weighSentences(input.message, params.chatterWeight)) {
+    for (const word of contentWords(foldPhrases(text))) {
+      count++;
+      const stem = stemWord(word);
+      if (index.has(stem)) {
+        own(stem, weight);
+        continue;
+      }
+      const corrected = index.correct(word);
+      if (corrected) {
+        own(corrected, weight * params.typoWeight);
+      } else {
+        unknown += weight;
+        own(stem, weight);
+      }
+    }
+  }
+  for (const [term, weight] of ownWeights) put(term, weight);
+  for (const [term, weight] of ownWeights) {
+    for (const synonym of synonymsOf(term)) if (index.has(synonym)) put(synonym, weight * params.synonymWeight);
+  }
+
+  if (input.context?.length) {
+    const weight = looksLikeFollowUp(input.message) ? params.followUpContextWeight : params.contextWeight;
+    // The latest earlier message counts fully, older ones half.
+    input.context.slice(-2).reverse().forEach((text, age) => {
+      for (const term of terms(foldPhrases(text))) if (index.has(term)) put(term, weight / (age + 1));
+    });
+  }
+
+  if (input.attachmentText) {
+    const tf = frequencies(terms(input.attachmentText).filter((t) => index.has(t)));
+    const ranked = [...tf].sort((a, b) => b[1] * index.idf(b[0]) - a[1] * index.idf(a[0]));
+    for (const [term] of ranked.slice(0, params.attachmentTerms)) put(term, params.attachmentWeight);
+  }
+
+  return {
+    terms: [...weights].map(([term, weight]) => ({ term, weight })),
+    own: [...ownWeights].map(([term, weight]) => ({ term, weight })),
+    unknownShare: count ? unknown / count : 1,
+  };
+}
+
+export interface Candidate {
+  article: PreparedArticle;
+  score: number;
+}
+
+/** What the decision looks at; each in a comparable range whatever the knowledge's size. */
+export interface Features {
+  /** Top score over the best possible score for this query (0-1). */
+  top: number;
+  /** Share of the message's own term weight (by idf) found in the top article (0-1). */
+  coverage: number;
+  /** Share of it found in the top article's title (0-1). */
+  titleCoverage: number;
+  /** (first - second) / first (0-1). */
+  margin: number;
+  unknownShare: number;
+  /** ln(1 + number of the message's own terms). */
+  length: number;
+}
+
+export interface Retrieval {
+  query: Query;
+  candidates: Candidate[];
+  features: Features;
+}
+
+/** Searches the index and measures how well the best article covers the message. */
+export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, limit = 10): Retrieval {
+  const query = buildQuery(index, input, params);
+  const result = index.search(query.terms, limit);
+  const candidates = result.hits.map((h) => ({ article: index.articles[h.index]!, score: h.score }));
+  const first = candidates[0];
+  const second = candidates[1];
+  let ownMass = 0;
+  let covered = 0;
+  let inTitle = 0;
+  for (const { term, weight } of query.own) {
+    const mass = weight * index.idf(term);
+    ownMass += mass;
+    if (first && (first.article.bodyTf.has(term) || first.article.titleTf.has(term))) covered += mass;
+    if (first?.article.titleTf.has(term)) inTitle += mass;
+  }
+  const features: Features = {
+    top: first && result.maxPossible > 0 ? first.score / result.maxPossible : 0,
+    coverage: ownMass > 0 ? covered / ownMass : 0,
+    titleCoverage: ownMass > 0 ? inTitle / ownMass : 0,
+    margin: first ? (first.score - (second?.score ?? 0)) / first.score : 0,
+    unknownShare: query.unknownShare,
+    length: Math.log1p(query.own.length),
+  };
+  return { query, candidates, features };
+}
+
+/** The article's passages that best match the query, best first (ties: earlier first). */
+export function bestPassages(article: PreparedArticle, query: QueryTerm[], index: KnowledgeIndex, n = 1): Passage[] {
+  const scored = article.passages.map((passage, i) => {
+    let score = 0;
+    for (const { term, weight } of query) if (passage.terms.has(term)) score += weight * index.idf(term);
+    return { passage, score, i };
+  });
+  scored.sort((a, b) => b.score - a.score || a.i - b.i);
+  return scored.slice(0, n).map((s) => s.passage);
+}

@@ -1,0 +1,61 @@
+import stem from 'wink-porter2-stemmer';
+
+/**
+ * English stop words: function words that say nothing about what a message is about, plus the
+ * filler of support messages ("hi", "please", "thanks").
+ */
+const STOP_WORDS = new Set(
+  `a about above after again against all am an and any are aren as at be because been before being below between
+  both but by can cannot could couldn did didn do does doesn doing don down during each few for from further had
+  hadn has hasn have haven having he her here hers herself him himself his how i if in into is isn it its itself
+  just let me more most my myself no nor not now of off on once only or other ought our ours ourselves out over own
+  same shan she should shouldn so some such than that the their theirs them themselves then there these they this
+  those through to too under until up very was wasn we were weren what when where which while who whom why will
+  with won would wouldn you your yours yourself yourselves s t ll re ve d m o y im ive id youre thats whats
+  hi hello hey thanks thank please pls plz ok okay hope well also just really actually anyway guys team folks
+  get got getting gets go going want wanted need needs wondering wonder know tell help able like way thing things
+  one someone something anything everything still even yet maybe since via etc`.split(/\s+/),
+);
+
+const cache = new Map<string, string>();
+const CACHE_MAX = 50_000;
+
+/** The Porter2 stem of a lower-case word, memoised (the same words recur in every message). */
+export function stemWord(word: string): string {
+  let s = cache.get(word);
+  if (s === undefined) {
+    s = /^\d+$/.test(word) ? word : stem(word);
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(word, s);
+  }
+  return s;
+}
+
+/** Lower case, accents removed (café → cafe), so "Café" and "cafe" match. */
+export function normalize(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** The words of a text, lower-cased, apostrophes folded ("don't" → "dont"), in order. */
+export function words(text: string): string[] {
+  return normalize(text).replace(/['’`]/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Words that carry meaning: no stop words, no single letters. */
+export function contentWords(text: string): string[] {
+  return words(text).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+}
+
+/** Stems of the content words, in order (repeats kept: they are term frequencies). */
+export function terms(text: string): string[] {
+  return contentWords(text).map(stemWord);
+}
+
+/** Counts of each item. */
+export function frequencies(items: string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const item of items) out.set(item, (out.get(item) ?? 0) + 1);
+  return out;
+}
+
+export const isStopWord = (word: string) => STOP_WORDS.has(word);

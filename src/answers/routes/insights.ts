@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { sessionAuthentication } from '../../platform/auth.js';
+import { badRequest } from '../../platform/errors.js';
+import { errorBody } from '../../platform/openapi.js';
+import { answerMetrics } from '../conversations/answer-metrics.js';
+import { knowledgeGaps } from '../conversations/knowledge-gaps.js';
+import { getConversation, listConversations } from '../conversations/list-conversations.js';
+import { presentConversation, presentConversationSummary } from '../presenters.js';
+import { confidence } from '../schemas.js';
+import * as v from '../web-schemas.js';
+import { consoleWorkspace, workspaceParam } from './console-context.js';
+
+const tags = ['support console'];
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const DAY = 86_400_000;
+/** Ranges longer than this are refused: metrics are read per page view. */
+const MAX_RANGE_DAYS = 366;
+
+function range(query: { from?: string | undefined; to?: string | undefined }) {
+  const to = query.to ? new Date(query.to) : new Date();
+  const from = query.from ? new Date(query.from) : new Date(to.getTime() - 30 * DAY);
+  if (from >= to) throw badRequest('querystring.from: must be before to');
+  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY) throw badRequest(`querystring.from: the range may span at most ${MAX_RANGE_DAYS} days`);
+  return { from, to };
+}
+
+/** Conversations, metrics and knowledge gaps of a workspace (session; every member reads them). */
+export const insightRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  app.addHook('onRequest', sessionAuthentication(config));
+  const db = app.db.prisma;
+
+  app.get(
+    '/agent/workspaces/:workspaceId/conversations',
+    {
+      schema: {
+        tags,
+        summary: 'List conversations, most recently active first',
+        params: z.strictObject(workspaceParam),
+        querystring: z.strictObject({
+          agentId: z.string().max(100).optional(),
+          channel: z.string().max(100).optional().describe('Conversations with a turn on this channel.'),
+          needsHuman: z.enum(['true', 'false']).optional().transform((x) => (x === undefined ? undefined : x === 'true')),
+          confidence: confidence.optional().describe('Conversations with a turn of this confidence.'),
+          ...v.rangeQuery,
+          limit: v.limitQuery(100, 20).describe('1-100, default 20.'),
+          cursor: z.string().max(40).optional().describe('nextCursor of the previous page.'),
+        }),
+        response: { 200: z.object({ conversations: z.array(v.conversationSummary), nextCursor: z.string().nullable() }), ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      const { limit, cursor, from, to, ...rest } = request.query;
+      const page = await listConversations({
+        db,
+        filter: { workspaceId: workspace.id, ...rest, from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined },
+        limit,
+        cursor,
+      });
+      return { conversations: page.conversations.map(presentConversationSummary), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/conversations/:conversationId',
+    {
+      schema: {
+        tags,
+        summary: 'A conversation with its turns and the sources each cited',
+        params: z.strictObject({ ...workspaceParam, conversationId: z.string().max(40) }),
+        response: { 200: v.conversation, ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      return presentConversation(await getConversation({ db, workspaceId: workspace.id, conversationId: request.params.conversationId }));
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/metrics',
+    {
+      schema: {
+        tags,
+        summary: 'Answers per day, share needing a human, confidence mix, latency percentiles',
+        params: z.strictObject(workspaceParam),
+        querystring: z.strictObject({ ...v.rangeQuery, agentId: z.string().max(100).optional(), channel: z.string().max(100).optional() }),
+        response: { 200: v.metrics, ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      const { from, to } = range(request.query);
+      return answerMetrics({ db, filter: { workspaceId: workspace.id, from, to, agentId: request.query.agentId, channel: request.query.channel } });
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/knowledge-gaps',
+    {
+      schema: {
+        tags,
+        summary: 'Questions the knowledge did not answer, grouped by similarity, biggest group first',
+        params: z.strictObject(workspaceParam),
+        querystring: z.strictObject({ ...v.rangeQuery, limit: v.limitQuery(100, 20).describe('Groups, 1-100, default 20.') }),
+        response: { 200: v.gaps, ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      const { from, to } = range(request.query);
+      return knowledgeGaps({ db, workspaceId: workspace.id, from, to, limit: request.query.limit });
+    },
+  );
+};

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { text } from '../platform/schemas.js';
+
+/** Text a client sends: the platform's one rule (no NUL, no unpaired surrogate). */
+export const v1Text = text;
+
+export const MAX_MESSAGE = 20_000;
+
+const base64 = z
+  .string({ message: 'must be a string of base64' })
+  .min(1, { message: 'must not be empty' })
+  .superRefine((v, ctx) => {
+    if (/^data:/i.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be plain base64, without a "data:…;base64," prefix' });
+    } else if (v.length % 4 === 1 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be plain base64 (A-Z a-z 0-9 + /, = padding, no spaces or line breaks)' });
+    }
+  })
+  .describe('The file, base64-encoded (standard alphabet), without a `data:` prefix.');
+
+export const answerAttachment = z
+  .strictObject({
+    mime: z
+      .string({ message: 'must be a MIME type such as image/png' })
+      .regex(/^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/, { message: 'must be a MIME type such as image/png' })
+      .max(127, { message: 'must be at most 127 characters' })
+      .describe('File type: images (`image/*`) and `application/pdf` are read; other types are ignored.'),
+    contentBase64: base64,
+    filename: v1Text().min(1, { message: 'must be 1-255 characters' }).max(255, { message: 'must be 1-255 characters' }).optional()
+      .describe('File name; kept in the conversation record (the bytes never are).'),
+  })
+  .describe('AnswerAttachment');
+
+export const answerRequest = z
+  .strictObject({
+    message: v1Text()
+      .refine((v) => v.trim().length > 0, { message: 'must not be empty' })
+      .refine((v) => v.length <= MAX_MESSAGE, { message: `must be at most ${MAX_MESSAGE} characters` })
+      .describe(`The user's message, 1-${MAX_MESSAGE} characters.`),
+    conversationRef: v1Text().min(1, { message: 'must be 1-200 characters' }).max(200, { message: 'must be 1-200 characters' }).optional()
+      .describe('Your identifier of the conversation. The same ref continues the same conversation (the agent reads the earlier turns); without it every call starts from nothing.'),
+    agentId: v1Text().min(1, { message: 'must be an agent id' }).max(100, { message: 'must be an agent id' }).optional()
+      .describe('Which agent answers (`agt_…`); default: the workspace\'s default agent (the one configured for tickets).'),
+    channel: v1Text().min(1, { message: 'must be 1-100 characters' }).max(100, { message: 'must be 1-100 characters' }).optional()
+      .describe('Where the message came from (e.g. `email`, `chat`); informational, for metrics.'),
+    attachments: z.array(answerAttachment, { message: 'must be an array of attachments' }).max(5, { message: 'at most 5 attachments' }).optional()
+      .describe('Up to 5 images or PDFs, each up to MAX_ANSWER_ATTACHMENT_BYTES (15 MiB) decoded. Used for this answer only, never stored.'),
+  })
+  .describe('AnswerRequest');
+export type AnswerRequestBody = z.infer<typeof answerRequest>;
+
+export const source = z
+  .object({
+    externalId: z.string().describe('The article\'s externalId.'),
+    title: z.string().describe('The article\'s title.'),
+    score: z.number().min(0).max(1).describe('Relevance in [0, 1]. The first source\'s score is the agent\'s estimated probability that it answers the message; the others are scaled by their relevance relative to it.'),
+  })
+  .describe('Source');
+
+export const confidence = z.enum(['high', 'medium', 'low']).describe('`low` whenever needs_human is true.');
+
+export const answerResponse = z
+  .object({
+    conversationId: z.string().describe('The conversation created or continued (`cnv_…`).'),
+    agentId: z.string().describe('The agent that answered.'),
+    message: z.string().describe('The reply, ready to display. When needs_human is true, the agent\'s configured message (and referral).'),
+    sources: z.array(source).describe('Knowledge the reply used, best first; empty when nothing relevant was found.'),
+    needs_human: z.boolean().describe('True when the agent could not resolve the request: nothing relevant enough in the knowledge, the user asked for a person or for something only staff can do, unreadable attachments with a needs_human fallback, or an earlier turn of the conversation needed a human. The API never escalates by itself: the client decides.'),
+    confidence,
+  })
+  .describe('AnswerResponse');
+
+const httpUrl = z
+  .string()
+  .max(2000, { message: 'must be at most 2000 characters' })
+  .refine(
+    (v) => {
+      try {
+        return ['http:', 'https:'].includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an http(s) URL' },
+  );
+
+export const externalId = v1Text()
+  .min(1, { message: 'must be 1-200 characters' })
+  .max(200, { message: 'must be 1-200 characters' })
+  .describe('Your identifier of the article (unique per workspace); writing the same one again replaces the article.');
+
+export const articleFields = {
+  title: v1Text().trim().min(1, { message: 'must be 1-300 characters' }).max(300, { message: 'must be 1-300 characters' }).describe('Title, 1-300 characters.'),
+  body: v1Text()
+    .refine((v) => v.trim().length > 0, { message: 'must not be empty' })
+    .refine((v) => v.length <= 200_000, { message: 'must be at most 200000 characters' })
+    .describe('The article\'s text (plain text or Markdown), up to 200,000 characters.'),
+  url: httpUrl.nullable().optional().describe('Where customers can read it; the offline generator links to it.'),
+};
+
+export const articleInput = z.strictObject({ externalId, ...articleFields }).describe('ArticleInput');
+export type ArticleInputBody = z.infer<typeof articleInput>;
+
+export const MAX_IMPORT = 10_000;
+export const articleImport = z
+  .array(articleInput, { message: 'must be a JSON array of {externalId, title, body, url?}' })
+  .max(MAX_IMPORT, { message: `at most ${MAX_IMPORT} articles per import` })
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((a, i) => {
+      if (seen.has(a.externalId)) ctx.addIssue({ code: 'custom', path: [i, 'externalId'], message: `"${a.externalId}" appears twice` });
+      seen.add(a.externalId);
+    });
+  });
+
+export const agentName = v1Text().trim().min(1, { message: 'must be 1-100 characters' }).max(100, { message: 'must be 1-100 characters' }).describe('Agent name, 1-100 characters.');
+export const fallbackMessage = v1Text().trim().min(1, { message: 'must be 1-2000 characters' }).max(2000, { message: 'must be 1-2000 characters' })
+  .describe('The reply when a human is needed (the "I do not know" message).');
+export const referralText = v1Text().trim().max(2000, { message: 'must be at most 2000 characters' })
+  .describe('Appended to that reply: where a person can be reached (may be empty).');
+export const attachmentFallback = z.enum(['answer', 'needs_human'], { message: 'must be answer or needs_human' })
+  .describe('When none of a message\'s images or PDFs can be read: `answer` from the message alone, or `needs_human`.');

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { agentName, attachmentFallback, articleFields, articleInput, confidence, externalId, fallbackMessage, referralText, source } from './schemas.js';
+
+/** Schemas of the support console's backend (/agent, session cookie). */
+
+export const agent = z
+  .object({
+    id: z.string().describe('Agent id (agt_…).'),
+    name: z.string(),
+    published: z.boolean().describe('Only published agents answer.'),
+    default: z.boolean().describe('Answers calls that name no agent, and tickets. One per workspace.'),
+    fallbackMessage: z.string().describe('The reply when a human is needed.'),
+    referralText: z.string().describe('Appended to the fallback reply.'),
+    attachmentFallback: z.enum(['answer', 'needs_human']),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .describe('Agent');
+
+export const agentCreate = z.strictObject({
+  name: agentName,
+  published: z.boolean().optional().describe('Default true.'),
+  default: z.boolean().optional().describe('Make it the default agent (the first agent of a workspace is).'),
+  fallbackMessage: fallbackMessage.optional(),
+  referralText: referralText.optional(),
+  attachmentFallback: attachmentFallback.optional(),
+});
+
+export const agentUpdate = z.strictObject({
+  name: agentName.optional(),
+  published: z.boolean().optional(),
+  default: z.literal(true, { message: 'can only be set to true (make another agent the default to change it)' }).optional()
+    .describe('true makes this agent the default; the previous default stops being it.'),
+  fallbackMessage: fallbackMessage.optional(),
+  referralText: referralText.optional(),
+  attachmentFallback: attachmentFallback.optional(),
+});
+
+export const answerKey = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    prefix: z.string().describe('"ans_" and the first 6 characters of the token.'),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable().describe('To the minute; may lag up to a minute.'),
+    revokedAt: z.string().nullable(),
+  })
+  .describe('AnswerKey');
+
+export const article = z
+  .object({
+    externalId: z.string(),
+    title: z.string(),
+    body: z.string(),
+    url: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .describe('Article');
+
+export const articleBody = z.strictObject(articleFields);
+export const articleImportBody = z.strictObject({
+  articles: z.array(articleInput).max(10_000, { message: 'at most 10000 articles per import' }).describe('The CLI\'s import format.'),
+  dryRun: z.boolean().optional().describe('Only count what would be created and updated.'),
+});
+
+export const turn = z
+  .object({
+    id: z.number().int(),
+    agentId: z.string(),
+    channel: z.string().nullable(),
+    question: z.string(),
+    reply: z.string(),
+    sources: z.array(source),
+    confidence,
+    needsHuman: z.boolean(),
+    reason: z.string().nullable().describe('Why a human was needed: no_knowledge, not_covered, human_requested, account_action, attachment_unreadable, earlier_turn.'),
+    attachments: z.array(z.object({ filename: z.string().nullable(), mime: z.string() })).describe('Name and type only; the bytes are never stored.'),
+    latencyMs: z.number().int(),
+    createdAt: z.string(),
+  })
+  .describe('ConversationTurn');
+
+const conversationBase = {
+  id: z.string().describe('cnv_…'),
+  ref: z.string().nullable().describe('The caller\'s conversationRef.'),
+  agentId: z.string(),
+  needsHuman: z.boolean().describe('Some turn needed a human.'),
+  turnCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+export const conversationSummary = z.object({ ...conversationBase, lastTurn: turn.nullable() }).describe('ConversationSummary');
+export const conversation = z.object({ ...conversationBase, turns: z.array(turn) }).describe('Conversation');
+
+const stats = z.object({
+  answers: z.number().int(),
+  needsHuman: z.number().int(),
+  needsHumanShare: z.number(),
+  confidence: z.object({ high: z.number().int(), medium: z.number().int(), low: z.number().int() }),
+  latencyMs: z.object({ p50: z.number().nullable(), p90: z.number().nullable(), p99: z.number().nullable() }),
+});
+export const metrics = z
+  .object({ from: z.string(), to: z.string(), total: stats, days: z.array(stats.extend({ day: z.string().describe('YYYY-MM-DD (UTC)') })) })
+  .describe('AnswerMetrics');
+
+export const gaps = z
+  .object({
+    unanswered: z.number().int().describe('Unanswered questions in the range (at most the 5,000 most recent are grouped).'),
+    groups: z.array(
+      z.object({
+        count: z.number().int(),
+        terms: z.array(z.string()).describe('The group\'s most frequent (stemmed) words.'),
+        lastAskedAt: z.string(),
+        examples: z.array(z.object({ question: z.string(), conversationId: z.string(), askedAt: z.string() })).describe('Up to 5, newest first.'),
+      }),
+    ),
+  })
+  .describe('KnowledgeGaps');
+
+const dateTime = z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' });
+export const rangeQuery = {
+  from: dateTime.optional().describe('Start (inclusive); default 30 days before `to`.'),
+  to: dateTime.optional().describe('End (exclusive); default now.'),
+};
+export const limitQuery = (max: number, dflt: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { message: `must be a whole number from 1 to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, { message: `must be a whole number from 1 to ${max}` })
+    .optional()
+    .transform((n) => n ?? dflt);
+
+export { externalId };
