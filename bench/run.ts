@@ -14,6 +14,7 @@ const benches: [string, string[]][] = [
   ['live events: 1,000 / 5,000 / 10,000 streams on one board (PostgreSQL)', ['bench/streams.ts', '1000', '5000', '10000']],
   ['attachments: 10 MB upload/download throughput, server memory during a 20 MB upload (PostgreSQL)', ['bench/attachments.ts', '5']],
   ['search on a board of 5,000 cards (PostgreSQL and embedded)', ['bench/search.ts', '5', '5000']],
+  ['answer API: 1,000 articles, PostgreSQL and embedded, against a floor; 20-page PDF', ['bench/answers.ts', '5']],
 ];
 let failed = false;
 for (const [title, args] of benches) {

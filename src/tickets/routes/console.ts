@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { consoleWorkspace, workspaceParam } from '../../answers/routes/console-context.js';
+import { limitQuery } from '../../answers/web-schemas.js';
+import type { Config } from '../../config.js';
+import { sessionAuthentication } from '../../platform/auth.js';
+import { errorBody } from '../../platform/openapi.js';
+import { listTickets } from '../list-tickets.js';
+import { regenerateWorkspaceToken } from '../regenerate-workspace-token.js';
+import * as s from '../schemas.js';
+
+const tags = ['support console'];
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+
+/** The workspace token and the tickets, in the support console (session). */
+export const ticketConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  app.addHook('onRequest', sessionAuthentication(config));
+  const db = app.db.prisma;
+
+  app.post(
+    '/agent/workspaces/:workspaceId/token',
+    {
+      schema: {
+        tags,
+        summary: 'Generate a new workspace token (wst_…); the previous one stops at once',
+        params: z.strictObject(workspaceParam),
+        response: { 201: z.object({ token: z.string().describe('Shown once.'), prefix: z.string(), createdAt: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const workspace = await consoleWorkspace(request, 'manage');
+      const { token, prefix, createdAt } = await regenerateWorkspaceToken({ db, workspaceId: workspace.id });
+      return reply.status(201).send({ token, prefix, createdAt: createdAt.toISOString() });
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/tickets',
+    {
+      schema: {
+        tags,
+        summary: 'List the workspace\'s tickets, newest first',
+        params: z.strictObject(workspaceParam),
+        querystring: z.strictObject({ limit: limitQuery(100, 20), cursor: z.string().max(100).optional() }),
+        response: { 200: z.object({ tickets: z.array(s.ticket), nextCursor: z.string().nullable() }), ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      return listTickets({ db, workspaceId: workspace.id, limit: request.query.limit, cursor: request.query.cursor });
+    },
+  );
+};

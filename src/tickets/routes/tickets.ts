@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { v1ErrorBody } from '../../platform/openapi.js';
+import { limitQuery } from '../../answers/web-schemas.js';
+import { createTicket } from '../create-ticket.js';
+import { workspaceTokenAuthentication } from '../gate.js';
+import { getTicket } from '../get-ticket.js';
+import { listTickets } from '../list-tickets.js';
+import * as s from '../schemas.js';
+import { updateTicket } from '../update-ticket.js';
+
+const tags = ['tickets (beta)'];
+const security = [{ workspaceToken: [] }];
+const errors = {
+  400: v1ErrorBody.describe('invalid_request: the message names the field at fault.'),
+  401: v1ErrorBody.describe('invalid_token'),
+  404: v1ErrorBody.describe('not_found: no such ticket in the token\'s workspace.'),
+  503: v1ErrorBody.describe('unavailable'),
+};
+const idParam = z.strictObject({ id: z.string().max(40).describe('Ticket id.') });
+
+/** /v1/tickets (beta): tickets of the workspace whose token calls. */
+export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', workspaceTokenAuthentication);
+  const db = app.db.prisma;
+
+  app.post(
+    '/v1/tickets',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a ticket',
+        description:
+          'Send an `Idempotency-Key` header (1-255 characters) to retry safely: the same key and body within 24 hours return ' +
+          'the first response (with `Idempotent-Replayed: true`) and create nothing; the same key with another body is 409 ' +
+          '`idempotency_conflict`. `conversationId` links an answer-API conversation of the same workspace as context.',
+        headers: z.object({
+          'idempotency-key': z.string().min(1, { message: 'must be 1-255 characters' }).max(255, { message: 'must be 1-255 characters' })
+            .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' }).optional(),
+        }),
+        body: s.ticketCreate,
+        response: { 201: s.ticket, ...errors, 409: v1ErrorBody.describe('idempotency_conflict'), 413: v1ErrorBody, 415: v1ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'] });
+      if (created.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(created.status).send(created.ticket);
+    },
+  );
+
+  app.get(
+    '/v1/tickets',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List tickets, newest first',
+        querystring: z.strictObject({
+          limit: limitQuery(100, 20).describe('1-100, default 20.'),
+          cursor: z.string().max(100).optional().describe('nextCursor of the previous page (opaque).'),
+        }),
+        response: { 200: z.object({ tickets: z.array(s.ticket), nextCursor: z.string().nullable() }), ...errors },
+      },
+    },
+    async (request) => listTickets({ db, workspaceId: request.ticketWorkspaceId, limit: request.query.limit, cursor: request.query.cursor }),
+  );
+
+  app.get(
+    '/v1/tickets/:id',
+    { schema: { tags, security, summary: 'Get a ticket', params: idParam, response: { 200: s.ticket, ...errors } } },
+    async (request) => getTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id }),
+  );
+
+  app.patch(
+    '/v1/tickets/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change a ticket\'s status or priority',
+        params: idParam,
+        body: s.ticketUpdate,
+        response: { 200: s.ticket, ...errors, 413: v1ErrorBody, 415: v1ErrorBody },
+      },
+    },
+    async (request) => updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body }),
+  );
+};
