@@ -12,6 +12,8 @@ import { knowledgeRoutes } from './answers/routes/knowledge.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { workspaceRoutes } from './workspaces/routes.js';
+import { webhookConsoleRoutes } from './webhooks/routes/console.js';
+import { webhooksPlugin } from './webhooks/plugin.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
 import { keyRoutes } from './accounts/routes/keys.js';
@@ -52,6 +54,8 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
   /** The answer generator; by default the one the config selects (LLM_BASE_URL or offline). */
   generator?: Generator;
+  /** Run this process's webhook dispatcher (default true; tests of restarts turn it off). */
+  webhookDispatcher?: boolean;
 }
 
 export const API_DESCRIPTION = `The task-board REST API. Every path is relative to this server URL (\`/api\`).
@@ -107,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
   await app.register(attachmentStorePlugin, { config });
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
+  await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
 
   await app.register(healthRoutes);
 
@@ -114,7 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Lets the admin CLI reach the embedded database while this process holds it.
     let socket: Awaited<ReturnType<typeof startAdminSocket>> = null;
     app.addHook('onReady', async () => {
-      socket = await startAdminSocket({ db, config, events: app.events });
+      socket = await startAdminSocket({ db, config, events: app.events, wakeWebhooks: () => app.webhooks.wake() });
     });
     app.addHook('onClose', async () => socket?.close());
   }
@@ -160,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await web.register(knowledgeRoutes, { config });
       await web.register(insightRoutes, { config });
       await web.register(ticketConsoleRoutes, { config });
+      await web.register(webhookConsoleRoutes, { config });
     });
   });
 

@@ -39,6 +39,9 @@ const durationList = z.string().transform((value, ctx) => {
   return out;
 });
 
+/** One duration such as "5d" or "90s", in milliseconds. */
+const duration = durationList.refine((list) => list.length === 1, { message: 'must be one duration like 5d, 12h, 90s' }).transform((list) => list[0]!);
+
 /**
  * Every setting the process reads, with its default. The names are the environment variables;
  * `.env.example` lists the same ones.
@@ -69,6 +72,10 @@ export const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: int(1).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default(durationList.parse('5s,5m,30m,2h,5h,10h,10h')),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** An endpoint whose attempts have all failed for this long is disabled ("5d", "12h"). */
+  WEBHOOK_DISABLE_AFTER: duration.default(duration.parse('5d')),
+  /** How often each process looks for due deliveries besides being woken by commits. */
+  WEBHOOK_POLL_MS: int(50, 60_000).default(1000),
   LLM_BASE_URL: url(['http:', 'https:']).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),

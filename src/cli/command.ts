@@ -9,6 +9,8 @@ export interface CommandContext {
   config: Config;
   /** The server's event bus, when the command runs inside the server (admin socket). */
   events?: EventBus | undefined;
+  /** Wakes the server's webhook dispatcher, when the command runs inside the server. */
+  wakeWebhooks?: (() => void) | undefined;
 }
 
 export interface Command<Flags extends z.ZodType = z.ZodType> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { DbClient, PrismaClient } from '../platform/db.js';
 import { AppError, badRequest } from '../platform/errors.js';
+import { recordWebhookEvent } from '../webhooks/record-event.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
 
@@ -38,7 +39,10 @@ async function insertTicket(tx: DbClient, workspaceId: number, input: TicketInpu
       conversationId: input.conversationId ?? null,
     },
   });
-  return presentTicket(ticket);
+  const view = presentTicket(ticket);
+  // In the ticket's transaction: the webhook exists exactly when the ticket does.
+  await recordWebhookEvent(tx, { workspaceId, type: 'ticket.created', data: view, at: ticket.createdAt });
+  return view;
 }
 
 /**

@@ -1,20 +1,36 @@
-import type { DbClient } from '../platform/db.js';
+import type { PrismaClient } from '../platform/db.js';
+import { recordWebhookEvent } from '../webhooks/record-event.js';
 import { getTicket } from './get-ticket.js';
 import { presentTicket } from './presenters.js';
+import type { TicketView } from './schemas.js';
 
-/** Changes a ticket's status or priority. */
+/**
+ * Changes a ticket's status or priority. A real change emits `ticket.updated` in the same
+ * transaction (its `data` is the ticket as changed, plus `previous` with the old values of the
+ * fields that changed); a request that changes nothing emits nothing.
+ */
 export async function updateTicket({
   db,
   workspaceId,
   id,
   changes,
 }: {
-  db: DbClient;
+  db: PrismaClient;
   workspaceId: number;
   id: string;
-  changes: { status?: 'open' | 'pending' | 'solved' | 'closed' | undefined; priority?: 'low' | 'normal' | 'high' | 'urgent' | undefined };
+  changes: { status?: TicketView['status'] | undefined; priority?: TicketView['priority'] | undefined };
 }) {
-  const current = await getTicket({ db, workspaceId, id });
-  const ticket = await db.ticket.update({ where: { id: current.id }, data: { status: changes.status, priority: changes.priority } });
-  return presentTicket(ticket);
+  const { id: ticketId } = await getTicket({ db, workspaceId, id });
+  return db.$transaction(async (tx) => {
+    // The row lock orders concurrent changes, so each event's `previous` is what it replaced.
+    const [current] = await tx.$queryRaw<{ status: TicketView['status']; priority: TicketView['priority'] }[]>`
+      SELECT status::text AS status, priority::text AS priority FROM "Ticket" WHERE id = ${ticketId} FOR NO KEY UPDATE`;
+    const previous: Partial<Pick<TicketView, 'status' | 'priority'>> = {};
+    if (changes.status !== undefined && changes.status !== current!.status) previous.status = current!.status;
+    if (changes.priority !== undefined && changes.priority !== current!.priority) previous.priority = current!.priority;
+    if (Object.keys(previous).length === 0) return presentTicket(await tx.ticket.findUniqueOrThrow({ where: { id: ticketId } }));
+    const ticket = presentTicket(await tx.ticket.update({ where: { id: ticketId }, data: { status: changes.status, priority: changes.priority } }));
+    await recordWebhookEvent(tx, { workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
+    return ticket;
+  });
 }

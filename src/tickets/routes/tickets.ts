@@ -46,6 +46,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'] });
       if (created.replayed) reply.header('idempotent-replayed', 'true');
+      else app.webhooks.wake();
       return reply.status(created.status).send(created.ticket);
     },
   );
@@ -85,6 +86,10 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: s.ticket, ...errors, 413: v1ErrorBody, 415: v1ErrorBody },
       },
     },
-    async (request) => updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body }),
+    async (request) => {
+      const ticket = await updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body });
+      app.webhooks.wake();
+      return ticket;
+    },
   );
 };

@@ -1,0 +1,29 @@
+import type { DbClient } from '../platform/db.js';
+import { endpointOfWorkspace } from './access.js';
+
+/** An endpoint's deliveries, newest first, each with its attempts; `before` pages by id. */
+export async function listDeliveries({
+  db,
+  workspaceId,
+  endpointId,
+  limit,
+  before,
+  status,
+}: {
+  db: DbClient;
+  workspaceId: number;
+  endpointId: number;
+  limit: number;
+  before?: number | undefined;
+  status?: 'pending' | 'succeeded' | 'failed' | undefined;
+}) {
+  await endpointOfWorkspace({ db, workspaceId, endpointId });
+  const rows = await db.webhookDelivery.findMany({
+    where: { endpointId, ...(before ? { id: { lt: before } } : {}), ...(status ? { status } : {}) },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+    include: { event: true, attempts: { orderBy: { id: 'asc' } } },
+  });
+  const page = rows.slice(0, limit);
+  return { deliveries: page, nextBefore: rows.length > limit ? page.at(-1)!.id : null };
+}

@@ -1,0 +1,41 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { WebhookDispatcher } from './dispatcher.js';
+
+/** What routes and commands need of the dispatcher: a nudge after their commit. */
+export interface WebhookWaker {
+  wake(): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's webhook dispatcher; `wake()` after committing events. */
+    webhooks: WebhookWaker;
+  }
+}
+
+/**
+ * Runs this process's webhook dispatcher from ready to close. On close it stops claiming, lets
+ * attempts in flight finish (up to the attempt timeout or half the shutdown budget), and
+ * releases the rest for another process or the next start.
+ */
+export const webhooksPlugin = fp<{ config: Config; enabled?: boolean }>(
+  async (app, { config, enabled = true }) => {
+    if (!enabled) {
+      app.decorate('webhooks', { wake() {} });
+      return;
+    }
+    const dispatcher = new WebhookDispatcher(app.db.prisma, {
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      schedule: config.WEBHOOK_RETRY_SCHEDULE,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
+      pollMs: config.WEBHOOK_POLL_MS,
+      log: app.log,
+    });
+    app.decorate('webhooks', dispatcher);
+    app.addHook('onReady', async () => dispatcher.start());
+    app.addHook('preClose', async () => dispatcher.stop(Math.min(config.WEBHOOK_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2)));
+  },
+  { name: 'webhooks', dependencies: ['db'] },
+);

@@ -1,0 +1,55 @@
+import type { DeliveryView, EndpointView } from './schemas.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function presentEndpoint(e: {
+  id: number;
+  workspaceId: number;
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  failingSince: Date | null;
+  previousSecretUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}, now = new Date()): EndpointView {
+  return {
+    id: e.id,
+    workspaceId: e.workspaceId,
+    url: e.url,
+    description: e.description,
+    events: e.events.length ? e.events : null,
+    enabled: e.enabled,
+    disabledReason: e.enabled ? null : ((e.disabledReason ?? 'manual') as EndpointView['disabledReason']),
+    disabledAt: e.enabled ? null : iso(e.disabledAt),
+    failingSince: iso(e.failingSince),
+    secretRotationEndsAt: e.previousSecretUntil && e.previousSecretUntil > now ? e.previousSecretUntil.toISOString() : null,
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
+  };
+}
+
+export function presentDelivery(d: {
+  id: number;
+  endpointId: number;
+  status: DeliveryView['status'];
+  nextAttemptAt: Date;
+  createdAt: Date;
+  event: { id: string; type: string; body: string };
+  attempts: { id: number; startedAt: Date; durationMs: number; statusCode: number | null; error: string | null; responseExcerpt: string | null; succeeded: boolean }[];
+}): DeliveryView {
+  return {
+    id: d.id,
+    endpointId: d.endpointId,
+    eventId: d.event.id,
+    eventType: d.event.type,
+    status: d.status,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    createdAt: d.createdAt.toISOString(),
+    payload: JSON.parse(d.event.body) as unknown,
+    attempts: d.attempts.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
+  };
+}

@@ -1,0 +1,37 @@
+import type { DbClient } from '../platform/db.js';
+import { AppError } from '../platform/errors.js';
+import { endpointOfWorkspace } from './access.js';
+
+const endpointDisabled = () => new AppError(409, 'endpoint_disabled', 'webhook: the endpoint is disabled; enable it first');
+
+/**
+ * Sends one delivery again now, as a new round of the retry schedule with the same webhook-id.
+ * A delivery whose attempt is in flight is 409; a pending one waiting for its next attempt is
+ * brought forward to now.
+ */
+export async function redeliverOne({ db, workspaceId, endpointId, deliveryId }: { db: DbClient; workspaceId: number; endpointId: number; deliveryId: number }) {
+  const endpoint = await endpointOfWorkspace({ db, workspaceId, endpointId });
+  if (!endpoint.enabled) throw endpointDisabled();
+  const now = new Date();
+  const moved = await db.webhookDelivery.updateMany({
+    where: { id: deliveryId, endpointId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    data: { status: 'pending', round: 0, nextAttemptAt: now, leaseUntil: null },
+  });
+  if (moved.count === 0) {
+    const exists = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId }, select: { id: true } });
+    if (!exists) throw new AppError(404, 'not_found', `delivery: no delivery ${deliveryId} of this endpoint`);
+    throw new AppError(409, 'delivery_in_flight', 'delivery: an attempt is in flight right now; try again when it is recorded');
+  }
+  return db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: true, attempts: { orderBy: { id: 'asc' } } } });
+}
+
+/** Sends again every delivery of the endpoint that failed and was created at or after `since`. */
+export async function redeliverFailedSince({ db, workspaceId, endpointId, since }: { db: DbClient; workspaceId: number; endpointId: number; since: Date }) {
+  const endpoint = await endpointOfWorkspace({ db, workspaceId, endpointId });
+  if (!endpoint.enabled) throw endpointDisabled();
+  const { count } = await db.webhookDelivery.updateMany({
+    where: { endpointId, status: 'failed', createdAt: { gte: since } },
+    data: { status: 'pending', round: 0, nextAttemptAt: new Date(), leaseUntil: null },
+  });
+  return count;
+}

@@ -1,0 +1,35 @@
+import type { DbClient } from '../platform/db.js';
+import { endpointOfWorkspace } from './access.js';
+import { assertDeliverableUrl } from './destination.js';
+
+/**
+ * Changes an endpoint. Disabling pauses its deliveries (they wait, pending); enabling resumes
+ * them and forgets the failure record, so an endpoint disabled for failing gets a fresh start.
+ */
+export async function updateEndpoint({
+  db,
+  workspaceId,
+  endpointId,
+  changes,
+  allowPrivate,
+}: {
+  db: DbClient;
+  workspaceId: number;
+  endpointId: number;
+  changes: { url?: string | undefined; events?: string[] | null | undefined; description?: string | undefined; enabled?: boolean | undefined };
+  allowPrivate: boolean;
+}) {
+  const current = await endpointOfWorkspace({ db, workspaceId, endpointId });
+  const url = changes.url === undefined ? undefined : await assertDeliverableUrl(changes.url, allowPrivate);
+  const toggled = changes.enabled !== undefined && changes.enabled !== current.enabled;
+  return db.webhookEndpoint.update({
+    where: { id: current.id },
+    data: {
+      url,
+      description: changes.description,
+      events: changes.events === undefined ? undefined : [...new Set(changes.events ?? [])],
+      ...(toggled && changes.enabled ? { enabled: true, disabledReason: null, disabledAt: null, failingSince: null } : {}),
+      ...(toggled && !changes.enabled ? { enabled: false, disabledReason: 'manual', disabledAt: new Date() } : {}),
+    },
+  });
+}
