@@ -150,8 +150,8 @@ export class WebhookDispatcher {
       .catch((error: unknown) => this.options.log.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded'))
       .finally(() => {
         this.inFlight.delete(delivery.id);
-        // A slot is free: there may be more due deliveries waiting.
-        this.wake();
+        // Slots are free: there may be more due deliveries waiting. Claimed in batches, not one by one.
+        if (this.inFlight.size <= this.concurrency / 2) this.wake();
       });
     this.inFlight.set(delivery.id, { abort, done });
   }
@@ -174,7 +174,12 @@ export class WebhookDispatcher {
     await this.record(delivery, outcome);
   }
 
-  /** Writes the attempt and moves the delivery (and, when it says so, the endpoint) on. */
+  /**
+   * Writes the attempt and moves the delivery on, in one statement (one round trip, atomic): the
+   * delivery only while this process's lease still holds it; the endpoint only when its state
+   * changes (a first failure, a success after failures, a 410, failing for too long), so the
+   * healthy path takes no lock on the endpoint's row.
+   */
   private async record(delivery: Claimed, outcome: AttemptOutcome) {
     const { schedule, disableAfterMs } = this.options;
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
@@ -190,43 +195,37 @@ export class WebhookDispatcher {
         nextAttemptAt = new Date(now.getTime() + Math.max(schedule[round - 1]!, honoured));
       }
     }
-    const moved = await this.db.$transaction(async (tx) => {
-      await tx.webhookAttempt.create({
-        data: {
-          deliveryId: delivery.id,
-          startedAt: outcome.startedAt,
-          durationMs: outcome.durationMs,
-          statusCode: outcome.statusCode,
-          error: outcome.error,
-          responseExcerpt: outcome.excerpt,
-          succeeded,
-        },
-      });
-      const fenced = await tx.webhookDelivery.updateMany({
-        where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
-        data: { status, round, nextAttemptAt, leaseUntil: null },
-      });
-      if (fenced.count === 0) return false;
-      if (succeeded) {
-        await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
-        return true;
-      }
-      if (gone) {
-        await tx.webhookEndpoint.updateMany({
-          where: { id: delivery.endpointId, enabled: true },
-          data: { enabled: false, disabledReason: 'gone', disabledAt: now },
-        });
-        this.options.log.info({ endpointId: delivery.endpointId }, 'webhook endpoint answered 410 Gone: disabled');
-        return true;
-      }
-      await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: null }, data: { failingSince: outcome.startedAt } });
-      const disabled = await tx.webhookEndpoint.updateMany({
-        where: { id: delivery.endpointId, enabled: true, failingSince: { lte: new Date(now.getTime() - disableAfterMs) } },
-        data: { enabled: false, disabledReason: 'failing', disabledAt: now },
-      });
-      if (disabled.count) this.options.log.info({ endpointId: delivery.endpointId }, 'webhook endpoint failing for WEBHOOK_DISABLE_AFTER: disabled');
-      return true;
-    });
-    if (moved && status === 'pending') this.wakeAt(nextAttemptAt.getTime());
+    const disableBefore = new Date(now.getTime() - disableAfterMs);
+    const [result] = await this.db.$queryRaw<{ moved: number; disabled: string | null }[]>`
+      WITH attempt AS (
+        INSERT INTO "WebhookAttempt" ("deliveryId", "startedAt", "durationMs", "statusCode", error, "responseExcerpt", succeeded)
+        VALUES (${delivery.id}, ${outcome.startedAt}, ${outcome.durationMs}, ${outcome.statusCode}, ${outcome.error}, ${outcome.excerpt}, ${succeeded})
+        RETURNING 1
+      ), moved AS (
+        UPDATE "WebhookDelivery"
+        SET status = ${status}::"DeliveryStatus", round = ${round}, "nextAttemptAt" = ${nextAttemptAt}, "leaseUntil" = NULL, "updatedAt" = ${now}
+        WHERE id = ${delivery.id} AND "leaseUntil" = ${delivery.leaseUntil}
+        RETURNING "endpointId"
+      ), current AS (
+        SELECT e.id, e.enabled, e."failingSince",
+               (${gone} AND e.enabled) AS gone_now,
+               (NOT ${succeeded} AND NOT ${gone} AND e.enabled AND COALESCE(e."failingSince", ${outcome.startedAt}) <= ${disableBefore}) AS failing_now
+        FROM "WebhookEndpoint" e JOIN moved ON e.id = moved."endpointId"
+      ), endpoint AS (
+        UPDATE "WebhookEndpoint" e
+        SET "failingSince" = CASE WHEN ${succeeded} THEN NULL ELSE COALESCE(e."failingSince", ${outcome.startedAt}) END,
+            enabled = e.enabled AND NOT (c.gone_now OR c.failing_now),
+            "disabledReason" = CASE WHEN c.gone_now THEN 'gone' WHEN c.failing_now THEN 'failing' ELSE e."disabledReason" END,
+            "disabledAt" = CASE WHEN c.gone_now OR c.failing_now THEN ${now} ELSE e."disabledAt" END,
+            "updatedAt" = ${now}
+        FROM current c
+        WHERE e.id = c.id AND (
+          (${succeeded} AND c."failingSince" IS NOT NULL) OR (NOT ${succeeded} AND c."failingSince" IS NULL) OR c.gone_now OR c.failing_now
+        )
+        RETURNING CASE WHEN c.gone_now OR c.failing_now THEN e."disabledReason" END AS disabled
+      )
+      SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT disabled FROM endpoint LIMIT 1) AS disabled`;
+    if (result?.disabled) this.options.log.info({ endpointId: delivery.endpointId, reason: result.disabled }, 'webhook endpoint disabled');
+    if (result?.moved && status === 'pending') this.wakeAt(nextAttemptAt.getTime());
   }
 }
