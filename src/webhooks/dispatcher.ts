@@ -15,6 +15,19 @@ export interface DispatcherOptions {
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }
 
+/** A finished attempt waiting to be written, with what it does to its delivery. */
+interface Result {
+  delivery: Claimed;
+  outcome: AttemptOutcome;
+  succeeded: boolean;
+  gone: boolean;
+  status: 'succeeded' | 'failed' | 'pending';
+  round: number;
+  nextAttemptAt: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 interface Claimed {
   id: number;
   eventId: string;
@@ -45,6 +58,8 @@ export class WebhookDispatcher {
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private timerDue = Infinity;
+  private readonly results: Result[] = [];
+  private writing = false;
 
   constructor(private readonly db: PrismaClient, private readonly options: DispatcherOptions) {
     this.concurrency = options.concurrency ?? 16;
@@ -175,57 +190,99 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Writes the attempt and moves the delivery on, in one statement (one round trip, atomic): the
-   * delivery only while this process's lease still holds it; the endpoint only when its state
-   * changes (a first failure, a success after failures, a 410, failing for too long), so the
-   * healthy path takes no lock on the endpoint's row.
+   * Queues a finished attempt for recording. Attempts finishing while a write is under way are
+   * written together by the next one (group commit): one statement per batch under load, and no
+   * added wait when idle.
    */
-  private async record(delivery: Claimed, outcome: AttemptOutcome) {
-    const { schedule, disableAfterMs } = this.options;
+  private record(delivery: Claimed, outcome: AttemptOutcome): Promise<void> {
+    const { schedule } = this.options;
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const gone = outcome.statusCode === 410;
-    const now = new Date();
+    const now = Date.now();
     const round = delivery.round + 1;
-    let status: 'succeeded' | 'failed' | 'pending' = succeeded ? 'succeeded' : 'pending';
+    let status: Result['status'] = succeeded ? 'succeeded' : 'pending';
     let nextAttemptAt = now;
     if (!succeeded) {
       if (gone || round > schedule.length) status = 'failed';
       else {
         const honoured = outcome.statusCode === 429 || outcome.statusCode === 503 ? (outcome.retryAfterMs ?? 0) : 0;
-        nextAttemptAt = new Date(now.getTime() + Math.max(schedule[round - 1]!, honoured));
+        nextAttemptAt = now + Math.max(schedule[round - 1]!, honoured);
       }
     }
-    const disableBefore = new Date(now.getTime() - disableAfterMs);
-    const [result] = await this.db.$queryRaw<{ moved: number; disabled: string | null }[]>`
-      WITH attempt AS (
+    return new Promise((resolve, reject) => {
+      this.results.push({ delivery, outcome, succeeded, gone, status, round, nextAttemptAt, resolve, reject });
+      if (!this.writing) void this.writeResults();
+    });
+  }
+
+  private async writeResults() {
+    this.writing = true;
+    while (this.results.length) {
+      const batch = this.results.splice(0, 200);
+      try {
+        const moved = await this.writeBatch(batch);
+        for (const r of batch) {
+          if (moved.has(r.delivery.id) && r.status === 'pending') this.wakeAt(r.nextAttemptAt);
+          r.resolve();
+        }
+      } catch (error) {
+        for (const r of batch) r.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+
+  /**
+   * One statement for a batch of attempts: each attempt's row; each delivery moved on only while
+   * this process's lease still holds it; each endpoint updated only when its state changes (a
+   * first failure, a success after failures, a 410, failing for WEBHOOK_DISABLE_AFTER), so the
+   * healthy path takes no lock on the endpoint's row. Returns the deliveries it moved.
+   */
+  private async writeBatch(batch: Result[]): Promise<Set<number>> {
+    const now = new Date();
+    const disableBefore = new Date(now.getTime() - this.options.disableAfterMs);
+    const col = <T>(f: (r: Result) => T) => batch.map(f);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const rows = await this.db.$queryRaw<{ id: number | null; disabled: string | null; endpointId: number | null }[]>`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${col((r) => r.delivery.id)}::int[], ${col((r) => r.delivery.leaseUntil.toISOString())}::timestamptz[], ${col((r) => r.status)}::text[],
+          ${col((r) => r.round)}::int[], ${col((r) => iso(r.nextAttemptAt))}::timestamptz[], ${col((r) => r.outcome.startedAt.toISOString())}::timestamptz[],
+          ${col((r) => r.outcome.durationMs)}::int[], ${col((r) => r.outcome.statusCode)}::int[], ${col((r) => r.outcome.error)}::text[],
+          ${col((r) => r.outcome.excerpt)}::text[], ${col((r) => r.succeeded)}::boolean[], ${col((r) => r.gone)}::boolean[]
+        ) AS i(id, lease, status, round, next, started, duration, code, error, excerpt, succeeded, gone)
+      ), attempts AS (
         INSERT INTO "WebhookAttempt" ("deliveryId", "startedAt", "durationMs", "statusCode", error, "responseExcerpt", succeeded)
-        VALUES (${delivery.id}, ${outcome.startedAt}, ${outcome.durationMs}, ${outcome.statusCode}, ${outcome.error}, ${outcome.excerpt}, ${succeeded})
+        SELECT id, started, duration, code, error, excerpt, succeeded FROM input
         RETURNING 1
       ), moved AS (
-        UPDATE "WebhookDelivery"
-        SET status = ${status}::"DeliveryStatus", round = ${round}, "nextAttemptAt" = ${nextAttemptAt}, "leaseUntil" = NULL, "updatedAt" = ${now}
-        WHERE id = ${delivery.id} AND "leaseUntil" = ${delivery.leaseUntil}
-        RETURNING "endpointId"
+        UPDATE "WebhookDelivery" d
+        SET status = i.status::"DeliveryStatus", round = i.round, "nextAttemptAt" = i.next, "leaseUntil" = NULL, "updatedAt" = ${now}
+        FROM input i
+        WHERE d.id = i.id AND d."leaseUntil" = i.lease
+        RETURNING d.id, d."endpointId", i.succeeded, i.gone, i.started
+      ), outcome AS (
+        SELECT "endpointId", bool_or(succeeded) AS ok, bool_or(gone) AS gone, min(started) FILTER (WHERE NOT succeeded) AS first_failure
+        FROM moved GROUP BY "endpointId"
       ), current AS (
-        SELECT e.id, e.enabled, e."failingSince",
-               (${gone} AND e.enabled) AS gone_now,
-               (NOT ${succeeded} AND NOT ${gone} AND e.enabled AND COALESCE(e."failingSince", ${outcome.startedAt}) <= ${disableBefore}) AS failing_now
-        FROM "WebhookEndpoint" e JOIN moved ON e.id = moved."endpointId"
+        SELECT e.id, e."failingSince", o.ok, o.first_failure,
+               (o.gone AND e.enabled) AS gone_now,
+               (NOT o.ok AND NOT o.gone AND e.enabled AND COALESCE(e."failingSince", o.first_failure) <= ${disableBefore}) AS failing_now
+        FROM "WebhookEndpoint" e JOIN outcome o ON o."endpointId" = e.id
       ), endpoint AS (
         UPDATE "WebhookEndpoint" e
-        SET "failingSince" = CASE WHEN ${succeeded} THEN NULL ELSE COALESCE(e."failingSince", ${outcome.startedAt}) END,
+        SET "failingSince" = CASE WHEN c.ok THEN NULL ELSE COALESCE(e."failingSince", c.first_failure) END,
             enabled = e.enabled AND NOT (c.gone_now OR c.failing_now),
             "disabledReason" = CASE WHEN c.gone_now THEN 'gone' WHEN c.failing_now THEN 'failing' ELSE e."disabledReason" END,
             "disabledAt" = CASE WHEN c.gone_now OR c.failing_now THEN ${now} ELSE e."disabledAt" END,
             "updatedAt" = ${now}
         FROM current c
-        WHERE e.id = c.id AND (
-          (${succeeded} AND c."failingSince" IS NOT NULL) OR (NOT ${succeeded} AND c."failingSince" IS NULL) OR c.gone_now OR c.failing_now
-        )
-        RETURNING CASE WHEN c.gone_now OR c.failing_now THEN e."disabledReason" END AS disabled
+        WHERE e.id = c.id AND ((c.ok AND c."failingSince" IS NOT NULL) OR (NOT c.ok AND c."failingSince" IS NULL) OR c.gone_now OR c.failing_now)
+        RETURNING e.id, CASE WHEN c.gone_now OR c.failing_now THEN e."disabledReason" END AS disabled
       )
-      SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT disabled FROM endpoint LIMIT 1) AS disabled`;
-    if (result?.disabled) this.options.log.info({ endpointId: delivery.endpointId, reason: result.disabled }, 'webhook endpoint disabled');
-    if (result?.moved && status === 'pending') this.wakeAt(nextAttemptAt.getTime());
+      SELECT id, NULL AS disabled, NULL::int AS "endpointId" FROM moved
+      UNION ALL SELECT NULL, disabled, id FROM endpoint WHERE disabled IS NOT NULL`;
+    for (const r of rows) if (r.disabled) this.options.log.info({ endpointId: r.endpointId, reason: r.disabled }, 'webhook endpoint disabled');
+    return new Set(rows.filter((r) => r.id !== null).map((r) => r.id!));
   }
 }
