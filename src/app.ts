@@ -66,7 +66,14 @@ Collections are objects holding a named array (\`{"boards": [...]}\`), never bar
 
 export const V1_DESCRIPTION = `The answer API (\`POST /v1/answer\`, \`X-API-Key: ans_…\`) and the ticket API
 (beta, \`/v1/tickets\`, \`Authorization: Bearer wst_…\`). Errors have the body
-\`{"error": "<code>", "message": "<text>"}\`.`;
+\`{"error": "<code>", "message": "<text>"}\`.
+
+**Webhooks.** Ticket changes are POSTed to the workspace's endpoints as \`{"type", "timestamp", "data"}\`
+(\`ticket.created\`: data is the ticket; \`ticket.updated\`: the ticket plus \`previous\`, the old values of the
+fields that changed), signed per Standard Webhooks (\`webhook-id\`, the same on every attempt of one event;
+\`webhook-timestamp\`; \`webhook-signature: v1,…\`, two signatures during a secret rotation). Any non-2xx answer,
+timeout or connection error is retried on the server's schedule (by default 5s, 5m, 30m, 2h, 5h, 10h, 10h),
+honouring \`Retry-After\` on 429/503; \`410 Gone\` disables the endpoint. Answer 2xx quickly and process afterwards.`;
 
 /**
  * The whole server as a Fastify instance, not listening. Opens (and migrates, when
