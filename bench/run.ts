@@ -15,6 +15,7 @@ const benches: [string, string[]][] = [
   ['attachments: 10 MB upload/download throughput, server memory during a 20 MB upload (PostgreSQL)', ['bench/attachments.ts', '5']],
   ['search on a board of 5,000 cards (PostgreSQL and embedded)', ['bench/search.ts', '5', '5000']],
   ['answer API: 1,000 articles, PostgreSQL and embedded, against a floor; 20-page PDF', ['bench/answers.ts', '5']],
+  ['webhooks: tickets/s with a webhook, commit to delivery, sustained deliveries against a floor (PostgreSQL)', ['bench/webhooks.ts', '5', '5000']],
 ];
 let failed = false;
 for (const [title, args] of benches) {
