@@ -60,6 +60,7 @@ export class WebhookDispatcher {
   private timerDue = Infinity;
   private readonly results: Result[] = [];
   private writing = false;
+  private claimLoop: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: PrismaClient, private readonly options: DispatcherOptions) {
     this.concurrency = options.concurrency ?? 16;
@@ -81,7 +82,7 @@ export class WebhookDispatcher {
       this.again = true;
       return;
     }
-    void this.claimAndSend();
+    this.claimLoop = this.claimAndSend();
   }
 
   /**
@@ -92,6 +93,8 @@ export class WebhookDispatcher {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    // A claim under way when stopping began: its deliveries are in flight once it returns.
+    await this.claimLoop;
     const pending = [...this.inFlight.values()];
     if (pending.length) {
       let timeout: NodeJS.Timeout | undefined;
@@ -136,7 +139,9 @@ export class WebhookDispatcher {
       this.timer = null;
       this.timerDue = Infinity;
       this.wake();
-    }, Math.max(0, at - Date.now()));
+      // A few ms late on purpose: a timer may fire a little before the wall clock reaches `at`, and
+      // a claim then would find the delivery not yet due and leave it to the next poll.
+    }, Math.max(0, at - Date.now()) + 10);
     this.timer.unref();
   }
 
