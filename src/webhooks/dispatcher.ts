@@ -113,15 +113,23 @@ export class WebhookDispatcher {
 
   private async claimAndSend() {
     this.claiming = true;
+    let idle = false;
     try {
       do {
         this.again = false;
         while (this.running && this.inFlight.size < this.concurrency) {
           const claimed = await this.claim(this.concurrency - this.inFlight.size);
           for (const delivery of claimed) this.track(delivery);
-          if (claimed.length === 0) break;
+          idle = claimed.length === 0;
+          if (idle) break;
         }
       } while (this.again && this.running);
+      // Nothing due now: look again when the next delivery falls due (a retry of any process, a
+      // lease running out), not only at the next poll.
+      if (idle && this.running) {
+        const next = await this.nextDue();
+        if (next !== null) this.wakeAt(next);
+      }
     } catch (error) {
       this.options.log.warn({ err: error }, 'webhook dispatcher could not claim deliveries; retrying');
     } finally {
@@ -130,7 +138,16 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Looks again at `at` (or sooner, if already due sooner): a retry this process scheduled. */
+  /** When the earliest waiting delivery of an enabled endpoint can next be claimed, or null. */
+  private async nextDue(): Promise<number | null> {
+    const [row] = await this.db.$queryRaw<{ at: Date | null }[]>`
+      SELECT min(GREATEST(d."nextAttemptAt", COALESCE(d."leaseUntil", d."nextAttemptAt"))) AS at
+      FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e.id = d."endpointId"
+      WHERE d.status = 'pending' AND e.enabled`;
+    return row?.at ? row.at.getTime() : null;
+  }
+
+  /** Looks again at `at`, unless a look is already due sooner. */
   private wakeAt(at: number) {
     if (!this.running || at >= this.timerDue) return;
     if (this.timer) clearTimeout(this.timer);

@@ -124,6 +124,21 @@ describe('webhook deliveries', () => {
     expect(r.received).toHaveLength(4);
   });
 
+  it('keeps to the schedule of every failing delivery, not only the one due first', async () => {
+    // The poll is a minute away: each retry must be woken by its own due time.
+    const r = await receiver(() => ({ status: 500 }));
+    const w = await webhookWorkspace(t, r.url);
+    await w.createTicket('first');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await w.createTicket('second');
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    await w.createTicket('third');
+    await eventually(async () => {
+      const list = await deliveries(t, w.workspaceId, w.endpoint.id);
+      expect(list.map((d) => [d.status, d.attempts.length])).toEqual([['failed', 4], ['failed', 4], ['failed', 4]]);
+    }, 8000);
+  });
+
   it('counts timeouts, refused connections and redirects as failed attempts, following no redirect', async () => {
     const hanging = await receiver(() => 'hang');
     const target = await receiver();
