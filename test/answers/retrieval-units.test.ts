@@ -21,6 +21,14 @@ describe('text and index', () => {
 
   it('folds "log in" / "sign in" into one word', () => {
     expect(foldPhrases('I cannot sign in')).toBe('i cannot login');
+    expect(foldPhrases('Signed-in users; single sign-on; log out; e-mails; set-up')).toBe('login users; sso; logout; email; setup');
+    expect(foldPhrases('the audit logs in admin')).toBe('the audit logs in admin');
+  });
+
+  it('folds phrases in articles as in messages, so "e-mail" and "sign-in" meet "email" and "login"', () => {
+    expect(index.has('email')).toBe(true);
+    expect(index.has('login')).toBe(true);
+    expect(top('the reset email never arrived')).toBe('pw');
   });
 
   it('counts edits with transpositions and gives up past the bound', () => {
@@ -43,15 +51,47 @@ describe('text and index', () => {
     expect(passages[0]!.startsWith('Heading\n')).toBe(true);
   });
 
-  it('measures how much of the message the knowledge has never seen', () => {
+  it('measures how much of the message the knowledge has never seen, even allowing a synonym', () => {
     expect(buildQuery(index, { message: 'gym membership renewal' }).unknownShare).toBeGreaterThan(0.5);
     expect(buildQuery(index, { message: 'reset password' }).unknownShare).toBe(0);
+    // "receipt" is not in the knowledge, but its synonym "invoice" is.
+    expect(buildQuery(index, { message: 'where is my receipt' }).unknownShare).toBe(0);
   });
 
   it('reads follow-ups with the thread: the earlier message adds its terms', () => {
     expect(looksLikeFollowUp('and as a PDF?')).toBe(true);
     expect(looksLikeFollowUp('How do I connect my Google Calendar to the app?')).toBe(false);
     expect(top('can i get it as a pdf', ['where do I find my invoices'])).toBe('inv');
+  });
+});
+
+describe('decision features', () => {
+  const features = (message: string) => retrieve(index, { message }).features;
+
+  it('keeps every feature in [0, 1] (length aside) and judges the message against the best article', () => {
+    const f = features('how do I reset my password');
+    for (const [name, value] of Object.entries(f)) {
+      if (name === 'length') continue;
+      expect(value, name).toBeGreaterThanOrEqual(0);
+      expect(value, name).toBeLessThanOrEqual(1);
+    }
+    expect(f).toMatchObject({ coverage: 1, titleCoverage: 1, keyCoverage: 1, unknownShare: 0, capabilityGap: 0 });
+  });
+
+  it('counts a synonym found in the best article as covering the word', () => {
+    expect(features('where is my receipt')).toMatchObject({ coverage: 1, keyCoverage: 1 });
+  });
+
+  it('sees when the key words of a message are missing from the best article', () => {
+    expect(features('calendar sync for my linux tractor').keyCoverage).toBe(0);
+    expect(features('calendar sync for my linux tractor').coverage).toBeLessThan(0.5);
+  });
+
+  it('measures the gap of a question whether the product has something', () => {
+    expect(features('is there a linux calendar app').capabilityGap).toBe(1);
+    expect(features('is there calendar sync').capabilityGap).toBe(0);
+    // Not a question about what the product has: no gap, whatever the coverage.
+    expect(features('my linux calendar app').capabilityGap).toBe(0);
   });
 });
 
@@ -64,6 +104,19 @@ describe('human intents', () => {
     ['I need a refund for last month', 'account_action'],
     ['please delete all my personal data under GDPR', 'account_action'],
     ['my account was hacked', 'account_action'],
+    ['I want my money back', 'account_action'],
+    ['I was overcharged last month', 'account_action'],
+    ['there is an unknown charge on my card', 'account_action'],
+    ['you billed us again even though we cancelled', 'account_action'],
+    ['someone else logged into my account', 'account_action'],
+    ['I see a suspicious login from another country', 'account_action'],
+    ['can somebody get back to me today', 'human_requested'],
+    ['I would like to file a complaint', 'human_requested'],
+    ['is anyone there', 'human_requested'],
+    ['is there a money-back guarantee', null],
+    ['can someone help me reset my password', null],
+    ['how do I see the audit log of logins', null],
+    ['my team complains that the app is slow', null],
     ['how do I reset my password', null],
     ['how do I add a person to my project', null],
   ])('%s → %s', (message, intent) => {

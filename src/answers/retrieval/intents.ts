@@ -11,16 +11,25 @@ const HUMAN = [
   /\b(not|no|stop)\b[^.?!]{0,20}\b(bot|robot|ai|automated|machine)\b/,
   /^\s*(human|agent|operator|representative)\s*[.!?]*\s*$/,
   /\b(call|ring) me\b/,
+  /\b(someone|somebody|anyone|anybody|a person)\b[^.?!]{0,20}\b(contact|email|get back to|reach out to) me\b/,
+  /\bis (there )?(anyone|anybody|someone) (there|real|human)\b/,
+  /\b(file|make|lodge|raise|submit) (a |an )?(formal )?complaint\b|\b(i|we) (want|wish|would like) to complain\b/,
 ];
 
 /** Things only staff can do on the customer's own account, or that must not be left to a bot. */
 const ACCOUNT_ACTION = [
   /\brefund\b/,
+  /\b(want|get|need|give|have)\b[^.?!]{0,20}\bmoney back\b/,
   /\b(charged|billed|paid) (me )?(twice|two times|double|2 times)\b/,
   /\bdouble[- ]?(charged|charge|billed|billing)\b/,
   /\bcharge ?back\b/,
+  /\b(overcharged|over-charged|overbilled|over-billed)\b/,
+  /\b(wrong|incorrect|unexpected|unknown|unrecogni[sz]ed)\b[^.?!]{0,15}\bcharges?\b/,
+  /\b(charged|billed)\b[^.?!]{0,30}\b(after|even though|although|despite)\b[^.?!]{0,30}\bcancel/,
   /\b(dispute|unauthori[sz]ed)\b[^.?!]{0,30}\b(charge|payment|transaction)\b/,
-  /\b(hacked|compromised|breach|breached|stolen)\b/,
+  /\b(hacked|compromised|breach|breached|stolen|phishing|fraud|fraudulent)\b/,
+  /\b(someone|somebody)( else)?\b[^.?!]{0,20}\b(logged|signed|is using|accessed|got into|broke into)\b[^.?!]{0,20}\b(my|our) account\b/,
+  /\b(suspicious|unrecogni[sz]ed|strange)\b[^.?!]{0,15}\b(login|log-in|sign-in|logins|activity|access)\b/,
   /\b(locked|lock(ed)?) out\b/,
   /\bunlock (my|our|the) account\b/,
   /\b(gdpr|ccpa|data subject|dsar|privacy)\b[^.?!]{0,20}\brequests?\b/,

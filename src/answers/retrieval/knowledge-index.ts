@@ -1,3 +1,4 @@
+import { foldPhrases } from './synonyms.js';
 import { contentWords, frequencies, stemWord, terms } from './text.js';
 
 /** An article as the index needs it. */
@@ -83,10 +84,13 @@ export function splitPassages(body: string): string[] {
 
 /** Tokenises an article: field term frequencies, passages and the surface vocabulary. */
 export function prepareArticle(doc: ArticleDoc): PreparedArticle {
-  const titleTerms = terms(doc.title);
-  const bodyTerms = terms(doc.body);
+  // Phrases are folded as in queries, so the article's "sign-in" and "e-mail" meet a message's "login" and "email".
+  const title = foldPhrases(doc.title);
+  const body = foldPhrases(doc.body);
+  const titleTerms = terms(title);
+  const bodyTerms = terms(body);
   const surface = new Map<string, string>();
-  for (const word of [...contentWords(doc.title), ...contentWords(doc.body)]) {
+  for (const word of [...contentWords(title), ...contentWords(body)]) {
     if (!surface.has(word)) surface.set(word, stemWord(word));
   }
   return {
@@ -95,7 +99,7 @@ export function prepareArticle(doc: ArticleDoc): PreparedArticle {
     titleLen: titleTerms.length,
     bodyTf: frequencies(bodyTerms),
     bodyLen: bodyTerms.length,
-    passages: splitPassages(doc.body).map((text) => ({ text, terms: new Set(terms(text)) })),
+    passages: splitPassages(doc.body).map((text) => ({ text, terms: new Set(terms(foldPhrases(text))) })),
     surface,
   };
 }

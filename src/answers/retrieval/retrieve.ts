@@ -1,6 +1,7 @@
+import { type Features, measure } from './features.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
 import { foldPhrases, synonymsOf } from './synonyms.js';
-import { contentWords, frequencies, stemWord, terms } from './text.js';
+import { contentWords, frequencies, normalize, stemWord, terms } from './text.js';
 
 export interface RetrievalInput {
   message: string;
@@ -53,7 +54,7 @@ export interface Query {
   terms: QueryTerm[];
   /** The message's own terms (after typo correction), which the features judge. */
   own: QueryTerm[];
-  /** Share of the message's own words the knowledge has never seen, even allowing a typo. */
+  /** Share of the message's own words the knowledge has never seen, even allowing a typo or a synonym. */
   unknownShare: number;
 }
 
@@ -87,7 +88,8 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
       if (corrected) {
         own(corrected, weight * params.typoWeight);
       } else {
-        unknown += weight;
+        // A word the knowledge words differently ("stopwatch" for "timer") is not foreign to it.
+        if (!synonymsOf(stem).some((s) => index.has(s))) unknown += weight;
         own(stem, weight);
       }
     }
@@ -123,20 +125,7 @@ export interface Candidate {
   score: number;
 }
 
-/** What the decision looks at; each in a comparable range whatever the knowledge's size. */
-export interface Features {
-  /** Top score over the best possible score for this query (0-1). */
-  top: number;
-  /** Share of the message's own term weight (by idf) found in the top article (0-1). */
-  coverage: number;
-  /** Share of it found in the top article's title (0-1). */
-  titleCoverage: number;
-  /** (first - second) / first (0-1). */
-  margin: number;
-  unknownShare: number;
-  /** ln(1 + number of the message's own terms). */
-  length: number;
-}
+export type { Features } from './features.js';
 
 export interface Retrieval {
   query: Query;
@@ -149,25 +138,7 @@ export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: Q
   const query = buildQuery(index, input, params);
   const result = index.search(query.terms, limit);
   const candidates = result.hits.map((h) => ({ article: index.articles[h.index]!, score: h.score }));
-  const first = candidates[0];
-  const second = candidates[1];
-  let ownMass = 0;
-  let covered = 0;
-  let inTitle = 0;
-  for (const { term, weight } of query.own) {
-    const mass = weight * index.idf(term);
-    ownMass += mass;
-    if (first && (first.article.bodyTf.has(term) || first.article.titleTf.has(term))) covered += mass;
-    if (first?.article.titleTf.has(term)) inTitle += mass;
-  }
-  const features: Features = {
-    top: first && result.maxPossible > 0 ? first.score / result.maxPossible : 0,
-    coverage: ownMass > 0 ? covered / ownMass : 0,
-    titleCoverage: ownMass > 0 ? inTitle / ownMass : 0,
-    margin: first ? (first.score - (second?.score ?? 0)) / first.score : 0,
-    unknownShare: query.unknownShare,
-    length: Math.log1p(query.own.length),
-  };
+  const features = measure({ index, own: query.own, unknownShare: query.unknownShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
   return { query, candidates, features };
 }
 

@@ -56,14 +56,14 @@ api developer token webhook webhooks
 
 /** Multi-word phrases folded into one word before tokenising, so "log in" meets "login". */
 const PHRASES: [RegExp, string][] = [
-  [/\b(log|sign)(?:ged|ging)? ?(in|on)to\b/g, 'login'],
-  [/\b(log|sign)(?:ged|ging)? ?(in|on)\b/g, 'login'],
-  [/\b(log|sign)(?:ged|ging)? ?out\b/g, 'logout'],
-  [/\btwo[- ]?(factor|step)\b/g, 'twofactor'],
+  // Before "sign on" becomes "login".
   [/\bsingle sign[- ]?on\b/g, 'sso'],
-  [/\be-mail\b/g, 'email'],
+  [/\b(?:log(?:ged|ging)?|sign(?:ed|ing|s)?)[- ]?(?:in|on)(?:to)?\b/g, 'login'],
+  [/\b(?:log(?:ged|ging|s)?|sign(?:ed|ing|s)?)[- ]?out\b/g, 'logout'],
+  [/\btwo[- ]?(factor|step)\b/g, 'twofactor'],
+  [/\be-mails?\b/g, 'email'],
   [/\bto[- ]do\b/g, 'todo'],
-  [/\bset ?up\b/g, 'setup'],
+  [/\bset[- ]?up\b/g, 'setup'],
   [/\bmoney back\b/g, 'refund'],
 ];
 

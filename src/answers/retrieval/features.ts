@@ -1,0 +1,80 @@
+import type { KnowledgeIndex, PreparedArticle, QueryTerm } from './knowledge-index.js';
+import { synonymsOf } from './synonyms.js';
+
+/** What the decision looks at; each in a comparable range whatever the knowledge's size. */
+export interface Features {
+  /** Top score over the best possible score for this query (0-1). */
+  top: number;
+  /** Share of the message's own term weight (by idf) found in the top article, itself or a synonym (0-1). */
+  coverage: number;
+  /** Share of it found in the top article's title (0-1). */
+  titleCoverage: number;
+  /** Share of the weight of the message's two rarest terms found in the top article (0-1): its key words. */
+  keyCoverage: number;
+  /** (first - second) / first (0-1). */
+  margin: number;
+  /** Share of the message's own words the knowledge has never seen, even allowing a typo or a synonym. */
+  unknownShare: number;
+  /** ln(1 + number of the message's own terms). */
+  length: number;
+  /**
+   * When the message asks whether the product has or does something ("is there…", "do you offer…"),
+   * the share of its key words the top article lacks (0-1), else 0. A help centre documents what a
+   * product does, so a feature whose words it never mentions is most likely one it does not have.
+   */
+  capabilityGap: number;
+}
+
+export interface Scored {
+  article: PreparedArticle;
+  score: number;
+}
+
+/** "Is there…", "do you have…", "does it support…", "can I use X to…": asking whether something exists. */
+const CAPABILITY =
+  /\b(is there|are there|do (you|they|we) (have|offer|support|provide|sell)|does (it|\w+) (have|offer|support|provide|come with)|can (i|we|you) use \w+ (to|for|as)|is it possible to|any way to|do you do)\b/;
+
+/** How many of the message's rarest terms are its key words. */
+const KEY_TERMS = 2;
+
+const inArticle = (article: PreparedArticle, term: string) => article.titleTf.has(term) || article.bodyTf.has(term);
+const found = (has: (term: string) => boolean, term: string) => has(term) || synonymsOf(term).some(has);
+
+/** Measures how well the best candidate covers the message (its own terms, not the thread's or the expansions). */
+export function measure(options: {
+  index: KnowledgeIndex;
+  /** The message's own terms, after typo correction. */
+  own: QueryTerm[];
+  /** Share of the message's words unknown even allowing a typo or a synonym (see buildQuery). */
+  unknownShare: number;
+  candidates: Scored[];
+  maxPossible: number;
+  /** The message, normalised (lower case). */
+  text: string;
+}): Features {
+  const { index, own, candidates } = options;
+  const first = candidates[0];
+  const second = candidates[1];
+  const masses = own.map(({ term, weight }) => ({ term, mass: weight * index.idf(term) }));
+  const total = masses.reduce((n, m) => n + m.mass, 0);
+  let covered = 0;
+  let inTitle = 0;
+  for (const { term, mass } of masses) {
+    if (first && found((t) => inArticle(first.article, t), term)) covered += mass;
+    if (first && found((t) => first.article.titleTf.has(t), term)) inTitle += mass;
+  }
+  const key = [...masses].sort((a, b) => b.mass - a.mass).slice(0, KEY_TERMS);
+  const keyMass = key.reduce((n, m) => n + m.mass, 0);
+  const keyCovered = first ? key.filter((m) => found((t) => inArticle(first.article, t), m.term)).reduce((n, m) => n + m.mass, 0) : 0;
+  const keyCoverage = keyMass > 0 ? keyCovered / keyMass : 0;
+  return {
+    top: first && options.maxPossible > 0 ? first.score / options.maxPossible : 0,
+    coverage: total > 0 ? covered / total : 0,
+    titleCoverage: total > 0 ? inTitle / total : 0,
+    keyCoverage,
+    margin: first ? (first.score - (second?.score ?? 0)) / first.score : 0,
+    unknownShare: options.unknownShare,
+    length: Math.log1p(own.length),
+    capabilityGap: CAPABILITY.test(options.text) ? 1 - keyCoverage : 0,
+  };
+}
