@@ -52,7 +52,12 @@ export class WebhookDispatcher {
   private readonly sender: Sender;
   private readonly concurrency: number;
   private readonly leaseMs: number;
-  private readonly inFlight = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  /** Attempts being sent: the slots `concurrency` counts. */
+  private readonly inFlight = new Map<number, AbortController>();
+  /** Attempts not yet recorded (sending, or waiting for their result's write). */
+  private readonly unfinished = new Set<Promise<void>>();
+  /** Claimed deliveries waiting for a slot: claiming ahead keeps the slots busy while a claim runs. */
+  private queue: Claimed[] = [];
   private running = false;
   private claiming = false;
   private again = false;
@@ -65,7 +70,9 @@ export class WebhookDispatcher {
   constructor(private readonly db: PrismaClient, private readonly options: DispatcherOptions) {
     this.concurrency = options.concurrency ?? 16;
     // Long enough for an attempt to finish and its result to be written.
-    this.leaseMs = options.timeoutMs + 5000;
+    // Long enough for a claimed delivery to wait in the queue for one attempt to finish (the
+    // queue holds at most `concurrency`), be attempted itself, and have its result written.
+    this.leaseMs = 2 * options.timeoutMs + 5000;
     this.sender = createSender({ timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate, maxSockets: this.concurrency });
   }
 
@@ -93,20 +100,26 @@ export class WebhookDispatcher {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    // A claim under way when stopping began: its deliveries are in flight once it returns.
+    // A claim under way when stopping began: its deliveries are queued once it returns.
     await this.claimLoop;
-    const pending = [...this.inFlight.values()];
-    if (pending.length) {
+    // Claimed but never sent: released at once for another process or the next start.
+    const unsent = this.queue.splice(0);
+    if (unsent.length) {
+      await this.db.$executeRaw`
+        UPDATE "WebhookDelivery" SET "leaseUntil" = NULL
+        WHERE id = ANY(${unsent.map((d) => d.id)}::int[]) AND "leaseUntil" = ANY(${unsent.map((d) => d.leaseUntil.toISOString())}::timestamptz[])`;
+    }
+    if (this.unfinished.size) {
       let timeout: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.all(pending.map((p) => p.done)),
+        Promise.all(this.unfinished),
         new Promise((resolve) => {
           timeout = setTimeout(resolve, graceMs);
         }),
       ]);
       clearTimeout(timeout);
-      for (const p of this.inFlight.values()) p.abort.abort();
-      await Promise.all([...this.inFlight.values()].map((p) => p.done));
+      for (const abort of this.inFlight.values()) abort.abort();
+      await Promise.all(this.unfinished);
     }
     this.sender.close();
   }
@@ -117,9 +130,10 @@ export class WebhookDispatcher {
     try {
       do {
         this.again = false;
-        while (this.running && this.inFlight.size < this.concurrency) {
-          const claimed = await this.claim(this.concurrency - this.inFlight.size);
-          for (const delivery of claimed) this.track(delivery);
+        while (this.running && this.inFlight.size + this.queue.length < 2 * this.concurrency) {
+          const claimed = await this.claim(2 * this.concurrency - this.inFlight.size - this.queue.length);
+          this.queue.push(...claimed);
+          this.pump();
           idle = claimed.length === 0;
           if (idle) break;
         }
@@ -181,19 +195,31 @@ export class WebhookDispatcher {
       FROM claimed c JOIN "WebhookEvent" ev ON ev.id = c."eventId" JOIN "WebhookEndpoint" e ON e.id = c."endpointId"`;
   }
 
-  private track(delivery: Claimed) {
-    const abort = new AbortController();
-    const done = this.attempt(delivery, abort.signal)
-      .catch((error: unknown) => this.options.log.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded'))
-      .finally(() => {
-        this.inFlight.delete(delivery.id);
-        // Slots are free: there may be more due deliveries waiting. Claimed in batches, not one by one.
-        if (this.inFlight.size <= this.concurrency / 2) this.wake();
-      });
-    this.inFlight.set(delivery.id, { abort, done });
+  /** Starts queued deliveries while slots are free. */
+  private pump() {
+    while (this.running && this.inFlight.size < this.concurrency && this.queue.length) this.track(this.queue.shift()!);
   }
 
-  private async attempt(delivery: Claimed, signal: AbortSignal) {
+  private track(delivery: Claimed) {
+    const abort = new AbortController();
+    // The slot is free once the receiver answered; the result is written meanwhile (group commit).
+    const sent = () => {
+      if (!this.inFlight.delete(delivery.id)) return;
+      this.pump();
+      // Claims in batches, not one by one: when the queue has run low, there may be more due.
+      if (this.queue.length <= this.concurrency / 2) this.wake();
+    };
+    const done: Promise<void> = this.attempt(delivery, abort.signal, sent)
+      .catch((error: unknown) => this.options.log.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded'))
+      .finally(() => {
+        sent();
+        this.unfinished.delete(done);
+      });
+    this.inFlight.set(delivery.id, abort);
+    this.unfinished.add(done);
+  }
+
+  private async attempt(delivery: Claimed, signal: AbortSignal, sent: () => void) {
     const timestamp = new Date();
     const secrets = [delivery.secret];
     if (delivery.previousSecret && delivery.previousSecretUntil && delivery.previousSecretUntil > timestamp) secrets.push(delivery.previousSecret);
@@ -203,6 +229,7 @@ export class WebhookDispatcher {
       'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.body),
     };
     const outcome = await this.sender.send({ url: delivery.url, headers, body: delivery.body, signal });
+    sent();
     if (signal.aborted) {
       // Shutting down: not an attempt of the receiver's making; the next process sends it again.
       await this.db.webhookDelivery.updateMany({ where: { id: delivery.id, leaseUntil: delivery.leaseUntil }, data: { leaseUntil: null } });
