@@ -318,3 +318,16 @@ export async function lastActivity(api: Client, boardId: number) {
 export function expectQueryError(res: Res, field: string) {
   expectError(res, 400, new RegExp(`^(querystring\\.)?${field}: `));
 }
+
+// ---- Attachments, invitations (appended for the single-object, search and invitation tests) ----
+
+/** A text file attached to a card through the API (201). */
+export async function makeAttachment(app: FastifyInstance, headers: Headers, cardId: number, filename = 'notes.txt', content = 'hello') {
+  const boundary = `----tbfactory${cardId}`;
+  const payload = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+  );
+  const res = await app.inject({ method: 'POST', url: `/api/cards/${cardId}/attachments`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+  expectStatus(res, 201);
+  return res.json();
+}

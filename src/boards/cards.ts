@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { requireCard, requireItem, requireList } from './access.js';
 import type { BoardContext } from './context.js';
 import { authorize, authorizeCrossBoard } from './policy.js';
-import { countCards, END, type LockedList, lockLists, shiftCards, targetPosition } from './positions.js';
+import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from './positions.js';
 import { checkVersion, dropOtherBoardsParts, fullCard, lockCard } from './card-change.js';
 import { removeItem } from './checklists.js';
 import { loadFullCard, summaryOf } from './card-json.js';
@@ -18,32 +18,6 @@ export async function getCard({ db, actor, cardId }: { db: DbClient; actor: Acto
   const card = await loadFullCard(db, cardId);
   if (!card) throw notFound('card: not found');
   return card;
-}
-
-/** The locked list, if it is still on the board it was authorised on. */
-function stillOn(locked: LockedList[], listId: number, boardId: number): LockedList | typeof RETRY {
-  const list = locked.find((l) => l.id === listId);
-  return list && list.boardId === boardId ? list : RETRY;
-}
-
-/** A new card at the end of the list. */
-export async function createCard(ctx: BoardContext & { listId: number; title: string; description?: string | undefined }) {
-  return withRetry(async () => {
-    const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
-    authorize(ctx.actor, 'card.write', role);
-    return changeBoard(ctx, async (tx, record) => {
-      const locked = stillOn(await lockLists(tx, [list.id]), list.id, list.boardId);
-      if (locked === RETRY) return RETRY;
-      if (locked.archived) throw badRequest('list: is archived; restore it before adding cards');
-      const position = await countCards(tx, list.id);
-      const card = await tx.card.create({
-        data: { boardId: locked.boardId, listId: list.id, title: ctx.title, description: ctx.description ?? '', position },
-      });
-      const full = await fullCard(tx, card.id);
-      await record({ boardId: card.boardId, type: 'card.created', data: { cardId: card.id, listId: list.id, card: summaryOf(full) } });
-      return full;
-    });
-  });
 }
 
 export interface CardChanges {

@@ -22,6 +22,16 @@ function utcDateTime(v: string) {
   return /^\d{4}-/.test(utc) ? utc : null;
 }
 
+/**
+ * The instant a due date names: an ISO-8601 date-time (in UTC), or a date "YYYY-MM-DD" (the same
+ * dates date fields take), which means 00:00 UTC of that day; null when it is neither, or outside
+ * the years 0001-9999.
+ */
+export function dueInstant(v: string): Date | null {
+  const utc = isCalendarDate(v) ? `${v}T00:00:00.000Z` : utcDateTime(v);
+  return utc && !utc.startsWith('0000-') ? new Date(utc) : null;
+}
+
 /** Decimal text that reads back as the same number ("12", "-0.5"; not "0x1A", "1e3" or " 12 "). */
 function exactNumber(v: string) {
   const n = Number(v);

@@ -27,7 +27,9 @@ export type AddMemberResult =
 /**
  * Adds a registered user (a member) or invites an unknown address (an invitation that becomes a
  * membership when that address registers). Admins only; at most `invitesPerDay` new addresses
- * per inviter per day (429); an existing member is a 409.
+ * per inviter per day (429); an existing member, or an address with a pending invitation, is a
+ * 409 (an invitation is never silently changed: revoke it, then invite again). An expired
+ * invitation is replaced by a new one.
  */
 export async function addMember(ctx: BoardContext & { boardId: number; email: string; role: BoardRole; invitesPerDay: number }): Promise<AddMemberResult> {
   const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
@@ -44,25 +46,31 @@ export async function addMember(ctx: BoardContext & { boardId: number; email: st
       await record({ boardId: ctx.boardId, type: 'member.added', data: { userId: user.id, member: presentMember(member) } });
       return { kind: 'member', member };
     }
-    const expiresAt = new Date(Date.now() + INVITATION_DAYS * DAY_MS);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
     const pending = await tx.invitation.findUnique({ where: { boardId_email: { boardId: ctx.boardId, email } } });
-    if (!pending) {
-      // Counted from the activity log, which outlives invitations (accepted, or their board
-      // deleted); the inviter's row is locked so parallel invitations cannot both take the last place.
-      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${ctx.actor.userId} FOR NO KEY UPDATE`;
-      const today = await tx.activity.count({
-        where: { type: 'member.invited', actorUserId: ctx.actor.userId, createdAt: { gt: new Date(Date.now() - DAY_MS) } },
-      });
-      if (today >= ctx.invitesPerDay) {
-        throw new AppError(429, 'rate_limited', `invitations: at most ${ctx.invitesPerDay} new addresses per day`, { 'retry-after': '3600' });
-      }
+    if (pending && pending.expiresAt > now) {
+      throw conflict(
+        `email: ${email} is already invited (role ${pending.role}, until ${pending.expiresAt.toISOString()}); ` +
+          `revoke the invitation (DELETE /api/boards/${ctx.boardId}/invitations/${encodeURIComponent(email)}) to invite it again`,
+      );
     }
+    // Counted from the activity log, which outlives invitations (accepted, or their board
+    // deleted); the inviter's row is locked so parallel invitations cannot both take the last place.
+    await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${ctx.actor.userId} FOR NO KEY UPDATE`;
+    const today = await tx.activity.count({
+      where: { type: 'member.invited', actorUserId: ctx.actor.userId, createdAt: { gt: new Date(now.getTime() - DAY_MS) } },
+    });
+    if (today >= ctx.invitesPerDay) {
+      throw new AppError(429, 'rate_limited', `invitations: at most ${ctx.invitesPerDay} new addresses per day`, { 'retry-after': '3600' });
+    }
+    // An expired invitation of the address is replaced.
     const invitation = await tx.invitation.upsert({
       where: { boardId_email: { boardId: ctx.boardId, email } },
       create: { boardId: ctx.boardId, email, role: ctx.role, invitedById: ctx.actor.userId, expiresAt },
-      update: { role: ctx.role, expiresAt },
+      update: { role: ctx.role, invitedById: ctx.actor.userId, createdAt: now, expiresAt },
     });
-    await record({ boardId: ctx.boardId, type: pending ? 'invitation.updated' : 'member.invited', data: { email, role: ctx.role } });
+    await record({ boardId: ctx.boardId, type: 'member.invited', data: { email, role: ctx.role } });
     return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt } };
   });
 }

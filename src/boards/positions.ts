@@ -1,6 +1,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { Tx } from '../events/board-change.js';
 import { badRequest, notFound } from '../platform/errors.js';
+import { RETRY } from './retry.js';
 
 /**
  * Positions are kept 0..n-1 among non-archived siblings by locking the parents before reading or
@@ -24,6 +25,12 @@ export async function lockLists(tx: Tx, listIds: number[]): Promise<LockedList[]
     SELECT id, "boardId", archived FROM "List" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE`;
   if (rows.length !== ids.length) throw notFound('list: not found');
   return rows;
+}
+
+/** The locked list, if it is still on the board it was authorised on (else RETRY: read and authorise again). */
+export function stillOn(locked: LockedList[], listId: number, boardId: number): LockedList | typeof RETRY {
+  const list = locked.find((l) => l.id === listId);
+  return list && list.boardId === boardId ? list : RETRY;
 }
 
 /** Locks boards in id order, then every list on them; 404 when a board no longer exists. */

@@ -12,6 +12,7 @@ import type {
   LabelView,
   ListView,
   MemberView,
+  PendingInvitationView,
 } from './schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -33,6 +34,23 @@ export function presentBoard(
 
 export function presentMember(m: { userId: number; role: BoardRole; user: { name: string; email: string } }): MemberView {
   return { userId: m.userId, name: m.user.name, email: m.user.email, role: m.role };
+}
+
+export function presentPendingInvitation(i: {
+  email: string;
+  role: BoardRole;
+  expiresAt: Date;
+  createdAt: Date;
+  invitedById: number;
+  inviterName: string;
+}): PendingInvitationView {
+  return {
+    email: i.email,
+    role: i.role,
+    expiresAt: i.expiresAt.toISOString(),
+    createdAt: i.createdAt.toISOString(),
+    invitedBy: { userId: i.invitedById, name: i.inviterName },
+  };
 }
 
 export function presentList(l: { id: number; boardId: number; name: string; position: number; archived: boolean }): ListView {

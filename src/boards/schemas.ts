@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { email } from '../accounts/schemas.js';
 import { activity } from '../events/present-activity.js';
-import { id, idParams, text } from '../platform/schemas.js';
+import { id, idParams, MAX_ID, text } from '../platform/schemas.js';
+import { dueInstant } from './field-values.js';
 
 export const boardId = idParams('Board');
 export const listId = idParams('List');
@@ -41,6 +43,33 @@ export const version = z
   .int({ message: 'must be a whole number' })
   .min(1, { message: 'must be 1 or more' })
   .describe('Apply only if the card is still at this version (else 409); the same as If-Match.');
+
+const DUE_MESSAGE = 'must be an ISO-8601 date-time, a date (YYYY-MM-DD), or null';
+/** A due date as clients send it; the instant stored (a bare date is 00:00 UTC). */
+export const dueAtInput = z
+  .string({ message: DUE_MESSAGE })
+  .nullable()
+  .transform((v, ctx) => {
+    if (v === null) return null;
+    const at = dueInstant(v);
+    if (!at) ctx.addIssue({ code: 'custom', message: DUE_MESSAGE });
+    return at ?? z.NEVER;
+  })
+  .describe(
+    'Due date: an ISO-8601 date-time ("2030-01-31T17:00:00+01:00", stored in UTC) or a date ("2030-01-31", as date custom fields take), ' +
+      'which means 00:00 UTC of that day; null clears it. Years 0001-9999. Returned as an ISO-8601 UTC date-time.',
+  );
+
+/** `?dueBefore=`: an instant, written as due dates are (a bare date is 00:00 UTC). */
+export const dueBeforeQuery = z
+  .string()
+  .transform((v, ctx) => {
+    const at = dueInstant(v);
+    if (!at) ctx.addIssue({ code: 'custom', message: 'must be an ISO-8601 date-time or a date (YYYY-MM-DD)' });
+    return at ?? z.NEVER;
+  })
+  .optional()
+  .describe('Only cards due strictly before this instant: an ISO-8601 date-time, or a date (YYYY-MM-DD) meaning 00:00 UTC of that day. Cards without a due date are then left out.');
 
 export const board = z
   .object({
@@ -255,8 +284,81 @@ export const beforeQuery = (what: string) => {
     .describe('Only items older than this id: the nextBefore of the previous page.');
 };
 
+/** `?cursor=`: the opaque nextCursor of the previous page, decoded by `decode` (null: malformed). */
+export const cursorQuery = <T>(decode: (raw: string) => T | null) =>
+  z
+    .string()
+    .max(200, { message: 'malformed; pass the nextCursor of the previous page' })
+    .transform((raw, ctx) => {
+      const value = decode(raw);
+      if (value === null) ctx.addIssue({ code: 'custom', message: 'malformed; pass the nextCursor of the previous page' });
+      return value ?? z.NEVER;
+    })
+    .optional()
+    .describe('The nextCursor of the previous page (opaque); omitted = the first page.');
+
+const nextCursor = z.string().nullable().describe('Pass as ?cursor= for the next page; null on the last page.');
+
 export const searchHit = cardSummary.extend({ score: z.number().describe('Relevance: higher is better.') }).describe('SearchHit');
 export const commentPage = z.object({
   comments: z.array(comment).describe('Newest first.'),
   nextBefore: z.number().int().nullable().describe('Pass as ?before= for the next (older) page; null on the last page.'),
+});
+
+/** `?q=`: a search query. */
+export const searchQuery = z
+  .string({ message: 'must be 1-200 characters' })
+  .trim()
+  .min(1, { message: 'must be 1-200 characters' })
+  .max(200, { message: 'must be 1-200 characters' })
+  .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' })
+  .describe('The query, 1-200 characters: English stemming, "a phrase", -excluded, either or other.');
+
+export const searchPage = z
+  .object({ cards: z.array(searchHit).describe('Best first.'), nextCursor })
+  .describe('SearchPage');
+
+export const cardPage = z
+  .object({ cards: z.array(cardSummary).describe('Soonest due first; cards without a due date last; then by id.'), nextCursor })
+  .describe('CardPage');
+
+/** A custom-field value as sent: checked against the field's type by the server (see CustomField.type). */
+const fieldValueInput = z
+  .union([z.string(), z.number(), z.boolean()], { message: "must be a string, a number or true/false, as the field's type requires" })
+  .nullable()
+  .describe('text: a string; number: a finite number; date: "YYYY-MM-DD" or an ISO-8601 date-time; checkbox: true/false; list: one of its options; null: no value.');
+
+/** Ids in a body: at most `max`, repeats ignored. */
+const idList = (what: string, max: number) =>
+  z
+    .array(id(what), { message: `must be an array of ${what.toLowerCase()} ids` })
+    .max(max, { message: `must have at most ${max} ids` })
+    .transform((ids) => [...new Set(ids)]);
+
+export const newCardLabelIds = idList('Label', 50).describe("Labels to put on the card: labels of the list's board (else 400). At most 50.");
+export const newCardMemberIds = idList('User', 50).describe("Users to assign: members of the list's board (else 400). At most 50.");
+export const newCardFieldValues = z
+  .record(z.string(), fieldValueInput, { message: 'must be an object of values by custom field id' })
+  .superRefine((r, ctx) => {
+    const bad = Object.keys(r).find((k) => !/^[1-9]\d{0,9}$/.test(k) || Number(k) > MAX_ID);
+    if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `keys must be custom field ids (${JSON.stringify(bad).slice(0, 40)} is not)` });
+    if (Object.keys(r).length > 50) ctx.addIssue({ code: 'custom', message: 'must have at most 50 fields' });
+  })
+  .describe(
+    "Custom-field values by field id ({\"12\": \"high\"}): fields of the list's board (else 400), each value checked against its field's type " +
+      'exactly as PUT /cards/{id}/fields/{fieldId} checks it; null sets nothing.',
+  );
+
+export const pendingInvitation = invitation
+  .extend({
+    createdAt: z.string().describe('ISO-8601 UTC; when the address was invited.'),
+    invitedBy: z.object({ userId: z.number().int(), name: z.string() }).describe('The admin who invited it.'),
+  })
+  .describe('PendingInvitation');
+export type PendingInvitationView = z.infer<typeof pendingInvitation>;
+
+/** `{id}/invitations/{email}` path parameters. */
+export const invitationParams = z.strictObject({
+  id: idParams('Board').shape.id,
+  email: email.describe('The invited address (case-insensitive; URL-encode it).'),
 });

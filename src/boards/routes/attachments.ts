@@ -8,6 +8,8 @@ import { MAX_ID } from '../../platform/schemas.js';
 import { sendAttachment, settleUploadBody } from '../attachment-http.js';
 import type { UploadPart } from '../attachment-upload.js';
 import { createAttachment, deleteAttachment, findAttachment } from '../attachments.js';
+import { getAttachment } from '../get-attachment.js';
+import { presentAttachment } from '../presenters.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch } from './context.js';
 
@@ -108,6 +110,19 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       const attachment = await findAttachment({ db: app.db.prisma, actor: request.actor, attachmentId: request.params.id });
       return sendAttachment(request, reply, app.attachments, attachment);
     },
+  );
+
+  app.get(
+    '/attachments/:id',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: "An attachment's metadata (any role on its board); the bytes: GET /attachments/{id}/download",
+        params: s.attachmentId,
+        response: { 200: s.attachment, 400: errorBody, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => presentAttachment(await getAttachment({ db: app.db.prisma, actor: request.actor, attachmentId: request.params.id })),
   );
 
   app.delete(

@@ -10,6 +10,7 @@ import { listBoards } from '../list-boards.js';
 import { presentBoard, presentList } from '../presenters.js';
 import * as s from '../schemas.js';
 import { searchCards } from '../search.js';
+import { decodeSearchCursor, searchAllBoards } from '../search-all-boards.js';
 import { updateBoard } from '../update-board.js';
 import { boardContext } from './context.js';
 
@@ -143,6 +144,28 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ cards: await searchCards({ db: app.db.prisma, actor: request.actor, boardId: request.params.id, ...request.query }) }),
+  );
+
+  app.get(
+    '/search',
+    {
+      schema: {
+        tags: ['boards'],
+        summary: 'Full-text search of the cards of every board you (or the key) can reach, best first, paginated with ?cursor=',
+        description:
+          'The same search as GET /boards/{id}/search, over every board GET /boards lists (a key limited to chosen boards: ' +
+          'those only). Archived boards, archived lists and archived cards are searched too only with archived=true. ' +
+          'Pass nextCursor back as ?cursor= with the same q for the next page.',
+        querystring: z.object({
+          q: s.searchQuery,
+          limit: s.limitQuery(20, 100),
+          cursor: s.cursorQuery(decodeSearchCursor),
+          archived: s.booleanQuery.describe('true: archived boards, lists and cards are searched too; false (default): only active ones.'),
+        }),
+        response: { 200: s.searchPage, 400: errorBody, 401: errorBody },
+      },
+    },
+    async (request) => searchAllBoards({ db: app.db.prisma, actor: request.actor, ...request.query }),
   );
 
   app.get(

@@ -2,18 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { copyCard, createCard, deleteCard, getCard, moveCard, updateCard } from '../cards.js';
+import { copyCard, deleteCard, getCard, moveCard, updateCard } from '../cards.js';
+import { createCard } from '../create-card.js';
+import { decodeDueCursor, listAssignedCards } from '../list-assigned-cards.js';
 
 import * as s from '../schemas.js';
 import { boardContext, expectedVersion, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
-
-const dueAt = z.iso
-  .datetime({ offset: true, message: 'must be an ISO-8601 date-time, or null' })
-  .nullable()
-  .transform((v) => (v === null ? null : new Date(v)))
-  .describe('Due date (ISO-8601), or null to clear it.');
 
 /** /lists/{id}/cards and /cards/{id}: cards, their moves and copies. Card responses carry ETag. */
 export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,15 +19,55 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['cards'],
-        summary: 'Create a card at the end of the list',
+        summary: 'Create a card (at `position`, default the end), with its due date, labels, assignees and field values',
+        description:
+          'position 0..n, where n is the number of cards in the list; omitted = the end (the same rule as moves). ' +
+          'Everything is applied in one transaction and recorded as one card.created; a label, member or custom field ' +
+          "that is not the list's board's is 400 naming the field, and nothing is created. Assigning members and setting " +
+          'field values need the same role as creating the card (admins and members).',
         params: s.listId,
-        body: z.strictObject({ title: s.cardTitle, description: s.description.optional() }),
+        body: z.strictObject({
+          title: s.cardTitle,
+          description: s.description.optional(),
+          position: s.position.optional(),
+          dueAt: s.dueAtInput.optional(),
+          labelIds: s.newCardLabelIds.optional(),
+          memberIds: s.newCardMemberIds.optional(),
+          fieldValues: s.newCardFieldValues.optional(),
+        }),
         response: { 201: s.card, ...errors },
       },
     },
     async (request, reply) => {
       const card = await createCard({ ...boardContext(request), listId: request.params.id, ...request.body });
       return reply.status(201).send(sendCard(reply, card));
+    },
+  );
+
+  app.get(
+    '/cards',
+    {
+      schema: {
+        tags: ['cards'],
+        summary: 'Cards assigned to you, on every board you (or the key) can reach, soonest due first, paginated with ?cursor=',
+        description:
+          'Only active cards on active lists of active boards; a key limited to chosen boards lists only theirs. ' +
+          'Ordered by due date (soonest first; cards without one last), then by id. ' +
+          'Pass nextCursor back as ?cursor= with the same filters for the next page.',
+        querystring: z.object({
+          member: z
+            .enum(['me'], { message: 'must be "me" (the cards assigned to you; the only value supported)' })
+            .describe('"me": the cards assigned to the user the credential acts for. Required.'),
+          dueBefore: s.dueBeforeQuery,
+          limit: s.limitQuery(50, 100),
+          cursor: s.cursorQuery(decodeDueCursor),
+        }),
+        response: { 200: s.cardPage, 400: errorBody, 401: errorBody },
+      },
+    },
+    async (request) => {
+      const { member: _me, ...query } = request.query;
+      return listAssignedCards({ db: app.db.prisma, actor: request.actor, ...query });
     },
   );
 
@@ -52,7 +88,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
         body: z.strictObject({
           title: s.cardTitle.optional(),
           description: s.description.optional(),
-          dueAt: dueAt.optional(),
+          dueAt: s.dueAtInput.optional(),
           archived: z.boolean({ message: 'must be true or false' }).optional(),
           version: s.version.optional(),
         }),

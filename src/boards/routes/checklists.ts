@@ -4,11 +4,15 @@ import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
 import { convertItem } from '../cards.js';
 import { createChecklist, createItem, deleteChecklist, deleteItem, renameChecklist, updateItem } from '../checklists.js';
+import { getChecklist } from '../get-checklist.js';
+import { getItem } from '../get-item.js';
+import { presentChecklist, presentItem } from '../presenters.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const noContent = { 204: z.null(), ...errors };
+const readErrors = { 400: errorBody, 401: errorBody, 404: errorBody };
 
 /** Checklists on cards and their items (admins and members). */
 export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -25,6 +29,20 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => reply.status(201).send(await createChecklist({ ...cardContext(request), cardId: request.params.id, name: request.body.name })),
+  );
+
+  app.get(
+    '/checklists/:id',
+    {
+      schema: { tags: ['checklists'], summary: 'One checklist with its items by position (any role on its board)', params: s.checklistId, response: { 200: s.checklist, ...readErrors } },
+    },
+    async (request) => presentChecklist(await getChecklist({ db: app.db.prisma, actor: request.actor, checklistId: request.params.id })),
+  );
+
+  app.get(
+    '/items/:id',
+    { schema: { tags: ['checklists'], summary: 'One checklist item (any role on its board)', params: s.itemId, response: { 200: s.item, ...readErrors } } },
+    async (request) => presentItem(await getItem({ db: app.db.prisma, actor: request.actor, itemId: request.params.id })),
   );
 
   app.patch(

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
 import { addAssignee, addCardLabel, createLabel, deleteLabel, removeAssignee, removeCardLabel, updateLabel } from '../labels.js';
+import { getLabel } from '../get-label.js';
 import { presentLabel } from '../presenters.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 const noContent = { 204: z.null(), ...errors };
+const readErrors = { 400: errorBody, 401: errorBody, 404: errorBody };
 
 /** Labels of a board, and labels and assignees on cards. */
 export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -27,6 +29,19 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
       const label = await createLabel({ ...boardContext(request), boardId: request.params.id, name: request.body.name, color: request.body.color ?? null });
       return reply.status(201).send(presentLabel(label));
     },
+  );
+
+  app.get(
+    '/labels/:id',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: 'One label (any role on its board)',
+        params: s.labelId,
+        response: { 200: s.label, ...readErrors },
+      },
+    },
+    async (request) => presentLabel(await getLabel({ db: app.db.prisma, actor: request.actor, labelId: request.params.id })),
   );
 
   app.patch(

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
+import { getList } from '../get-list.js';
 import { createList, listLists, moveList, updateList } from '../lists.js';
 import { presentList } from '../presenters.js';
 import * as s from '../schemas.js';
 import { boardContext } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const readErrors = { 400: errorBody, 401: errorBody, 404: errorBody };
 
 /** /boards/{id}/lists and /lists/{id}: the columns of a board. */
 export const listRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,6 +33,20 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
       const list = await createList({ ...boardContext(request), boardId: request.params.id, ...request.body });
       return reply.status(201).send(presentList(list));
     },
+  );
+
+  app.get(
+    '/lists/:id',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'One list (archived ones too; any role on its board)',
+        description: 'The list alone; its cards are in GET /boards/{id}. 404 when it is not on a board you can reach.',
+        params: s.listId,
+        response: { 200: s.list, ...readErrors },
+      },
+    },
+    async (request) => presentList(await getList({ db: app.db.prisma, actor: request.actor, listId: request.params.id })),
   );
 
   app.patch(

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { email } from '../../accounts/schemas.js';
 import type { Config } from '../../config.js';
 import { errorBody } from '../../platform/openapi.js';
+import { listInvitations } from '../list-invitations.js';
 import { addMember, listMembers, removeMember, updateMember } from '../members.js';
-import { presentMember } from '../presenters.js';
+import { presentMember, presentPendingInvitation } from '../presenters.js';
+import { revokeInvitation } from '../revoke-invitation.js';
 import * as s from '../schemas.js';
 import { boardContext } from './context.js';
 
@@ -24,7 +26,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       schema: {
         tags: ['members'],
         summary: 'Add a registered user (201), or invite an unknown address (202)',
-        description: `Board admins only. An address without an account gets an invitation valid 14 days, which becomes a membership when it registers; at most INVITES_PER_DAY (default ${config.INVITES_PER_DAY}) new addresses per inviter per day, then 429. Already a member: 409.`,
+        description: `Board admins only. An address without an account gets an invitation valid 14 days, which becomes a membership when it registers; at most INVITES_PER_DAY (default ${config.INVITES_PER_DAY}) new addresses per inviter per day, then 429. Already a member: 409. An address with a pending invitation: 409 naming its role (an invitation is never changed silently: revoke it with DELETE /boards/{id}/invitations/{email}, then invite again); an expired invitation is replaced.`,
         params: s.boardId,
         body: z.strictObject({ email, role: s.role }),
         response: { 201: s.member, 202: z.object({ invitation: s.invitation }), ...errors, 429: errorBody },
@@ -35,6 +37,41 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       if (result.kind === 'member') return reply.status(201).send(presentMember(result.member));
       const { invitation } = result;
       return reply.status(202).send({ invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() } });
+    },
+  );
+
+  app.get(
+    '/boards/:id/invitations',
+    {
+      schema: {
+        tags: ['members'],
+        summary: "The board's pending invitations, oldest first (board admins)",
+        description: 'Invitations not yet accepted and not expired. Accepted ones became members; expired ones are left out.',
+        params: s.boardId,
+        response: { 200: z.object({ invitations: z.array(s.pendingInvitation) }), 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => ({
+      invitations: (await listInvitations({ db: app.db.prisma, actor: request.actor, boardId: request.params.id })).map(presentPendingInvitation),
+    }),
+  );
+
+  app.delete(
+    '/boards/:id/invitations/:email',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Revoke a pending invitation, by e-mail address (board admins)',
+        description:
+          'The address is matched case-insensitively; URL-encode it (`+` as %2B). No pending invitation for it (never invited, ' +
+          'accepted, expired or already revoked): 404. Activity: invitation.revoked.',
+        params: s.invitationParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await revokeInvitation({ ...boardContext(request), boardId: request.params.id, email: request.params.email });
+      return reply.status(204).send(null);
     },
   );
 
