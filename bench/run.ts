@@ -10,6 +10,7 @@ const tsx = path.join(root, 'node_modules/.bin/tsx');
 const benches: [string, string[]][] = [
   ['start-up (embedded database)', ['bench/startup.ts', '5']],
   ['authentication cost per request', ['bench/auth.ts', '20000']],
+  ['rate limiter cost per request (embedded)', ['bench/rate-limit.ts', '10000']],
   ['boards: fetch, card fetch, move, against a pg floor (PostgreSQL)', ['bench/boards.ts', '5']],
   ['live events: 1,000 / 5,000 / 10,000 streams on one board (PostgreSQL)', ['bench/streams.ts', '1000', '5000', '10000']],
   ['attachments: 10 MB upload/download throughput, server memory during a 20 MB upload (PostgreSQL)', ['bench/attachments.ts', '5']],

@@ -39,7 +39,10 @@ import { registerBodyRules } from './platform/body-rules.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
 import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
+import { metricsPlugin } from './platform/metrics.js';
 import { migrate } from './platform/migrate.js';
+import { overloadPlugin } from './platform/overload.js';
+import { rateLimitPlugin } from './platform/rate-limit.js';
 import { registerDocs } from './platform/openapi.js';
 
 export interface BuildAppOptions {
@@ -115,10 +118,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerGracefulClose(app);
   registerErrorHandling(app);
   await app.register(dbPlugin, { db, owned });
+  // Root onRequest hooks, before every surface's authentication: shed load when overloaded, then
+  // count the request against its budget (no credential lookup on either path).
+  await app.register(overloadPlugin, { config });
+  await app.register(rateLimitPlugin, { config });
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
   await app.register(attachmentStorePlugin, { config });
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
+  await app.register(metricsPlugin, { config });
 
   await app.register(healthRoutes);
 

@@ -57,6 +57,11 @@ export const configSchema = z.object({
   DATABASE_POOL_SIZE: int(1, 500).default(10),
   /** How long to wait for a database connection before answering 503. */
   DATABASE_CONNECT_TIMEOUT_MS: int(100, 60_000).default(2000),
+  /**
+   * Longest a query may take: the server cancels it (statement_timeout) and the client stops
+   * waiting and drops the connection (a server that stopped answering), so the request gets 503.
+   */
+  DATABASE_QUERY_TIMEOUT_MS: int(100, 600_000).default(2000),
   DATA_DIR: z.string().min(1).default('./data'),
   MIGRATE_ON_START: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -69,6 +74,14 @@ export const configSchema = z.object({
   INVITES_PER_DAY: int(0).default(50),
   RATE_LIMIT_MAX: int(1).default(100),
   RATE_LIMIT_WINDOW_MS: int(1).default(10_000),
+  /** Unset: rate-limit counters live in the database. Set: in this Redis (shared by every process). */
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  /** Above this mean event-loop delay (ms) requests get 503 with Retry-After; 0 turns the check off. */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: int(0).default(1000),
+  /** Above this V8 heap use (bytes) requests get 503; unset: 90 % of the heap limit; 0: off. */
+  OVERLOAD_MAX_HEAP_USED_BYTES: int(0).optional(),
+  /** Set: GET /metrics (Prometheus) answers to `Authorization: Bearer <this>`. Unset: no /metrics (404). */
+  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   WEBHOOK_TIMEOUT_MS: int(1).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default(durationList.parse('5s,5m,30m,2h,5h,10h,10h')),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
@@ -117,7 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 function redactValue(name: string, value: string): string {
   if (/KEY|SECRET|PASSWORD|TOKEN/.test(name)) return '…';
-  if (name === 'DATABASE_URL') return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
+  if (name === 'DATABASE_URL' || name === 'REDIS_URL') return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
   return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 

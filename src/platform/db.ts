@@ -34,16 +34,56 @@ export interface Database {
 export interface PostgresOptions {
   url: string;
   poolSize?: number;
+  /** Longest wait for a connection: a new one, or a free one of a full pool. */
   connectTimeoutMs?: number;
+  /** Longest a query may take (server-side statement_timeout; the client gives up a little later). */
+  queryTimeoutMs?: number;
 }
+
+/** For work that may legitimately wait long (migrations behind another process's advisory lock). */
+const SESSION_QUERY_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * A pg client that drops its connection when a query times out on the client side (pg's
+ * query_timeout): the server stopped answering, and the stuck query would otherwise hold the
+ * connection — and every later query on it — for as long as the freeze lasts. Ending a client
+ * with an active query destroys its socket, and the pool never hands it out again.
+ */
+class GuardedClient extends pg.Client {}
+const plainQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
+GuardedClient.prototype.query = function guardedQuery(this: pg.Client, ...args: unknown[]) {
+  const drop = () => void this.end().catch(() => {});
+  const last = args.length - 1;
+  const callback = args[last];
+  if (typeof callback === 'function') {
+    args[last] = (error: unknown, result: unknown) => {
+      if (isReadTimeout(error)) drop();
+      (callback as (e: unknown, r: unknown) => void)(error, result);
+    };
+    return plainQuery.apply(this, args);
+  }
+  const result = plainQuery.apply(this, args) as Promise<unknown> | undefined;
+  result?.catch?.((error: unknown) => {
+    if (isReadTimeout(error)) drop();
+  });
+  return result;
+} as typeof pg.Client.prototype.query;
 
 /** A Database on a PostgreSQL server; nothing is connected until the first query. */
 export function openPostgres(options: PostgresOptions): Database {
+  const queryTimeoutMs = options.queryTimeoutMs ?? 2000;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
-    // Fail fast so a request gets 503 instead of hanging on an unreachable server.
+    Client: GuardedClient,
+    // Fail fast so a request gets 503 instead of hanging on an unreachable server: connecting and
+    // waiting for a free connection are bounded by connectionTimeoutMillis, each query by
+    // statement_timeout on the server (a slow query, cancelled cleanly) and query_timeout on the
+    // client (a server that stopped answering; the connection is then dropped).
     connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs + 250,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
@@ -55,15 +95,25 @@ export function openPostgres(options: PostgresOptions): Database {
     pool,
     async withSession(fn) {
       const client = await pool.connect();
+      // pg reads a per-query query_timeout; its typings do not list it.
+      const run = async (text: string, params: unknown[] | undefined, timeoutMs: number) =>
+        (await client.query({ text, values: params, query_timeout: timeoutMs } as pg.QueryConfig)).rows;
+      let failed: Error | undefined;
       try {
+        await run('SET statement_timeout = 0', undefined, queryTimeoutMs + 250);
         return await fn({
-          query: async (text, params) => (await client.query(text, params as unknown[])).rows,
+          query: async (text, params) => (await run(text, params, SESSION_QUERY_TIMEOUT_MS)) as never,
           exec: async (text) => {
-            await client.query(text);
+            await run(text, undefined, SESSION_QUERY_TIMEOUT_MS);
           },
         });
+      } catch (error) {
+        failed = error as Error;
+        throw error;
       } finally {
-        client.release();
+        // The session's settings go back to the pool's defaults; a broken session is not reused.
+        if (!failed) await client.query('RESET statement_timeout').catch((error: Error) => (failed = error));
+        client.release(failed);
       }
     },
     async close() {
@@ -115,6 +165,7 @@ export interface DatabaseSettings {
   DATABASE_URL?: string | undefined;
   DATABASE_POOL_SIZE: number;
   DATABASE_CONNECT_TIMEOUT_MS: number;
+  DATABASE_QUERY_TIMEOUT_MS?: number;
   dataDir: string;
 }
 
@@ -125,6 +176,7 @@ export async function openDatabase(config: DatabaseSettings): Promise<Database> 
       url: config.DATABASE_URL,
       poolSize: config.DATABASE_POOL_SIZE,
       connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+      queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     });
   }
   return openEmbedded(config.dataDir);

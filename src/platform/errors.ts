@@ -137,11 +137,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown };
-    if (typeof e.code === 'string' && ['P1001', 'P1002', 'P1017', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '53300'].includes(e.code)) {
+    if (typeof e.code === 'string' && ['P1001', 'P1002', 'P1017', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '57014', '53300'].includes(e.code)) {
       return true;
     }
     if (e.kind === 'DatabaseNotReachable' || e.kind === 'ConnectionClosed' || e.kind === 'SocketTimeout') return true;
-    if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Can't reach database server/i.test(e.message)) {
+    if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Can't reach database server|Query read timeout|not queryable|statement timeout/i.test(e.message)) {
       return true;
     }
     current = e.cause;

@@ -61,8 +61,8 @@ interface Operation {
 }
 
 /**
- * Statuses that rules shared by every route can produce, declared wherever they apply: a body
- * can be too large (413) or of the wrong type (415); a change can be refused for its body or
+ * Statuses that rules shared by every route can produce, declared wherever they apply: any
+ * request can be rate limited (429) or shed (503); a body can be too large (413) or of the wrong type (415); a change can be refused for its body or
  * path (400) and, outside /v1, for a read-only key or a foreign Origin (403).
  */
 function declareSharedErrors(method: string, operation: Operation, forbiddenApplies: boolean) {
@@ -73,6 +73,9 @@ function declareSharedErrors(method: string, operation: Operation, forbiddenAppl
   const add = (status: string, description: string) => {
     responses[status] ??= { ...errorResponse, description };
   };
+  // Every operation is rate limited (SPEC §7) and sheds load when overloaded or without its database.
+  add('429', 'Too many requests: RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS for this credential (or address); retry after Retry-After seconds.');
+  add('503', 'Unavailable: the server is overloaded or its database is unreachable; retry after Retry-After seconds.');
   if (operation.requestBody) {
     add('413', 'The body is too large.');
     add('415', 'The body is not application/json (or multipart/form-data where the operation says so).');

@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import type { PrismaClient } from '../platform/db.js';
 import { createSender, type AttemptOutcome, type Sender } from './send-attempt.js';
 import { signatureHeader } from './signing.js';
@@ -14,6 +15,9 @@ export interface DispatcherOptions {
   concurrency?: number;
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }
+
+/** Each finished attempt, for metrics (src/platform/metrics.ts): `{ db, succeeded, status }`. */
+const attempted = channel('taskboard:webhook-attempt');
 
 /** A finished attempt waiting to be written, with what it does to its delivery. */
 interface Result {
@@ -258,6 +262,7 @@ export class WebhookDispatcher {
         nextAttemptAt = now + Math.max(schedule[round - 1]!, honoured);
       }
     }
+    if (attempted.hasSubscribers) attempted.publish({ db: this.db, succeeded, status });
     return new Promise((resolve, reject) => {
       this.results.push({ delivery, outcome, succeeded, gone, status, round, nextAttemptAt, resolve, reject });
       if (!this.writing) void this.writeResults();

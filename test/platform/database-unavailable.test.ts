@@ -5,6 +5,8 @@ import { freePort } from '../net.js';
 import { buildApp } from '../../src/app.js';
 import { configFrom } from '../../src/config.js';
 import { openPostgres } from '../../src/platform/db.js';
+import pg from 'pg';
+import { testServerUrl } from '../postgres-server.js';
 
 /** A server that accepts connections and never answers: the worst kind of unreachable. */
 let silent: net.Server;
@@ -61,4 +63,129 @@ describe.each([
     const res = await app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
   });
+});
+
+/**
+ * A TCP proxy on loopback in front of the real PostgreSQL server that the test can freeze: it
+ * keeps every connection open but stops forwarding in both directions, as a frozen or
+ * partitioned server does. Never the shared server itself.
+ */
+async function startFreezableProxy(target: { host: string; port: number }) {
+  let frozen = false;
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    for (const s of pair) s.on('error', () => {});
+    client.on('data', (d) => void (frozen ? held.push([upstream, d]) : upstream.write(d)));
+    upstream.on('data', (d) => void (frozen ? held.push([client, d]) : client.write(d)));
+    client.on('close', () => {
+      upstream.destroy();
+      pairs.delete(pair);
+    });
+    upstream.on('close', () => client.destroy());
+  });
+  const held: [net.Socket, Buffer][] = [];
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    freeze() {
+      frozen = true;
+    },
+    /** Forwards again, what was held first (a server that wakes up answers late). */
+    thaw() {
+      frozen = false;
+      for (const [socket, data] of held.splice(0)) if (!socket.destroyed) socket.write(data);
+    },
+    async close() {
+      for (const pair of pairs) for (const s of pair) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+const realServer = testServerUrl() ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const serverAnswers = await (async () => {
+  const client = new pg.Client({ connectionString: realServer, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!serverAnswers)('with a PostgreSQL server that stops answering without going down (a frozen proxy in front of it)', () => {
+  let proxy: Awaited<ReturnType<typeof startFreezableProxy>>;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    const u = new URL(realServer);
+    proxy = await startFreezableProxy({ host: u.hostname, port: Number(u.port || 5432) });
+    u.host = `127.0.0.1:${proxy.port}`;
+    const url = u.toString();
+    // The defaults: DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS of 2000.
+    const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent' });
+    app = await buildApp({ config, db: openPostgres({ url, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS }) });
+    // Probes that need only the server (no tables): outside the rate limiter, whose table this database lacks.
+    const probe = { config: { rateLimit: false } };
+    app.get('/api/_probe/query', probe, async () => app.db.prisma.$queryRaw`SELECT 1 AS one`.then(() => ({ ok: true })));
+    app.get('/api/_probe/slow', probe, async () => app.db.prisma.$queryRaw`SELECT pg_sleep(0.3)`.then(() => ({ ok: true })));
+    app.get('/api/_probe/transaction', probe, async () =>
+      app.db.prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        await new Promise((r) => setTimeout(r, 200));
+        await tx.$queryRaw`SELECT 2`;
+        return { ok: true };
+      }),
+    );
+  });
+  afterAll(async () => {
+    proxy.thaw();
+    await app.close();
+    await proxy.close();
+  });
+
+  const timed = async (url: string) => {
+    const t0 = performance.now();
+    const res = await app.inject({ method: 'GET', url });
+    return { res, ms: performance.now() - t0 };
+  };
+
+  it('answers 503 within about two seconds, mid-query and on pooled connections, then recovers by itself', async () => {
+    // Warm the pool: several connections open through the proxy.
+    const warm = await Promise.all(Array.from({ length: 4 }, () => timed('/api/_probe/query')));
+    expect(warm.map((w) => w.res.statusCode)).toEqual([200, 200, 200, 200]);
+
+    // Goes silent mid-use: a query and a transaction are under way when the server stops answering.
+    const inFlight = [timed('/api/_probe/slow'), timed('/api/_probe/transaction')];
+    await new Promise((r) => setTimeout(r, 50));
+    proxy.freeze();
+    // Later requests: on pooled connections that are now silent, and on new connections.
+    const later = Array.from({ length: 12 }, () => timed('/api/_probe/query'));
+    const ready = timed('/readyz');
+    for (const { res, ms } of await Promise.all([...inFlight, ...later])) {
+      expect(res.statusCode, res.body).toBe(503);
+      expect(ms).toBeLessThan(3000);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.json()).toEqual({ error: expect.stringContaining('database unavailable') });
+    }
+    const readiness = await ready;
+    expect(readiness.res.statusCode).toBe(503);
+    expect(readiness.ms).toBeLessThan(3000);
+
+    // The server answers again: no restart, no stuck connection left in the pool.
+    proxy.thaw();
+    const deadline = Date.now() + 10_000;
+    let recovered = false;
+    while (!recovered && Date.now() < deadline) {
+      const results = await Promise.all(Array.from({ length: 10 }, () => timed('/api/_probe/query')));
+      recovered = results.every((r) => r.res.statusCode === 200);
+      if (!recovered) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(recovered).toBe(true);
+    expect((await timed('/api/_probe/transaction')).res.statusCode).toBe(200);
+    expect((await timed('/readyz')).res.statusCode).toBe(200);
+  }, 30_000);
 });

@@ -1,0 +1,111 @@
+/**
+ * What the rate limiter adds to a request: the same authenticated route served with and without
+ * the limiter (`config.rateLimit: false` exempts a route, as /healthz is), through app.inject (no
+ * network), interleaved, many times. The key is known to the limiter after its first request, so
+ * each counted request is one upsert into the RateLimitBucket table (or one Redis call).
+ * Below half its budget a key is counted in memory (flushed every 50 ms); past half, each request
+ * waits for the shared store; over its limit it is answered from memory. All three are measured.
+ * Usage: npx tsx bench/rate-limit.ts [iterations]
+ *   DATABASE_URL set: PostgreSQL, else embedded; REDIS_URL set: counters in Redis.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { createApiKey } from '../src/accounts/create-api-key.js';
+import { createUser } from '../src/accounts/create-user.js';
+import { buildApp } from '../src/app.js';
+import { configFrom } from '../src/config.js';
+import { apiAuthentication } from '../src/platform/auth.js';
+import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
+import { migrate } from '../src/platform/migrate.js';
+
+const iterations = Number(process.argv[2] ?? 20_000);
+const url = process.env.DATABASE_URL;
+const redis = process.env.REDIS_URL;
+const db = url ? openPostgres({ url }) : openPGliteInstance(new PGlite());
+await migrate(db);
+const config = configFrom({
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_MAX: '100000000',
+  ...(url ? { DATABASE_URL: url } : {}),
+  ...(redis ? { REDIS_URL: redis } : {}),
+});
+const app = await buildApp({ config, db });
+app.get('/bench/unlimited', { onRequest: apiAuthentication(config), config: { rateLimit: false } }, async () => ({ ok: 1 }));
+app.get('/bench/limited', { onRequest: apiAuthentication(config) }, async () => ({ ok: 1 }));
+await app.ready();
+
+const user = await createUser({ db: db.prisma, email: `bench-${Date.now()}@example.com`, password: 'benchmark-pass' });
+const { token } = await createApiKey({ db: db.prisma, userId: user.id, name: 'bench', permission: 'read', expiresAt: null });
+const headers = { authorization: `Bearer ${token}` };
+
+const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
+
+for (let i = 0; i < 2000; i++) {
+  await app.inject({ method: 'GET', url: '/bench/unlimited', headers });
+  await app.inject({ method: 'GET', url: '/bench/limited', headers });
+}
+const unlimited: number[] = [];
+const limited: number[] = [];
+for (let i = 0; i < iterations; i++) {
+  let t0 = performance.now();
+  await app.inject({ method: 'GET', url: '/bench/unlimited', headers });
+  unlimited.push(performance.now() - t0);
+  t0 = performance.now();
+  const res = await app.inject({ method: 'GET', url: '/bench/limited', headers });
+  limited.push(performance.now() - t0);
+  if (res.statusCode !== 200) throw new Error(`limited request failed: ${res.statusCode}`);
+}
+unlimited.sort((a, b) => a - b);
+limited.sort((a, b) => a - b);
+
+// A key past half its budget: every request is counted in the shared store and waits for it.
+const second = await createApiKey({ db: db.prisma, userId: user.id, name: 'bench-busy', permission: 'read', expiresAt: null });
+const busyHeaders = { authorization: `Bearer ${second.token}` };
+await app.inject({ method: 'GET', url: '/bench/limited', headers: busyHeaders });
+if (redis) {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redis);
+  await client.set(`taskboard:rl:k:${second.key.id}`, 60_000_000, 'PX', 3_600_000);
+  client.disconnect();
+} else {
+  await db.prisma.$executeRaw`INSERT INTO "RateLimitBucket" (key, count, "resetAt") VALUES (${`k:${second.key.id}`}, 60000000, now() + interval '1 hour')
+    ON CONFLICT (key) DO UPDATE SET count = 60000000, "resetAt" = now() + interval '1 hour'`;
+}
+await new Promise((r) => setTimeout(r, 1100)); // the process reads the shared count again
+const shared: number[] = [];
+const plain: number[] = [];
+for (let i = 0; i < iterations; i++) {
+  let t0 = performance.now();
+  await app.inject({ method: 'GET', url: '/bench/unlimited', headers: busyHeaders });
+  plain.push(performance.now() - t0);
+  t0 = performance.now();
+  const res = await app.inject({ method: 'GET', url: '/bench/limited', headers: busyHeaders });
+  shared.push(performance.now() - t0);
+  if (res.statusCode !== 200) throw new Error(`busy request failed: ${res.statusCode}`);
+}
+shared.sort((a, b) => a - b);
+plain.sort((a, b) => a - b);
+await app.close();
+
+// A client over its limit: answered from this process's memory, no store call.
+const tight = await buildApp({ config: { ...config, RATE_LIMIT_MAX: 1 }, db });
+tight.get('/bench/limited', { onRequest: apiAuthentication(config) }, async () => ({ ok: 1 }));
+await tight.ready();
+for (let i = 0; i < 10; i++) await tight.inject({ method: 'GET', url: '/bench/limited', headers });
+const refused: number[] = [];
+for (let i = 0; i < Math.min(iterations, 5000); i++) {
+  const t0 = performance.now();
+  const res = await tight.inject({ method: 'GET', url: '/bench/limited', headers });
+  refused.push(performance.now() - t0);
+  if (res.statusCode !== 429) throw new Error(`expected 429, got ${res.statusCode}`);
+}
+refused.sort((a, b) => a - b);
+await tight.close();
+
+console.log(`database: ${url ? 'PostgreSQL' : 'embedded PGlite'}; counters: ${redis ? 'Redis' : 'database'}; ${iterations} requests each`);
+console.log(`authenticated, not limited: median ${us(pct(unlimited, 0.5))}, p99 ${us(pct(unlimited, 0.99))}`);
+console.log(`authenticated and counted:  median ${us(pct(limited, 0.5))}, p99 ${us(pct(limited, 0.99))}`);
+console.log(`added by the rate limiter: median ${us(pct(limited, 0.5) - pct(unlimited, 0.5))}, p99 ${us(pct(limited, 0.99) - pct(unlimited, 0.99))}`);
+console.log(`past half the budget (store round trip each): median ${us(pct(shared, 0.5))}, p99 ${us(pct(shared, 0.99))}; added: median ${us(pct(shared, 0.5) - pct(plain, 0.5))}`);
+console.log(`over the limit (429 from memory): median ${us(pct(refused, 0.5))}, p99 ${us(pct(refused, 0.99))}`);
+await db.close();

@@ -1,0 +1,45 @@
+import { getHeapStatistics } from 'node:v8';
+import underPressure from '@fastify/under-pressure';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { unavailable } from './errors.js';
+
+/** Seconds a shed request is told to wait. */
+export const OVERLOAD_RETRY_AFTER_SECONDS = 5;
+
+const SAMPLE_INTERVAL_MS = 500;
+
+/** The heap limit applied when OVERLOAD_MAX_HEAP_USED_BYTES is unset: 90 % of V8's. */
+export const defaultHeapLimit = () => Math.floor(getHeapStatistics().heap_size_limit * 0.9);
+
+/**
+ * Sheds load when the process is overloaded (mean event-loop delay over
+ * OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, or V8 heap use over OVERLOAD_MAX_HEAP_USED_BYTES, sampled
+ * every half second): 503 with Retry-After in the surface's error shape, before any other work.
+ * `/healthz` still answers (the process is alive; restarting it would not help), `/readyz` does
+ * not (a load balancer should send traffic elsewhere meanwhile).
+ */
+export const overloadPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    const pass = () => undefined;
+    // Start-up (migrations, building routes and documents) blocks the loop for seconds: the first
+    // samples would shed the first requests. Armed once a sample taken after ready is in.
+    let armed = false;
+    app.addHook('onReady', async () => {
+      setTimeout(() => (armed = true), 2 * SAMPLE_INTERVAL_MS).unref();
+    });
+    app.addHook('onRoute', (route) => {
+      if (route.url === '/healthz' || route.url === '/metrics') route.config = { ...(route.config as object), pressureHandler: pass } as never;
+    });
+    await app.register(underPressure, {
+      maxEventLoopDelay: config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedBytes: config.OVERLOAD_MAX_HEAP_USED_BYTES ?? defaultHeapLimit(),
+      sampleInterval: SAMPLE_INTERVAL_MS,
+      retryAfter: OVERLOAD_RETRY_AFTER_SECONDS,
+      // A rejected promise goes to the one error handler, which shapes the body per surface.
+      pressureHandler: (_request, _reply, type) =>
+        !armed ? undefined : Promise.reject(unavailable(`server overloaded (${type === 'heapUsedBytes' ? 'memory' : 'busy'}), retry shortly`, OVERLOAD_RETRY_AFTER_SECONDS)),
+    });
+  },
+  { name: 'overload' },
+);

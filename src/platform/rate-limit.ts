@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { AppError } from './errors.js';
+import { databaseCounters, redisCounters, storeOver } from './rate-limit-store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A hash of the credential headers the request carried (null: none); set by the rate limiter. */
+    credentialFingerprint: string | null;
+  }
+}
+
+/** Health checks, the docs and the metrics are never limited (SPEC §7). */
+export function isUnlimited(url: string): boolean {
+  return url === '/healthz' || url === '/readyz' || url === '/metrics' || url.startsWith('/api/docs') || url.startsWith('/v1/docs');
+}
+
+/** How long a credential that authenticated stays known to this process's limiter. */
+const VERIFIED_TTL_MS = 10 * 60_000;
+const MAX_VERIFIED = 10_000;
+const SESSION_COOKIE = /(?:^|;\s*)tb_session=([^;]*)/;
+
+/** The credential headers of a request, hashed (the raw token is kept nowhere); null when there are none. */
+function fingerprint(request: FastifyRequest): string | null {
+  const { authorization, cookie } = request.headers;
+  const apiKey = request.headers['x-api-key'];
+  const session = cookie === undefined ? undefined : SESSION_COOKIE.exec(cookie)?.[1];
+  if (apiKey === undefined && authorization === undefined && !session) return null;
+  return createHash('sha256').update(`${String(apiKey ?? '')}\n${authorization ?? ''}\n${session ?? ''}`).digest('base64url');
+}
+
+/** Who a request proved to be, once its surface's gate has run: the budget it spends. */
+function identityOf(request: FastifyRequest): string | null {
+  const actor = request.actor as FastifyRequest['actor'] | undefined;
+  if (actor) return actor.via === 'key' ? `k:${actor.keyId}` : `u:${actor.userId}`;
+  const answerKey = request.answerKey as FastifyRequest['answerKey'] | undefined;
+  if (answerKey) return `a:${answerKey.keyId}`;
+  const workspaceId = request.ticketWorkspaceId as number | undefined;
+  if (workspaceId !== undefined) return `w:${workspaceId}`;
+  return null;
+}
+
+/**
+ * SPEC §7's limit: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per credential (personal key,
+ * answer key, workspace token, session user), else per client address; 429 with Retry-After and
+ * RateLimit-Limit/-Remaining/-Reset (the IETF draft's names) in the surface's error shape.
+ *
+ * It runs as a root onRequest hook, before any surface's authentication, so a flood costs no
+ * credential lookup. The key is derived without a lookup: a credential this process has seen
+ * authenticate (remembered by the hash of its headers, with the identity it proved) counts
+ * against that identity; anything else — no credential, a malformed, unknown or revoked one, or a
+ * good one seen for the first time — counts against the client address, so random tokens share
+ * one budget instead of each getting a fresh one. Counters live in the database (or Redis with
+ * REDIS_URL), so every process shares each budget.
+ */
+export const rateLimitPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    const backend = config.REDIS_URL ? await redisCounters(config.REDIS_URL) : databaseCounters(app.db);
+    app.addHook('onClose', async () => backend.close());
+
+    // Exempt routes are marked as they are registered, so the hook below skips them for free.
+    app.addHook('onRoute', (route) => {
+      if (isUnlimited(route.url ?? '')) route.config = { ...(route.config as object), rateLimit: false } as never;
+    });
+
+    const verified = new Map<string, { identity: string; at: number }>();
+    const windowSeconds = Math.ceil(config.RATE_LIMIT_WINDOW_MS / 1000);
+
+    await app.register(rateLimit, {
+      global: false,
+      max: config.RATE_LIMIT_MAX,
+      timeWindow: config.RATE_LIMIT_WINDOW_MS,
+      enableDraftSpec: true,
+      store: storeOver(backend, { windowMs: config.RATE_LIMIT_WINDOW_MS, max: config.RATE_LIMIT_MAX }),
+      // Redis down: serve unlimited rather than refuse everyone. The database down: the request
+      // needs it anyway, and the store's error becomes the 503 it would have got.
+      skipOnError: backend.kind === 'redis',
+      keyGenerator: (request) => {
+        const fp = fingerprint(request);
+        request.credentialFingerprint = fp;
+        if (fp !== null) {
+          const known = verified.get(fp);
+          if (known && Date.now() - known.at < VERIFIED_TTL_MS) return known.identity;
+        }
+        return `ip:${request.ip}`;
+      },
+      errorResponseBuilder: (_request, context) =>
+        new AppError(429, 'rate_limited', `too many requests: at most ${context.max} per ${windowSeconds} s; retry in ${context.after}`),
+    });
+
+    const limit = app.rateLimit();
+    app.decorateRequest('credentialFingerprint', null);
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.routeOptions.config.rateLimit === false) return;
+      await limit.call(app, request, reply);
+    });
+
+    // After the surface's gate: a credential that authenticated is known from now on.
+    app.addHook('preHandler', async (request) => {
+      const fp = request.credentialFingerprint;
+      if (fp === null) return;
+      const identity = identityOf(request);
+      if (identity === null) return;
+      const known = verified.get(fp);
+      const now = Date.now();
+      if (known && known.identity === identity && now - known.at < VERIFIED_TTL_MS / 2) return;
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      verified.set(fp, { identity, at: now });
+    });
+    // A credential that stopped working (revoked, expired) counts against the address again.
+    app.addHook('onResponse', async (request, reply) => {
+      if (reply.statusCode === 401 && request.credentialFingerprint !== null) verified.delete(request.credentialFingerprint);
+    });
+  },
+  { name: 'rate-limit', dependencies: ['db'] },
+);

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helper.js';
+
+/** Blocks the event loop, as a CPU-bound burst does. */
+function busy(ms: number) {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // spinning on purpose
+  }
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('an overloaded process (event-loop delay over OVERLOAD_MAX_EVENT_LOOP_DELAY_MS)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '40' });
+    await t.app.ready();
+    await sleep(1200); // the check is armed once start-up's delay is out of the samples
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 with Retry-After in each surface\'s shape, keeps /healthz up, and recovers by itself', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+
+    let shed: Awaited<ReturnType<typeof t.app.inject>> | undefined;
+    for (let round = 0; round < 5 && !shed; round++) {
+      busy(700);
+      await sleep(5); // the sampler's timer, due during the burst, runs now
+      const res = await t.app.inject({ method: 'GET', url: '/api/boards' });
+      if (res.statusCode === 503) shed = res;
+    }
+    expect(shed, 'no request was shed').toBeDefined();
+    expect(shed!.json()).toEqual({ error: expect.stringContaining('overloaded') });
+    expect(shed!.headers['retry-after']).toMatch(/^\d+$/);
+    expect(shed!.headers['x-request-id']).toBeTruthy();
+
+    const v1 = await t.app.inject({ method: 'POST', url: '/v1/answer', payload: { message: 'hi' } });
+    expect(v1.statusCode).toBe(503);
+    expect(v1.json()).toEqual({ error: 'unavailable', message: expect.stringContaining('overloaded') });
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+
+    await sleep(1200); // two quiet samples
+    expect((await t.app.inject({ method: 'GET', url: '/api/boards' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe('a process over OVERLOAD_MAX_HEAP_USED_BYTES', () => {
+  it('sheds requests with 503 and Retry-After, but not /healthz', async () => {
+    const t = await buildTestApp({ OVERLOAD_MAX_HEAP_USED_BYTES: '1000000' });
+    try {
+      await t.app.ready();
+      await sleep(1200);
+      const res = await t.app.inject({ method: 'GET', url: '/api/boards' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ error: expect.stringContaining('overloaded (memory)') });
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

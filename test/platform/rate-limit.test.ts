@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { answerWorkspace } from '../answers/answer-fixtures.js';
+import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
+import { buildTestApp, type TestApp } from '../helper.js';
+import { SseClient } from '../sse-client.js';
+
+const LIMIT = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' };
+const randomToken = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** Sends `n` requests one after the other; returns their statuses. */
+async function statuses(n: number, send: (i: number) => Promise<{ statusCode: number }>) {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await send(i)).statusCode);
+  return out;
+}
+
+describe('rate limits (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS)', () => {
+  it('limits a personal key on its own budget: 429 {error} with Retry-After and RateLimit-* headers; another key is unaffected', async () => {
+    t = await buildTestApp(LIMIT);
+    const user = await makeUser(t.db);
+    const a = await makeKey(t.db, user.id);
+    const b = await makeKey(t.db, user.id);
+    const get = (auth: object) => t!.app.inject({ method: 'GET', url: '/api/boards', headers: auth as Record<string, string> });
+
+    // A key's first request in this process counts against the address (it is not yet known to be good).
+    expect((await get(a.auth)).statusCode).toBe(200);
+    const first = await get(a.auth);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['ratelimit-limit']).toBe('5');
+    expect(first.headers['ratelimit-remaining']).toBe('4');
+    expect(Number(first.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    expect(await statuses(4, () => get(a.auth))).toEqual([200, 200, 200, 200]);
+
+    const limited = await get(a.auth);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: expect.stringMatching(/too many requests/) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(limited.headers['ratelimit-remaining']).toBe('0');
+    expect(limited.headers['x-request-id']).toBeTruthy();
+
+    expect(await statuses(3, () => get(b.auth))).toEqual([200, 200, 200]);
+    expect((await get(a.auth)).statusCode).toBe(429);
+  });
+
+  it('counts requests without a credential per client address, 404s included; health, readiness and docs stay unlimited', async () => {
+    t = await buildTestApp(LIMIT);
+    expect(await statuses(5, (i) => t!.app.inject({ method: 'GET', url: i % 2 ? '/api/boards' : '/api/no/such/thing' }))).toEqual([404, 401, 404, 401, 404]);
+    const limited = await t.app.inject({ method: 'GET', url: '/api/no/such/thing' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: expect.any(String) });
+    expect((await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'x@example.com', password: 'whatever-long' } })).statusCode).toBe(429);
+    for (const url of ['/healthz', '/readyz', '/api/docs/openapi.json', '/v1/docs/openapi.json', '/api/docs/']) {
+      expect(await statuses(8, () => t!.app.inject({ method: 'GET', url })), url).toEqual(Array(8).fill(200));
+    }
+  });
+
+  it('counts unknown and malformed tokens per address before authentication: random tokens get no fresh budget', async () => {
+    t = await buildTestApp(LIMIT);
+    const sent = await statuses(8, (i) =>
+      t!.app.inject({ method: 'GET', url: '/api/boards', headers: { authorization: i % 2 ? `Bearer ${randomToken('tsk_')}` : `Bearer nonsense-${i}` } }),
+    );
+    // Had authentication run first, every one of them would be a 401.
+    expect(sent).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    // The same address's answer-API calls share that budget, in the /v1 error shape.
+    const v1 = await t.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': randomToken('ans_') }, payload: { message: 'hi' } });
+    expect(v1.statusCode).toBe(429);
+    expect(v1.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/too many requests/) });
+    expect(v1.headers['retry-after']).toMatch(/^\d+$/);
+    const tickets = await t.app.inject({ method: 'GET', url: '/v1/tickets', headers: { authorization: `Bearer ${randomToken('wst_')}` } });
+    expect(tickets.statusCode).toBe(429);
+    expect(tickets.json()).toMatchObject({ error: 'rate_limited' });
+  });
+
+  it('limits an answer key on its own budget in the /v1 shape', async () => {
+    t = await buildTestApp(LIMIT);
+    const w = await answerWorkspace(t);
+    const ask = () => t!.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': w.token }, payload: { message: 'How do I reset my password?' } });
+    expect(await statuses(6, ask)).toEqual([200, 200, 200, 200, 200, 200]); // 1 on the address, 5 on the key
+    const limited = await ask();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: 'rate_limited', message: expect.any(String) });
+  });
+
+  it('gives a session user one budget across their sessions, in the web backend\'s {error} shape', async () => {
+    t = await buildTestApp({ ...LIMIT, RATE_LIMIT_MAX: '8' });
+    const user = await makeUser(t.db);
+    // Two logins and the first request of each session count against the address (4 of 8).
+    const one = await loginCookie(t.app, user.email, user.password);
+    const two = await loginCookie(t.app, user.email, user.password);
+    const me = (cookie: { cookie: string }) => t!.app.inject({ method: 'GET', url: '/auth/me', headers: cookie });
+    expect((await me(one)).statusCode).toBe(200);
+    expect((await me(two)).statusCode).toBe(200);
+    // From now on both sessions spend the user's budget of 8.
+    expect(await statuses(8, (i) => me(i % 2 ? one : two))).toEqual(Array(8).fill(200));
+    const limited = await me(one);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: expect.stringMatching(/too many requests/) });
+    expect((await me(two)).statusCode).toBe(429);
+  });
+
+  it('counts an event stream once, when it opens', async () => {
+    t = await buildTestApp(LIMIT, { streamIntervals: { ping: 50, accessCheck: 50 } });
+    const user = await makeUser(t.db);
+    const key = await makeKey(t.db, user.id);
+    const board = await makeBoard(t.db, user.id);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const get = () => fetch(`${base}/api/boards`, { headers: key.auth });
+    expect((await get()).status).toBe(200); // first sight: the address
+    const stream = await SseClient.open(`${base}/api/boards/${board.id}/events`, key.auth);
+    expect(stream.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300)); // pings and access checks: none of them count
+    expect(await Promise.all([get(), get(), get(), get()]).then((rs) => rs.map((r) => r.status))).toEqual([200, 200, 200, 200]);
+    expect((await get()).status).toBe(429);
+    expect(stream.comments.length).toBeGreaterThan(0); // still open and pinged
+    stream.close();
+  });
+
+  it('shares each budget between processes on one database', async () => {
+    t = await buildTestApp(LIMIT);
+    const other = await buildApp({ config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
+    try {
+      const user = await makeUser(t.db);
+      const key = await makeKey(t.db, user.id);
+      const get = (app: typeof other) => app.inject({ method: 'GET', url: '/api/boards', headers: key.auth });
+      expect((await get(t.app)).statusCode).toBe(200); // address
+      expect((await get(other)).statusCode).toBe(200); // address
+      const sent = await statuses(6, (i) => get(i % 2 ? other : t!.app));
+      expect(sent).toEqual([200, 200, 200, 200, 200, 429]);
+      expect((await get(other)).statusCode).toBe(429);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('counts taken in memory below half a budget', () => {
+  it('still add up exactly across two processes, including counts flushed in the background', async () => {
+    t = await buildTestApp({ RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_MS: '60000' });
+    const other = await buildApp({ config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
+    try {
+      const user = await makeUser(t.db);
+      const key = await makeKey(t.db, user.id);
+      const get = (app: typeof other) => app.inject({ method: 'GET', url: '/api/boards', headers: key.auth });
+      await get(t.app); // first sight in each process: the address
+      await get(other);
+      const sent = await statuses(60, async (i) => {
+        if (i % 7 === 0) await new Promise((r) => setTimeout(r, 60)); // let background flushes happen too
+        return get(i % 3 ? other : t!.app);
+      });
+      expect(sent.filter((s) => s === 200)).toHaveLength(40);
+      expect(sent.slice(40)).toEqual(Array(20).fill(429));
+      const [row] = await t.db.prisma.$queryRaw<{ count: number }[]>`SELECT count FROM "RateLimitBucket" WHERE key LIKE 'k:%'`;
+      expect(row!.count).toBeGreaterThan(40);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('rate limits on Redis (REDIS_URL)', async () => {
+  const redisUp = await fetchRedisPing();
+  it.skipIf(!redisUp)('shares one budget between processes through Redis', async () => {
+    t = await buildTestApp({ ...LIMIT, REDIS_URL: 'redis://127.0.0.1:6379', TRUST_PROXY: 'true' });
+    const other = await buildApp({ config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
+    try {
+      // A fresh address of its own: the Redis server outlives this test and is shared.
+      const address = `10.${randomBytes(3).join('.')}`;
+      const get = (app: typeof other) => app.inject({ method: 'GET', url: '/api/boards', headers: { 'x-forwarded-for': address } });
+      const sent = await statuses(7, (i) => get(i % 2 ? other : t!.app));
+      expect(sent).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      const limited = await get(other);
+      expect(limited.json()).toEqual({ error: expect.stringMatching(/too many requests/) });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+async function fetchRedisPing(): Promise<boolean> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = net.connect(6379, '127.0.0.1');
+    socket.setTimeout(500, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => {
+      socket.destroy();
+      resolve(d.toString().startsWith('+PONG'));
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+describe('the OpenAPI documents', () => {
+  it('declare 429 and 503 on every operation', async () => {
+    t = await buildTestApp();
+    for (const url of ['/api/docs/openapi.json', '/v1/docs/openapi.json']) {
+      const doc = (await t.app.inject({ method: 'GET', url })).json() as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          if (typeof op !== 'object' || !op.responses) continue;
+          expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['429', '503']));
+        }
+      }
+    }
+  });
+});
