@@ -102,7 +102,7 @@ export const webhookRedeliver = defineCommand({
       workspace: workspaceFlag,
       id: recordId('an endpoint'),
       delivery: recordId('a delivery').optional(),
-      since: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).optional(),
+      since: s.since.optional(),
     })
     .refine((f) => (f.delivery === undefined) !== (f.since === undefined), { message: 'give --delivery or --since (one of them)' }),
   run: async ({ db, wakeWebhooks }, f) => {

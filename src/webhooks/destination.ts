@@ -65,6 +65,8 @@ export async function assertDeliverableUrl(raw: string, allowPrivate: boolean): 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url: must be an http:// or https:// URL');
   if (url.username || url.password) throw badRequest('url: must not contain a user name or password');
   if (url.hash) throw badRequest('url: must not contain a #fragment');
+  // Percent-encoding can make the URL longer than what was typed.
+  if (url.toString().length > 2000) throw badRequest('url: must be at most 2000 characters once encoded');
   if (allowPrivate) return url.toString();
   const host = hostOf(url);
   const addresses = isIP(host)

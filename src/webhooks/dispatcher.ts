@@ -273,17 +273,30 @@ export class WebhookDispatcher {
     this.writing = true;
     while (this.results.length) {
       const batch = this.results.splice(0, 200);
-      try {
-        const moved = await this.writeBatch(batch);
-        for (const r of batch) {
-          if (moved.has(r.delivery.id) && r.status === 'pending') this.wakeAt(r.nextAttemptAt);
-          r.resolve();
+      // A failed batch (a lost connection, a deadlock between processes' endpoint updates) is
+      // written again row by row, so one bad result cannot drop the others (they would be sent again).
+      for (const part of await this.writeOrSplit(batch)) {
+        for (const r of part.results) {
+          if (part.error) r.reject(part.error);
+          else {
+            if (part.moved.has(r.delivery.id) && r.status === 'pending') this.wakeAt(r.nextAttemptAt);
+            r.resolve();
+          }
         }
-      } catch (error) {
-        for (const r of batch) r.reject(error);
       }
     }
     this.writing = false;
+  }
+
+  private async writeOrSplit(batch: Result[]): Promise<{ results: Result[]; moved: Set<number>; error?: unknown }[]> {
+    try {
+      return [{ results: batch, moved: await this.writeBatch(batch) }];
+    } catch (error) {
+      if (batch.length === 1) return [{ results: batch, moved: new Set(), error }];
+      const parts = [];
+      for (const r of batch) parts.push(...(await this.writeOrSplit([r])));
+      return parts;
+    }
   }
 
   /**
@@ -306,8 +319,11 @@ export class WebhookDispatcher {
           ${col((r) => r.outcome.excerpt)}::text[], ${col((r) => r.succeeded)}::boolean[], ${col((r) => r.gone)}::boolean[]
         ) AS i(id, lease, status, round, next, started, duration, code, error, excerpt, succeeded, gone)
       ), attempts AS (
+        -- A delivery deleted meanwhile (its endpoint was deleted) gets no attempt row. (No row lock
+        -- here: the UPDATE below changes the same rows in this statement. A delete racing this
+        -- very statement fails it, and the batch is written again row by row.)
         INSERT INTO "WebhookAttempt" ("deliveryId", "startedAt", "durationMs", "statusCode", error, "responseExcerpt", succeeded)
-        SELECT id, started, duration, code, error, excerpt, succeeded FROM input
+        SELECT i.id, started, duration, code, error, excerpt, succeeded FROM input i JOIN "WebhookDelivery" d ON d.id = i.id
         RETURNING 1
       ), moved AS (
         UPDATE "WebhookDelivery" d

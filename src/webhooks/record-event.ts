@@ -5,7 +5,7 @@ import type { WebhookEventType } from './event-types.js';
 /**
  * Puts an event in the outbox: called inside the transaction of the change it announces, so the
  * event exists exactly when the change does. One delivery per enabled endpoint of the workspace
- * subscribed to the type; the dispatcher sends them after the commit. Returns how many.
+ * (or paused) subscribed to the type; the dispatcher sends them after the commit. Returns how many.
  */
 export async function recordWebhookEvent(
   tx: DbClient,
@@ -13,11 +13,13 @@ export async function recordWebhookEvent(
 ): Promise<number> {
   const id = publicId('msg_', 24);
   const body = JSON.stringify({ type, timestamp: at.toISOString(), data });
-  // One statement: the event only when some endpoint wants it, and its deliveries.
+  // One statement: the event only when some endpoint wants it, and its deliveries. A paused
+  // endpoint (disabled by a person) gets its deliveries, which wait; one disabled for answering
+  // 410 or failing for too long gets none.
   const rows = await tx.$queryRaw<{ deliveries: number }[]>`
     WITH targets AS (
       SELECT id FROM "WebhookEndpoint"
-      WHERE "workspaceId" = ${workspaceId} AND enabled AND (cardinality(events) = 0 OR ${type} = ANY(events))
+      WHERE "workspaceId" = ${workspaceId} AND (enabled OR "disabledReason" = 'manual') AND (cardinality(events) = 0 OR ${type} = ANY(events))
     ), event AS (
       INSERT INTO "WebhookEvent" (id, "workspaceId", type, body, "createdAt")
       SELECT ${id}, ${workspaceId}, ${type}, ${body}, ${at} WHERE EXISTS (SELECT 1 FROM targets)

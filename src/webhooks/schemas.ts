@@ -13,6 +13,7 @@ export const url = z
 
 export const events = z
   .array(eventType)
+  .min(1, { message: 'must name at least one event type (or be null for every type)' })
   .max(WEBHOOK_EVENT_TYPES.length * 2)
   .nullable()
   .describe(`Event types to receive (${WEBHOOK_EVENT_TYPES.join(', ')}); null or absent = every type, including types added later.`);
@@ -75,3 +76,11 @@ export const delivery = z
   })
   .describe('WebhookDelivery');
 export type DeliveryView = z.infer<typeof delivery>;
+
+/** An instant for "redeliver what failed since": ISO-8601 with an offset, years 0001-9999. */
+export const since = z.iso
+  .datetime({ offset: true, message: 'must be an ISO-8601 date-time' })
+  .refine((v) => {
+    const year = new Date(v).getUTCFullYear();
+    return year >= 1 && year <= 9999;
+  }, { message: 'must be a date-time in the years 0001-9999' });

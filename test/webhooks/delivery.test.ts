@@ -214,6 +214,37 @@ describe('webhook deliveries', () => {
     }
   });
 
+  it('keeps events for a paused endpoint and sends them when it is enabled again', async () => {
+    const r = await receiver();
+    const w = await webhookWorkspace(t, r.url);
+    const id = String(w.endpoint.id);
+    await w.admin('webhook', 'update', '--workspace', String(w.workspaceId), '--id', id, '--enabled', 'false');
+    await w.createTicket('while paused');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(r.received).toHaveLength(0);
+    await w.admin('webhook', 'update', '--workspace', String(w.workspaceId), '--id', id, '--enabled', 'true');
+    t.app.webhooks.wake();
+    const [got] = await r.waitFor(1);
+    expect(r.verify(got!, w.endpoint.secret).data.subject).toBe('while paused');
+  });
+
+  it('records nothing, and fails nothing, for an attempt whose endpoint was deleted while it was in flight', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const slow = await receiver(() => 'hang');
+    const w = await webhookWorkspace(t, slow.url);
+    const other = await w.admin('webhook', 'create', '--workspace', String(w.workspaceId), '--url', r.url);
+    await w.createTicket();
+    await slow.waitFor(1);
+    await r.waitFor(1);
+    await w.admin('webhook', 'delete', '--workspace', String(w.workspaceId), '--id', String(w.endpoint.id));
+    // The hanging attempt times out (1.5 s) and its result finds no delivery.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(t.logs.raw.filter((l) => l.includes('could not be recorded'))).toEqual([]);
+    expect(await deliveries(t, w.workspaceId, other.id as number)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+    expect(r.received).toHaveLength(1);
+  });
+
   it('signs with both secrets during a rotation, and the new one alone for a new endpoint', async () => {
     const r = await receiver();
     const w = await webhookWorkspace(t, r.url);

@@ -143,6 +143,9 @@ describe('webhook endpoints in the support console', () => {
       ['POST', `/${endpoint.id}/redeliver`, { since: 'yesterday' }, /since/],
       ['GET', `/${endpoint.id}/deliveries?limit=1000`, undefined, /limit/],
       ['GET', '/abc', undefined, /endpointId|Endpoint/],
+      ['POST', '', { url: `https://8.8.8.8/${'é'.repeat(1980)}` }, /url: must be at most 2000 characters once encoded/],
+      ['POST', '', { url: 'https://8.8.8.8/a', events: [] }, /events/],
+      ['POST', `/${endpoint.id}/redeliver`, { since: '0000-01-01T00:00:00Z' }, /since/],
     ];
     for (const [method, path, body, message] of cases) {
       const res = await owner(method as 'GET', path, body);

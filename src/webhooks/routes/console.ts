@@ -152,7 +152,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
         tags,
         summary: 'Send again every delivery that failed since a time',
         params: endpointParams,
-        body: z.strictObject({ since: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).describe('Deliveries created at or after it.') }),
+        body: z.strictObject({ since: s.since.describe('Deliveries created at or after it.') }),
         response: { 202: z.object({ redelivered: z.number().int() }), ...errors, 409: errorBody.describe('The endpoint is disabled.') },
       },
     },
