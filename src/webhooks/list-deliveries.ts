@@ -18,12 +18,16 @@ export async function listDeliveries({
   status?: 'pending' | 'succeeded' | 'failed' | undefined;
 }) {
   await endpointOfWorkspace({ db, workspaceId, endpointId });
-  const rows = await db.webhookDelivery.findMany({
-    where: { endpointId, ...(before ? { id: { lt: before } } : {}), ...(status ? { status } : {}) },
-    orderBy: { id: 'desc' },
-    take: limit + 1,
-    include: { event: true, attempts: { orderBy: { id: 'asc' } } },
-  });
+  const read = (tx: DbClient) =>
+    tx.webhookDelivery.findMany({
+      where: { endpointId, ...(before ? { id: { lt: before } } : {}), ...(status ? { status } : {}) },
+      orderBy: { id: 'desc' },
+      take: limit + 1,
+      include: { event: true, attempts: { orderBy: { id: 'asc' } } },
+    });
+  // Prisma reads deliveries and their attempts in separate statements: one snapshot for all of
+  // them, or a result written in between shows an attempt beside the delivery's older state.
+  const rows = '$transaction' in db ? await db.$transaction((tx) => read(tx), { isolationLevel: 'RepeatableRead' }) : await read(db);
   const page = rows.slice(0, limit);
   return { deliveries: page, nextBefore: rows.length > limit ? page.at(-1)!.id : null };
 }
