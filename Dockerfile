@@ -10,12 +10,13 @@ WORKDIR /app
 COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY scripts ./scripts
-# tsx is a runtime dependency (the server runs its TypeScript through it), so --omit=dev is enough.
-RUN npm ci --omit=dev && npm cache clean --force
-
-# The rest of the source; src/generated is in .dockerignore, so the client generated above stays.
+# The postinstall script also builds the web app (src/web/client → dist/web), so the source comes
+# first; src/generated is in .dockerignore, so the Prisma client is generated fresh by npm ci.
 COPY tsconfig.json ./
 COPY src ./src
+# tsx and esbuild are runtime dependencies (the server runs its TypeScript through tsx; the web
+# build uses esbuild), so --omit=dev is enough.
+RUN npm ci --omit=dev && npm cache clean --force
 
 # ---- runtime ----
 FROM node:22-slim AS runtime
@@ -30,6 +31,7 @@ COPY --from=build --chown=node:node /app/package.json /app/tsconfig.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/prisma ./prisma
 COPY --from=build --chown=node:node /app/src ./src
+COPY --from=build --chown=node:node /app/dist ./dist
 
 # DATA_DIR: the embedded database (when DATABASE_URL is unset), the admin socket, attachments.
 # Created here owned by node so a named volume mounted on it starts out writable by node.

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
+import { buildWeb } from '../src/web/build.js';
 import { adminQuery, testServerUrl, withDatabaseName } from './postgres-server.js';
 
 declare module 'vitest' {
@@ -13,6 +14,8 @@ declare module 'vitest' {
     pgliteTemplate: string | null;
     /** A migrated database on the test server, cloned by each test file. */
     postgresTemplate: string | null;
+    /** Why building the web app into dist/web failed (the browser tests report it), or null. */
+    webBuildError: string | null;
   }
 }
 
@@ -21,6 +24,14 @@ declare module 'vitest' {
  * costs a fraction of migrating (or of creating a PGlite cluster) per file.
  */
 export default async function setup(project: TestProject) {
+  // The browser tests load dist/web: built once per run from the current client sources. A
+  // failure is handed to them (they fail saying why) rather than failing every other file.
+  try {
+    await buildWeb();
+    project.provide('webBuildError', null);
+  } catch (error) {
+    project.provide('webBuildError', error instanceof Error ? error.message : String(error));
+  }
   const serverUrl = testServerUrl();
   if (serverUrl) {
     const name = `tb_template_${process.pid}_${Date.now()}`;

@@ -31,7 +31,7 @@ export const user = z
     name: z.string().describe('Display name.'),
     siteAdmin: z.boolean().describe('May administer users.'),
   })
-  .describe('User');
+  .meta({ id: 'User', description: 'A user account.' });
 export type UserView = z.infer<typeof user>;
 
 export const keyPermission = z
@@ -67,5 +67,5 @@ export const apiKey = z
     expiresAt: z.string().nullable().describe('When it stops working; null = never.'),
     revokedAt: z.string().nullable().describe('When it was revoked; null = not revoked.'),
   })
-  .describe('ApiKey');
+  .meta({ id: 'ApiKey', description: 'A personal API key, without its token (shown once, at creation).' });
 export type ApiKeyView = z.infer<typeof apiKey>;

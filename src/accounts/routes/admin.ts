@@ -5,11 +5,18 @@ import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { authorize } from '../policy.js';
+import { createUser } from '../create-user.js';
+import { listUsers } from '../list-users.js';
 import { setUserStatus } from '../set-user-status.js';
+import * as s from '../schemas.js';
 import { userStatus } from '../schemas.js';
 
 const userId = idParams('User');
 const statusResponse = z.object({ id: z.number().int(), status: userStatus });
+const adminUser = s.user.extend({ status: userStatus, createdAt: z.string() }).describe('User (administration view)');
+const presentAdminUser = (u: { id: number; email: string; name: string; siteAdmin: boolean; status: 'active' | 'blocked' | 'deleted'; createdAt: Date }) => ({
+  id: u.id, email: u.email, name: u.name, siteAdmin: u.siteAdmin, status: u.status, createdAt: u.createdAt.toISOString(),
+});
 const responses = { 200: statusResponse, 401: errorBody, 403: errorBody, 404: errorBody };
 
 /** /admin/users: site administrators block, unblock and delete users (session only). */
@@ -17,10 +24,40 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   app.addHook('onRequest', sessionAuthentication(config));
   app.addHook('preHandler', async (request) => authorize(request.actor, 'administer-users'));
 
+  app.get(
+    '/admin/users',
+    {
+      schema: {
+        operationId: 'listUsers',
+        tags: ['administration'],
+        summary: 'List every user (deleted ones included)',
+        response: { 200: z.object({ users: z.array(adminUser) }), 401: errorBody, 403: errorBody },
+      },
+    },
+    async () => ({ users: (await listUsers(app.db.prisma)).map(presentAdminUser) }),
+  );
+
+  app.post(
+    '/admin/users',
+    {
+      schema: {
+        operationId: 'createUser',
+        tags: ['administration'],
+        summary: 'Create a user (409 when the address is taken)',
+        body: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional(), siteAdmin: z.boolean().default(false) }),
+        response: { 201: z.object({ user: adminUser }), 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const user = await createUser({ db: app.db.prisma, events: app.events, ...request.body });
+      return reply.status(201).send({ user: presentAdminUser(user) });
+    },
+  );
+
   for (const [verb, status] of [['block', 'blocked'], ['unblock', 'active']] as const) {
     app.post(
       `/admin/users/:id/${verb}`,
-      { schema: { tags: ['administration'], summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a user`, params: userId, response: responses } },
+      { schema: { operationId: `${verb}User`, tags: ['administration'], summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a user`, params: userId, response: responses } },
       async (request) => {
         const user = await setUserStatus({ db: app.db.prisma, userId: request.params.id, status });
         return { id: user.id, status: user.status };
@@ -32,6 +69,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     '/admin/users/:id',
     {
       schema: {
+        operationId: 'deleteUser',
         tags: ['administration'],
         summary: 'Delete a user: every credential stops; their name stays in history',
         params: userId,

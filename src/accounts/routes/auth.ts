@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { SESSION_COOKIE, sessionAuthentication } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
+import { createFirstAdmin, setupNeeded } from '../first-run.js';
 import { login, logout } from '../login.js';
 import { LoginThrottle } from '../login-throttle.js';
 import { presentUser } from '../presenters.js';
@@ -24,6 +25,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     '/auth/login',
     {
       schema: {
+        operationId: 'login',
         tags: ['web session'],
         summary: 'Log in; sets the HttpOnly session cookie',
         security: [],
@@ -42,23 +44,62 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
         throw error;
       }
       throttle.succeeded(email, request.ip);
-      reply.setCookie(SESSION_COOKIE, result.token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: secureCookies(request, config),
-        expires: result.expiresAt,
-      });
+      setSessionCookie(request, reply, result);
       return { user: presentUser(result.user) };
     },
   );
+
+  app.get(
+    '/auth/setup',
+    {
+      schema: {
+        operationId: 'getSetup',
+        tags: ['web session'],
+        summary: 'Whether the site still needs its first administrator (no user exists yet)',
+        security: [],
+        response: { 200: z.object({ needed: z.boolean() }), 429: errorBody },
+      },
+    },
+    async () => ({ needed: await setupNeeded(app.db.prisma) }),
+  );
+
+  app.post(
+    '/auth/setup',
+    {
+      schema: {
+        operationId: 'setUp',
+        tags: ['web session'],
+        summary: 'First run: create the first site administrator and log in (409 once any user exists)',
+        security: [],
+        body: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional() }),
+        response: { 201: userResponse, 400: errorBody, 409: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const { email, password, name } = request.body;
+      await createFirstAdmin({ db: app.db.prisma, email, password, name });
+      const result = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
+      setSessionCookie(request, reply, result);
+      return reply.status(201).send({ user: presentUser(result.user) });
+    },
+  );
+
+  function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }) {
+    reply.setCookie(SESSION_COOKIE, session.token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: secureCookies(request, config),
+      expires: session.expiresAt,
+    });
+  }
 
   app.register(async (authed) => {
     authed.addHook('onRequest', sessionAuthentication(config));
 
     authed.post(
       '/auth/logout',
-      { schema: { tags: ['web session'], summary: 'End this session', response: { 204: z.null(), 401: errorBody } } },
+      { schema: { operationId: 'logout', tags: ['web session'], summary: 'End this session', response: { 204: z.null(), 401: errorBody } } },
       async (request: FastifyRequest, reply: FastifyReply) => {
         await logout({ db: app.db.prisma, sessionId: request.actor.sessionId! });
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -68,7 +109,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
 
     authed.get(
       '/auth/me',
-      { schema: { tags: ['web session'], summary: 'The logged-in user', response: { 200: userResponse, 401: errorBody } } },
+      { schema: { operationId: 'getMe', tags: ['web session'], summary: 'The logged-in user', response: { 200: userResponse, 401: errorBody } } },
       async (request) => ({ user: presentUser({ ...request.actor, id: request.actor.userId }) }),
     );
   });

@@ -20,6 +20,7 @@ export const keyRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
     '/account/keys',
     {
       schema: {
+        operationId: 'listApiKeys',
         tags: ['web session'],
         summary: 'List your API keys (revoked and expired included)',
         response: { 200: z.object({ keys: z.array(s.apiKey) }), 401: errorBody },
@@ -32,6 +33,7 @@ export const keyRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
     '/account/keys',
     {
       schema: {
+        operationId: 'createApiKey',
         tags: ['web session'],
         summary: 'Create an API key; the token is in this response only',
         body: z.strictObject({
@@ -67,6 +69,7 @@ export const keyRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, 
     '/account/keys/:id',
     {
       schema: {
+        operationId: 'revokeApiKey',
         tags: ['web session'],
         summary: 'Revoke an API key (it stops working at once)',
         params: keyId,

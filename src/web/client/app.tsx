@@ -1,0 +1,170 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError, get, onSessionEnded, post } from './api';
+import { navigate, safeNext, useLocation } from './router';
+import { SessionContext } from './session';
+import type { User } from './types';
+import { Alert, Notice } from './ui';
+import { AdminPage } from './pages/admin';
+import { AppsPage } from './pages/apps';
+import { BoardPage } from './board/board-page';
+import { BoardsPage } from './pages/boards';
+import { KeysPage } from './pages/keys';
+import { SetupPage } from './pages/setup';
+import { SignInPage } from './pages/signin';
+import { SupportPage } from './support/support-page';
+
+type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signed-out'; notice?: string } | { kind: 'signed-in'; user: User } | { kind: 'error'; error: unknown };
+
+export function App() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const { path, query } = useLocation();
+
+  const probe = useCallback(async () => {
+    try {
+      const { user } = await get<{ user: User }>('/auth/me', { quiet401: true });
+      setState({ kind: 'signed-in', user });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) return setState({ kind: 'error', error });
+      try {
+        const { needed } = await get<{ needed: boolean }>('/auth/setup');
+        setState(needed ? { kind: 'setup' } : { kind: 'signed-out' });
+      } catch (e) {
+        setState({ kind: 'error', error: e });
+      }
+    }
+  }, []);
+
+  useEffect(() => void probe(), [probe]);
+  useEffect(
+    () =>
+      onSessionEnded(() =>
+        setState((s) => (s.kind === 'signed-in' ? { kind: 'signed-out', notice: 'Your session has ended. Sign in again to continue.' } : s)),
+      ),
+    [],
+  );
+
+  // Keep the address honest: signed-out people are on /signin (remembering where they were going).
+  useEffect(() => {
+    if (state.kind === 'signed-out' && path !== '/signin') {
+      const here = path + location.search;
+      navigate(here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`, { replace: true });
+    }
+    if (state.kind === 'setup' && path !== '/setup') navigate('/setup', { replace: true });
+    if (state.kind === 'signed-in' && (path === '/' || path === '/signin' || path === '/setup')) {
+      const next = safeNext(query.get('next'));
+      if (next && path === '/signin') location.assign(next);
+      else navigate('/boards', { replace: true });
+    }
+  }, [state, path]);
+
+  const signedIn = (user: User) => {
+    const next = safeNext(new URLSearchParams(location.search).get('next'));
+    // `next` may be a server page (the connector's consent page), so leave by a real navigation.
+    if (next) location.assign(next);
+    else {
+      setState({ kind: 'signed-in', user });
+      navigate('/boards', { replace: true });
+    }
+  };
+
+  if (state.kind === 'loading') return <p class="boot">Loading…</p>;
+  if (state.kind === 'error')
+    return (
+      <main class="narrow">
+        <Alert error={state.error} />
+        <button type="button" onClick={probe}>
+          Try again
+        </button>
+      </main>
+    );
+  if (state.kind === 'setup') return <SetupPage onDone={signedIn} />;
+  if (state.kind === 'signed-out') return <SignInPage notice={state.notice} onSignedIn={signedIn} />;
+
+  const signOut = async () => {
+    try {
+      await post('/auth/logout', undefined, { quiet401: true });
+    } catch {
+      // Already ended: signing out is done either way.
+    }
+    setState({ kind: 'signed-out' });
+    navigate('/signin', { replace: true });
+  };
+  return (
+    <SessionContext.Provider value={{ user: state.user, signOut }}>
+      <Shell user={state.user} path={path} signOut={signOut}>
+        <Route path={path} user={state.user} />
+      </Shell>
+    </SessionContext.Provider>
+  );
+}
+
+function Route({ path, user }: { path: string; user: User }) {
+  const board = /^\/boards\/(\d+)\/?$/.exec(path);
+  if (board) return <BoardPage key={board[1]} boardId={Number(board[1])} />;
+  if (path === '/boards') return <BoardsPage />;
+  if (path === '/support' || path.startsWith('/support/')) return <SupportPage path={path} />;
+  if (path === '/settings/keys') return <KeysPage />;
+  if (path === '/settings/apps') return <AppsPage />;
+  if (path === '/site-admin') return user.siteAdmin ? <AdminPage /> : <NotFound message="Only site administrators can see this page." />;
+  if (path === '/' || path === '/signin' || path === '/setup') return null;
+  return <NotFound />;
+}
+
+function NotFound({ message = 'There is no page here.' }: { message?: string }) {
+  return (
+    <main class="narrow">
+      <h1>Not found</h1>
+      <Notice>{message}</Notice>
+      <a href="/boards" onClick={link('/boards')}>
+        Back to your boards
+      </a>
+    </main>
+  );
+}
+
+/** An <a> click handler that routes in the page (modified clicks still open new tabs). */
+export function link(to: string) {
+  return (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+}
+
+function Shell({ user, path, signOut, children }: { user: User; path: string; signOut: () => Promise<void>; children: preact.ComponentChildren }) {
+  const item = (to: string, label: string) => (
+    <li>
+      <a href={to} onClick={link(to)} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <nav aria-label="Main">
+          <a class="brand" href="/boards" onClick={link('/boards')}>
+            Task boards
+          </a>
+          <ul>
+            {item('/boards', 'Boards')}
+            {item('/support', 'Support')}
+            {item('/settings/keys', 'API keys')}
+            {item('/settings/apps', 'Connected apps')}
+            {user.siteAdmin && item('/site-admin', 'Users')}
+          </ul>
+        </nav>
+        <div class="me">
+          <span title={user.email}>{user.name}</span>
+          <button type="button" class="link" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <div id="main">{children}</div>
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from 'preact/hooks';
+import { ApiError, del, get } from '../api';
+import { Alert, Confirm, formatDate, PageTitle, useLoad } from '../ui';
+
+interface Connection {
+  id: string;
+  clientName: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** Assistants connected through OAuth (the MCP connector): who can act as you, and a way to stop them. */
+export function AppsPage() {
+  const connections = useLoad(
+    () =>
+      get<{ connections: Connection[] }>('/account/connections')
+        .then((r) => r.connections)
+        .catch((e: unknown) => {
+          if (e instanceof ApiError && e.status === 404) return null;
+          throw e;
+        }),
+    [],
+  );
+  const [revoking, setRevoking] = useState<Connection | null>(null);
+  return (
+    <main>
+      <PageTitle>Connected apps</PageTitle>
+      <p class="lead">AI assistants you connected to this server act as you, with the permission you granted. Disconnect one and its access stops at its next request.</p>
+      <Alert error={connections.error} />
+      {connections.data === null && !connections.error && <p>No connector is available on this server.</p>}
+      {connections.data && connections.data.length === 0 && <p>No connected apps.</p>}
+      {connections.data && connections.data.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">App</th>
+                <th scope="col">Access</th>
+                <th scope="col">Connected</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {connections.data.map((c) => (
+                <tr key={c.id}>
+                  <th scope="row">{c.clientName}</th>
+                  <td>{c.scopes.includes('write') ? 'Read and write' : 'Read only'}</td>
+                  <td>{formatDate(c.createdAt)}</td>
+                  <td>{c.lastUsedAt ? formatDate(c.lastUsedAt, { time: true }) : 'Never'}</td>
+                  <td>
+                    <button type="button" class="danger small" onClick={() => setRevoking(c)} aria-label={`Disconnect ${c.clientName}`}>
+                      Disconnect
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {revoking && (
+        <Confirm
+          title="Disconnect this app?"
+          message={
+            <>
+              <strong>{revoking.clientName}</strong> loses access at its next request. You can connect it again later.
+            </>
+          }
+          confirmLabel="Disconnect"
+          onCancel={() => setRevoking(null)}
+          onConfirm={async () => {
+            await del(`/account/connections/${encodeURIComponent(revoking.id)}`);
+            setRevoking(null);
+            await connections.reload();
+          }}
+        />
+      )}
+    </main>
+  );
+}

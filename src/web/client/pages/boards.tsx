@@ -1,0 +1,69 @@
+import { useState } from 'preact/hooks';
+import { get, post } from '../api';
+import { link } from '../app';
+import { navigate } from '../router';
+import type { BoardSummary } from '../types';
+import { Alert, PageTitle, useAction, useLoad } from '../ui';
+
+export function BoardsPage() {
+  const [archived, setArchived] = useState(false);
+  const boards = useLoad(() => get<{ boards: BoardSummary[] }>(`/api/boards?archived=${archived}`).then((r) => r.boards), [archived]);
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const { error, busy, run } = useAction();
+
+  return (
+    <main>
+      <PageTitle>Boards</PageTitle>
+      <div class="toolbar">
+        <fieldset class="segmented">
+          <legend class="visually-hidden">Show</legend>
+          <label class="inline">
+            <input type="radio" name="archived" checked={!archived} onChange={() => setArchived(false)} /> Active
+          </label>
+          <label class="inline">
+            <input type="radio" name="archived" checked={archived} onChange={() => setArchived(true)} /> Archived
+          </label>
+        </fieldset>
+      </div>
+      <Alert error={boards.error} />
+      {boards.data && boards.data.length === 0 && <p>{archived ? 'No archived boards.' : 'No boards yet: create one below.'}</p>}
+      <ul class="board-grid">
+        {(boards.data ?? []).map((b) => (
+          <li key={b.id}>
+            <a class="board-tile" href={`/boards/${b.id}`} onClick={link(`/boards/${b.id}`)}>
+              <strong>{b.name}</strong>
+              {b.description && <span class="hint">{b.description}</span>}
+              <span class="badge">{b.role}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+      <section class="panel" aria-labelledby="new-board">
+        <h2 id="new-board">New board</h2>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              const board = await post<BoardSummary>('/api/boards', { name, description: description || undefined });
+              navigate(`/boards/${board.id}`);
+            });
+          }}
+        >
+          <label>
+            Name
+            <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <label>
+            Description <span class="hint">(optional)</span>
+            <textarea name="description" rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+          </label>
+          <Alert error={error} />
+          <button type="submit" class="primary" disabled={busy}>
+            Create board
+          </button>
+        </form>
+      </section>
+    </main>
+  );
+}

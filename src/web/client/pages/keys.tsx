@@ -1,0 +1,235 @@
+import { useMemo, useState } from 'preact/hooks';
+import { del, get, post } from '../api';
+import type { ApiKey, BoardSummary } from '../types';
+import { Alert, Confirm, formatDate, Notice, PageTitle, useAction, useLoad } from '../ui';
+
+type Expiry = 'never' | '30d' | '90d' | '1y';
+
+/** Personal API keys, modelled on GitHub's fine-grained token page. */
+export function KeysPage() {
+  const keys = useLoad(() => get<{ keys: ApiKey[] }>('/account/keys').then((r) => r.keys), []);
+  const boards = useLoad(() => get<{ boards: BoardSummary[] }>('/api/boards').then((r) => r.boards), []);
+  const [created, setCreated] = useState<{ key: ApiKey; token: string } | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const boardName = useMemo(() => new Map((boards.data ?? []).map((b) => [b.id, b.name])), [boards.data]);
+
+  return (
+    <main>
+      <PageTitle>API keys</PageTitle>
+      <p class="lead">
+        Keys let scripts and jobs call the REST API (<a href="/api/docs">documentation</a>) as you: <code>Authorization: Bearer tsk_…</code>. A key
+        can do no more than you can, on the boards you choose.
+      </p>
+      {created && <NewToken created={created} onDone={() => setCreated(null)} />}
+      <CreateKey
+        boards={boards.data ?? []}
+        onCreated={(result) => {
+          setCreated(result);
+          void keys.reload();
+        }}
+      />
+      <section aria-labelledby="keys-heading">
+        <h2 id="keys-heading">Your keys</h2>
+        <Alert error={keys.error} />
+        {keys.data && keys.data.length === 0 && <p>No keys yet.</p>}
+        {keys.data && keys.data.length > 0 && (
+          <div class="table-wrap">
+            <table class="keys">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Permission</th>
+                  <th scope="col">Boards</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((key) => {
+                  const expired = key.expiresAt !== null && Date.parse(key.expiresAt) <= Date.now();
+                  return (
+                    <tr key={key.id} class={key.revokedAt || expired ? 'inactive' : undefined} data-key-id={key.id}>
+                      <th scope="row">{key.name}</th>
+                      <td>
+                        <code>{key.prefix}…</code>
+                      </td>
+                      <td>{key.permission === 'write' ? 'Read and write' : 'Read only'}</td>
+                      <td>{key.boards === null ? 'All boards' : key.boards.map((id) => boardName.get(id) ?? `#${id}`).join(', ') || 'None left'}</td>
+                      <td>{formatDate(key.createdAt)}</td>
+                      <td>{key.lastUsedAt ? formatDate(key.lastUsedAt, { time: true }) : 'Never'}</td>
+                      <td>
+                        {key.expiresAt ? formatDate(key.expiresAt) : 'Never'}
+                        {expired && !key.revokedAt && <span class="badge warn">Expired</span>}
+                      </td>
+                      <td>
+                        {key.revokedAt ? (
+                          <span class="badge">Revoked</span>
+                        ) : (
+                          <button type="button" class="danger small" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                            Revoke
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {revoking && (
+        <Confirm
+          title="Revoke this key?"
+          message={
+            <>
+              Scripts using <strong>{revoking.name}</strong> (<code>{revoking.prefix}…</code>) stop working at once. This cannot be undone.
+            </>
+          }
+          confirmLabel="Revoke key"
+          onCancel={() => setRevoking(null)}
+          onConfirm={async () => {
+            await del(`/account/keys/${revoking.id}`);
+            setRevoking(null);
+            await keys.reload();
+          }}
+        />
+      )}
+    </main>
+  );
+}
+
+function NewToken({ created, onDone }: { created: { key: ApiKey; token: string }; onDone: () => void }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  return (
+    <section class="token-box" aria-labelledby="token-heading">
+      <h2 id="token-heading">Key “{created.key.name}” created</h2>
+      <p>
+        <strong>Copy it now: you will not see it again.</strong> Store it where your script reads secrets.
+      </p>
+      <div class="token-row">
+        <code class="token" data-testid="new-token">
+          {created.token}
+        </code>
+        <button
+          type="button"
+          onClick={async () => {
+            try {
+              await navigator.clipboard.writeText(created.token);
+              setCopied('yes');
+            } catch {
+              setCopied('failed');
+            }
+          }}
+        >
+          Copy
+        </button>
+      </div>
+      <p role="status">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the key and copy it by hand.' : ''}</p>
+      <button type="button" onClick={onDone}>
+        I have stored it
+      </button>
+    </section>
+  );
+}
+
+function CreateKey({ boards, onCreated }: { boards: BoardSummary[]; onCreated: (r: { key: ApiKey; token: string }) => void }) {
+  const [name, setName] = useState('');
+  const [permission, setPermission] = useState<'read' | 'write'>('read');
+  const [scope, setScope] = useState<'all' | 'some'>('all');
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [filter, setFilter] = useState('');
+  const [expiresIn, setExpiresIn] = useState<Expiry>('90d');
+  const { error, busy, run } = useAction();
+  const shown = boards.filter((b) => b.name.toLowerCase().includes(filter.trim().toLowerCase()));
+
+  return (
+    <section aria-labelledby="create-heading" class="panel">
+      <h2 id="create-heading">New key</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            const result = await post<{ key: ApiKey; token: string }>('/account/keys', {
+              name,
+              permission,
+              boardIds: scope === 'all' ? null : chosen,
+              expiresIn,
+            });
+            setName('');
+            setChosen([]);
+            onCreated(result);
+          });
+        }}
+      >
+        <label>
+          Name
+          <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="nightly-report" />
+        </label>
+        <fieldset>
+          <legend>Permission</legend>
+          <label class="inline">
+            <input type="radio" name="permission" checked={permission === 'read'} onChange={() => setPermission('read')} /> Read only
+          </label>
+          <label class="inline">
+            <input type="radio" name="permission" checked={permission === 'write'} onChange={() => setPermission('write')} /> Read and write
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>Boards</legend>
+          <label class="inline">
+            <input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} /> All boards (also boards you join later)
+          </label>
+          <label class="inline">
+            <input type="radio" name="scope" checked={scope === 'some'} onChange={() => setScope('some')} /> Only selected boards
+          </label>
+          {scope === 'some' && (
+            <div class="picker">
+              <label>
+                Find a board
+                <input type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+              </label>
+              <p class="hint" role="status">
+                {chosen.length} selected (at most 50)
+              </p>
+              <ul class="picker-list">
+                {shown.map((b) => (
+                  <li key={b.id}>
+                    <label class="inline">
+                      <input
+                        type="checkbox"
+                        checked={chosen.includes(b.id)}
+                        onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, b.id] : chosen.filter((id) => id !== b.id))}
+                      />{' '}
+                      {b.name}
+                    </label>
+                  </li>
+                ))}
+                {shown.length === 0 && <li class="hint">No board matches.</li>}
+              </ul>
+            </div>
+          )}
+        </fieldset>
+        <label>
+          Expiration
+          <select value={expiresIn} onChange={(e) => setExpiresIn(e.currentTarget.value as Expiry)}>
+            <option value="30d">30 days</option>
+            <option value="90d">90 days</option>
+            <option value="1y">1 year</option>
+            <option value="never">No expiration</option>
+          </select>
+        </label>
+        {expiresIn === 'never' && <Notice>A key without expiration works until you revoke it.</Notice>}
+        <Alert error={error} />
+        <button type="submit" class="primary" disabled={busy}>
+          Create key
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'preact/hooks';
+
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((l) => l());
+window.addEventListener('popstate', notify);
+
+export function navigate(to: string, { replace = false } = {}) {
+  if (to === location.pathname + location.search) return;
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  notify();
+}
+
+/** The current path and query; re-renders on navigation. */
+export function useLocation() {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const listener = () => setTick((n) => n + 1);
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }, []);
+  return { path: location.pathname, query: new URLSearchParams(location.search) };
+}
+
+/** A relative path inside this site, or null: `next` parameters must not send people elsewhere. */
+export function safeNext(value: string | null): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
+}
+
+export function setQuery(name: string, value: string | null) {
+  const query = new URLSearchParams(location.search);
+  if (value === null) query.delete(name);
+  else query.set(name, value);
+  const search = query.toString();
+  navigate(location.pathname + (search ? `?${search}` : ''));
+}

@@ -1,0 +1,149 @@
+import { useState } from 'preact/hooks';
+import { del, get, post } from '../api';
+import { Alert, Confirm, formatDate, useAction, useLoad } from '../ui';
+import type { SectionProps } from './support-page';
+import type { AnswerKey, Workspace } from './types';
+
+/** Answer-API keys (ans_…) and the workspace token (wst_…): shown once, revocable. */
+export function AccessPage({ workspace, canManage }: SectionProps) {
+  const keys = useLoad(() => get<{ keys: AnswerKey[] }>(`/agent/workspaces/${workspace.id}/answer-keys`).then((r) => r.keys), [workspace.id]);
+  const detail = useLoad(() => get<Workspace>(`/agent/workspaces/${workspace.id}`), [workspace.id]);
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
+  const [revoking, setRevoking] = useState<AnswerKey | null>(null);
+  const [regenerating, setRegenerating] = useState(false);
+  const create = useAction();
+  const token = detail.data?.token ?? null;
+
+  return (
+    <section aria-labelledby="access-heading">
+      <h2 id="access-heading">Keys & token</h2>
+      {secret && (
+        <div class="token-box" role="region" aria-label="New secret">
+          <p>
+            <strong>{secret.label}: copy it now, you will not see it again.</strong>
+          </p>
+          <div class="token-row">
+            <code class="token" data-testid="new-secret">
+              {secret.value}
+            </code>
+            <button type="button" onClick={() => void navigator.clipboard.writeText(secret.value).catch(() => undefined)}>
+              Copy
+            </button>
+          </div>
+          <button type="button" onClick={() => setSecret(null)}>
+            I have stored it
+          </button>
+        </div>
+      )}
+      <h3>Workspace token</h3>
+      <p class="lead">
+        Your ticketing system sends it as <code>Authorization: Bearer wst_…</code> to <code>/v1/tickets</code>. There is one per workspace.
+      </p>
+      <Alert error={detail.error} />
+      <p>{token ? <>Current token: <code>{token.prefix}…</code>, generated {formatDate(token.createdAt, { time: true })}</> : 'No token generated yet.'}</p>
+      {canManage && (
+        <button type="button" class={token ? 'danger' : 'primary'} onClick={() => (token ? setRegenerating(true) : void regenerate())}>
+          {token ? 'Regenerate token' : 'Generate token'}
+        </button>
+      )}
+      <h3>Answer API keys</h3>
+      <p class="lead">
+        Clients call <code>POST /v1/answer</code> with <code>X-API-Key: ans_…</code>.
+      </p>
+      <Alert error={keys.error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {(keys.data ?? []).map((k) => (
+              <tr key={k.id} class={k.revokedAt ? 'inactive' : undefined}>
+                <th scope="row">{k.name}</th>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{formatDate(k.createdAt)}</td>
+                <td>{k.lastUsedAt ? formatDate(k.lastUsedAt, { time: true }) : 'Never'}</td>
+                <td>
+                  {k.revokedAt ? (
+                    <span class="badge">Revoked</span>
+                  ) : (
+                    canManage && (
+                      <button type="button" class="small danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                        Revoke
+                      </button>
+                    )
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {canManage && (
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void create.run(async () => {
+              const r = await post<{ key: AnswerKey; token: string }>(`/agent/workspaces/${workspace.id}/answer-keys`, { name });
+              setSecret({ label: `Answer key “${r.key.name}”`, value: r.token });
+              setName('');
+              await keys.reload();
+            });
+          }}
+        >
+          <label>
+            New key name
+            <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <button type="submit" class="primary" disabled={create.busy}>
+            Create key
+          </button>
+        </form>
+      )}
+      <Alert error={create.error} />
+      {revoking && (
+        <Confirm
+          title="Revoke this answer key?"
+          message={`Clients using “${revoking.name}” get 401 at once.`}
+          confirmLabel="Revoke key"
+          onCancel={() => setRevoking(null)}
+          onConfirm={async () => {
+            await del(`/agent/workspaces/${workspace.id}/answer-keys/${revoking.id}`);
+            setRevoking(null);
+            await keys.reload();
+          }}
+        />
+      )}
+      {regenerating && (
+        <Confirm
+          title="Regenerate the workspace token?"
+          message="The current token stops working at once, in every process: your ticketing system gets 401 until it uses the new one."
+          confirmLabel="Regenerate token"
+          onCancel={() => setRegenerating(false)}
+          onConfirm={async () => {
+            await regenerate();
+            setRegenerating(false);
+          }}
+        />
+      )}
+    </section>
+  );
+
+  async function regenerate() {
+    const r = await post<{ token: string }>(`/agent/workspaces/${workspace.id}/token`);
+    setSecret({ label: 'Workspace token', value: r.token });
+    await detail.reload();
+  }
+}

@@ -1,0 +1,161 @@
+import { useState } from 'preact/hooks';
+import { get } from '../api';
+import { link } from '../app';
+import { Alert, formatDate, useLoad } from '../ui';
+import type { SectionProps } from './support-page';
+import { AnswerView } from './try';
+import type { Agent, Conversation } from './types';
+
+/** Every answer-API call is a conversation: filter them, open one to read its turns. */
+export function ConversationsPage({ workspace, base }: SectionProps) {
+  const agents = useLoad(() => get<{ agents: Agent[] }>(`/agent/workspaces/${workspace.id}/agents`).then((r) => r.agents), [workspace.id]);
+  const [filters, setFilters] = useState({ agentId: '', channel: '', needsHuman: '', confidence: '', from: '', to: '' });
+  const [cursor, setCursor] = useState<string | null>(null);
+  const params = new URLSearchParams({ limit: '50' });
+  for (const [k, v] of Object.entries(filters)) {
+    if (!v) continue;
+    params.set(k, k === 'from' || k === 'to' ? new Date(`${v}T00:00:00${k === 'to' ? '' : ''}`).toISOString() : v);
+  }
+  if (filters.to) params.set('to', new Date(new Date(`${filters.to}T00:00:00`).getTime() + 86_400_000).toISOString());
+  if (cursor) params.set('cursor', cursor);
+  const list = useLoad(
+    () => get<{ conversations: Conversation[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/conversations?${params}`),
+    [workspace.id, params.toString()],
+  );
+  const set = (key: keyof typeof filters) => (e: Event) => {
+    setCursor(null);
+    setFilters({ ...filters, [key]: (e.currentTarget as HTMLInputElement).value });
+  };
+  const agentName = new Map((agents.data ?? []).map((a) => [a.id, a.name]));
+
+  return (
+    <section aria-labelledby="conv-heading">
+      <h2 id="conv-heading">Conversations</h2>
+      <form class="row filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Agent
+          <select value={filters.agentId} onChange={set('agentId')}>
+            <option value="">All</option>
+            {(agents.data ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Channel
+          <input value={filters.channel} onChange={set('channel')} placeholder="any" />
+        </label>
+        <label>
+          Needs a human
+          <select value={filters.needsHuman} onChange={set('needsHuman')}>
+            <option value="">Any</option>
+            <option value="true">Yes</option>
+            <option value="false">No</option>
+          </select>
+        </label>
+        <label>
+          Confidence
+          <select value={filters.confidence} onChange={set('confidence')}>
+            <option value="">Any</option>
+            <option value="high">high</option>
+            <option value="medium">medium</option>
+            <option value="low">low</option>
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={filters.from} onChange={set('from')} />
+        </label>
+        <label>
+          To
+          <input type="date" value={filters.to} onChange={set('to')} />
+        </label>
+      </form>
+      <Alert error={list.error} />
+      {list.data && list.data.conversations.length === 0 && <p>No conversations match.</p>}
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Last question</th>
+              <th scope="col">Agent</th>
+              <th scope="col">Channel</th>
+              <th scope="col">Turns</th>
+              <th scope="col">Status</th>
+              <th scope="col">Last active</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.conversations ?? []).map((c) => (
+              <tr key={c.id}>
+                <th scope="row">
+                  <a href={`${base}/conversations/${c.id}`} onClick={link(`${base}/conversations/${c.id}`)}>
+                    {c.lastTurn?.question.slice(0, 90) ?? c.id}
+                  </a>
+                </th>
+                <td>{agentName.get(c.agentId) ?? c.agentId}</td>
+                <td>{c.lastTurn?.channel ?? '—'}</td>
+                <td>{c.turnCount}</td>
+                <td>
+                  {c.needsHuman ? <span class="badge warn">Needs a human</span> : <span class="badge ok">Answered</span>}
+                  {c.lastTurn && <span class={`badge confidence-${c.lastTurn.confidence}`}>{c.lastTurn.confidence}</span>}
+                </td>
+                <td>{formatDate(c.updatedAt, { time: true })}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div class="actions">
+        {cursor && (
+          <button type="button" class="small" onClick={() => setCursor(null)}>
+            Newest
+          </button>
+        )}
+        {list.data?.nextCursor && (
+          <button type="button" class="small" onClick={() => setCursor(list.data!.nextCursor)}>
+            Older
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export function ConversationPage({ workspace, base, conversationId }: SectionProps & { conversationId: string }) {
+  const conversation = useLoad(() => get<Conversation>(`/agent/workspaces/${workspace.id}/conversations/${encodeURIComponent(conversationId)}`), [workspace.id, conversationId]);
+  const c = conversation.data;
+  return (
+    <section aria-labelledby="one-conv">
+      <p>
+        <a href={`${base}/conversations`} onClick={link(`${base}/conversations`)}>
+          ← Conversations
+        </a>
+      </p>
+      <h2 id="one-conv">Conversation {c?.ref ? `“${c.ref}”` : ''}</h2>
+      <Alert error={conversation.error} />
+      {c && (
+        <>
+          <p class="hint">
+            {c.turnCount} turns · started {formatDate(c.createdAt, { time: true })} · {c.needsHuman ? 'needs a human' : 'answered'}
+          </p>
+          <ol class="thread">
+            {(c.turns ?? []).map((t) => (
+              <li key={t.id}>
+                <p class="question">
+                  <strong>Customer</strong> <span class="hint">({t.channel ?? 'no channel'}, {formatDate(t.createdAt, { time: true })})</span>: {t.question}
+                </p>
+                {(t.attachments ?? []).length > 0 && <p class="hint">Attachments: {t.attachments!.map((a) => a.filename ?? a.mime).join(', ')}</p>}
+                <AnswerView answer={{ message: t.reply, sources: t.sources, confidence: t.confidence, needsHuman: t.needsHuman }} base={base} />
+                {t.reason && <p class="hint">Why: {t.reason}</p>}
+                {t.latencyMs !== undefined && <p class="hint">Answered in {t.latencyMs} ms</p>}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,324 @@
+import { useState } from 'preact/hooks';
+import { del, get, patch, post } from '../api';
+import { link } from '../app';
+import { navigate } from '../router';
+import { Alert, Confirm, formatDate, Notice, useAction, useLoad } from '../ui';
+import type { SectionProps } from './support-page';
+import type { Delivery, Endpoint } from './types';
+
+const EVENT_TYPES = ['ticket.created', 'ticket.updated'];
+const REASONS: Record<string, string> = {
+  manual: 'disabled by a person',
+  gone: 'disabled: the receiver answered 410 Gone',
+  failing: 'disabled automatically: every delivery failed for too long',
+};
+
+function SecretBox({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <div class="token-box" role="region" aria-label="Signing secret">
+      <p>
+        <strong>Signing secret: copy it now, you will not see it again.</strong> Verify each request's <code>webhook-signature</code> with it (Standard Webhooks).
+      </p>
+      <div class="token-row">
+        <code class="token" data-testid="new-secret">
+          {secret}
+        </code>
+        <button type="button" onClick={() => void navigator.clipboard.writeText(secret).catch(() => undefined)}>
+          Copy
+        </button>
+      </div>
+      <button type="button" onClick={onDone}>
+        I have stored it
+      </button>
+    </div>
+  );
+}
+
+function EventsPicker({ value, onChange }: { value: string[] | null; onChange: (v: string[] | null) => void }) {
+  return (
+    <fieldset>
+      <legend>Events</legend>
+      <label class="inline">
+        <input type="checkbox" checked={value === null} onChange={(e) => onChange(e.currentTarget.checked ? null : [...EVENT_TYPES])} /> Every event (also types added later)
+      </label>
+      {value !== null &&
+        EVENT_TYPES.map((t) => (
+          <label class="inline" key={t}>
+            <input type="checkbox" checked={value.includes(t)} onChange={(e) => onChange(e.currentTarget.checked ? [...value, t] : value.filter((x) => x !== t))} /> <code>{t}</code>
+          </label>
+        ))}
+    </fieldset>
+  );
+}
+
+function EndpointStatus({ e }: { e: Endpoint }) {
+  if (e.enabled) return e.failingSince ? <span class="badge warn">Failing since {formatDate(e.failingSince, { time: true })}</span> : <span class="badge ok">Enabled</span>;
+  return <span class="badge deleted">Disabled</span>;
+}
+
+export function WebhooksPage({ workspace, canManage, base }: SectionProps) {
+  const endpoints = useLoad(() => get<{ endpoints: Endpoint[] }>(`/agent/workspaces/${workspace.id}/webhooks`).then((r) => r.endpoints), [workspace.id]);
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[] | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const { error, busy, run } = useAction();
+  return (
+    <section aria-labelledby="webhooks-heading">
+      <h2 id="webhooks-heading">Webhooks</h2>
+      <p class="lead">Ticket changes are POSTed to these endpoints, signed, and retried until they succeed.</p>
+      {secret && <SecretBox secret={secret} onDone={() => setSecret(null)} />}
+      <Alert error={endpoints.error} />
+      {endpoints.data && endpoints.data.length === 0 && <p>No endpoints yet.</p>}
+      <div class="table-wrap" hidden={!endpoints.data?.length}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(endpoints.data ?? []).map((e) => (
+              <tr key={e.id} class={e.enabled ? undefined : 'inactive'}>
+                <th scope="row">
+                  <a href={`${base}/webhooks/${e.id}`} onClick={link(`${base}/webhooks/${e.id}`)}>
+                    {e.url}
+                  </a>
+                </th>
+                <td>{e.events === null ? 'All' : e.events.join(', ')}</td>
+                <td>
+                  <EndpointStatus e={e} />
+                  {!e.enabled && e.disabledReason && <div class="hint">{REASONS[e.disabledReason]}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {canManage && (
+        <section class="panel" aria-labelledby="new-endpoint">
+          <h3 id="new-endpoint">New endpoint</h3>
+          <form
+            onSubmit={(ev) => {
+              ev.preventDefault();
+              void run(async () => {
+                const r = await post<{ endpoint: Endpoint; secret: string }>(`/agent/workspaces/${workspace.id}/webhooks`, { url, ...(events ? { events } : {}) });
+                setSecret(r.secret);
+                setUrl('');
+                await endpoints.reload();
+              });
+            }}
+          >
+            <label>
+              URL
+              <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/webhooks" />
+            </label>
+            <EventsPicker value={events} onChange={setEvents} />
+            <Alert error={error} />
+            <button type="submit" class="primary" disabled={busy}>
+              Add endpoint
+            </button>
+          </form>
+        </section>
+      )}
+    </section>
+  );
+}
+
+export function EndpointPage({ workspace, canManage, base, endpointId }: SectionProps & { endpointId: number }) {
+  const root = `/agent/workspaces/${workspace.id}/webhooks/${endpointId}`;
+  const endpoint = useLoad(() => get<Endpoint>(root), [root]);
+  const [status, setStatus] = useState('');
+  const deliveries = useLoad(() => get<{ deliveries: Delivery[] }>(`${root}/deliveries?limit=50${status ? `&status=${status}` : ''}`).then((r) => r.deliveries), [root, status]);
+  const action = useAction();
+  const [secret, setSecret] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [since, setSince] = useState(() => new Date(Date.now() - 86_400_000).toISOString().slice(0, 16));
+  const [editUrl, setEditUrl] = useState<string | null>(null);
+  const [editEvents, setEditEvents] = useState<string[] | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | null>(null);
+  const e = endpoint.data;
+  const act = (fn: () => Promise<unknown>) =>
+    action.run(async () => {
+      setNotice(null);
+      await fn();
+      await Promise.all([endpoint.reload(), deliveries.reload()]);
+    });
+
+  return (
+    <section aria-labelledby="endpoint-heading">
+      <p>
+        <a href={`${base}/webhooks`} onClick={link(`${base}/webhooks`)}>
+          ← Webhooks
+        </a>
+      </p>
+      <Alert error={endpoint.error ?? action.error} onDismiss={() => action.setError(null)} />
+      {secret && <SecretBox secret={secret} onDone={() => setSecret(null)} />}
+      {notice && <Notice>{notice}</Notice>}
+      {e && (
+        <>
+          <h2 id="endpoint-heading">{e.url}</h2>
+          <p>
+            <EndpointStatus e={e} /> {e.events === null ? 'All events' : e.events.join(', ')}
+          </p>
+          {!e.enabled && (
+            <div class="alert" role="alert">
+              <span>
+                This endpoint is <strong>{REASONS[e.disabledReason ?? 'manual']}</strong>
+                {e.disabledAt && ` on ${formatDate(e.disabledAt, { time: true })}`}. Its deliveries wait; enable it to resume them.
+              </span>
+            </div>
+          )}
+          {e.secretRotationEndsAt && <Notice>The previous secret still signs too, until {formatDate(e.secretRotationEndsAt, { time: true })}.</Notice>}
+          {canManage && (
+            <div class="actions start">
+              <button type="button" class={e.enabled ? '' : 'primary'} onClick={() => act(() => patch(root, { enabled: !e.enabled }))}>
+                {e.enabled ? 'Disable' : 'Enable'}
+              </button>
+              <button
+                type="button"
+                onClick={() =>
+                  act(async () => {
+                    const r = await post<{ secret: string }>(`${root}/rotate-secret`);
+                    setSecret(r.secret);
+                  })
+                }
+              >
+                Rotate secret
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setEditUrl(e.url);
+                  setEditEvents(e.events);
+                }}
+              >
+                Edit
+              </button>
+              <button type="button" class="danger" onClick={() => setDeleting(true)}>
+                Delete
+              </button>
+            </div>
+          )}
+          {editUrl !== null && editEvents !== undefined && (
+            <form
+              class="panel"
+              onSubmit={(ev) => {
+                ev.preventDefault();
+                void act(async () => {
+                  await patch(root, { url: editUrl, events: editEvents });
+                  setEditUrl(null);
+                  setEditEvents(undefined);
+                });
+              }}
+            >
+              <label>
+                URL
+                <input type="url" required value={editUrl} onInput={(ev) => setEditUrl(ev.currentTarget.value)} />
+              </label>
+              <EventsPicker value={editEvents} onChange={setEditEvents} />
+              <div class="actions start">
+                <button type="submit" class="primary">
+                  Save
+                </button>
+                <button type="button" onClick={() => setEditUrl(null)}>
+                  Cancel
+                </button>
+              </div>
+            </form>
+          )}
+        </>
+      )}
+      <h3>Delivery log</h3>
+      <div class="toolbar">
+        <label class="inline">
+          Show{' '}
+          <select value={status} onChange={(ev) => setStatus(ev.currentTarget.value)}>
+            <option value="">All</option>
+            <option value="pending">Pending</option>
+            <option value="succeeded">Succeeded</option>
+            <option value="failed">Failed</option>
+          </select>
+        </label>
+        <button type="button" class="small" onClick={() => deliveries.reload()}>
+          Refresh
+        </button>
+        {canManage && (
+          <form
+            class="row"
+            onSubmit={(ev) => {
+              ev.preventDefault();
+              void act(async () => {
+                const r = await post<{ redelivered?: number; count?: number }>(`${root}/redeliver`, { since: new Date(since).toISOString() });
+                setNotice(`Queued ${r.redelivered ?? r.count ?? 'the'} failed deliveries again.`);
+              });
+            }}
+          >
+            <label>
+              Failed since
+              <input type="datetime-local" value={since} onInput={(ev) => setSince(ev.currentTarget.value)} />
+            </label>
+            <button type="submit" class="small">
+              Redeliver failed
+            </button>
+          </form>
+        )}
+      </div>
+      <Alert error={deliveries.error} />
+      {deliveries.data && deliveries.data.length === 0 && <p>No deliveries.</p>}
+      <ol class="deliveries">
+        {(deliveries.data ?? []).map((d) => (
+          <li key={d.id} class="panel" data-delivery-id={d.id}>
+            <p>
+              <code>{d.eventType}</code> <span class={`badge ${d.status === 'succeeded' ? 'ok' : d.status === 'failed' ? 'deleted' : 'warn'}`}>{d.status}</span>{' '}
+              <span class="hint">
+                {d.eventId} · {formatDate(d.createdAt, { time: true })}
+                {d.nextAttemptAt && d.status === 'pending' && ` · next attempt ${formatDate(d.nextAttemptAt, { time: true })}`}
+              </span>
+              {canManage && (
+                <button type="button" class="small" onClick={() => act(() => post(`${root}/deliveries/${d.id}/redeliver`))} aria-label={`Redeliver ${d.eventId}`}>
+                  Redeliver
+                </button>
+              )}
+            </p>
+            <table class="attempts">
+              <thead>
+                <tr>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Response</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.attempts.map((a) => (
+                  <tr key={a.id}>
+                    <td>{formatDate(a.startedAt, { time: true })}</td>
+                    <td>{a.statusCode ?? a.error ?? '—'}</td>
+                    <td>{a.durationMs} ms</td>
+                    <td>
+                      <code class="excerpt">{a.responseExcerpt ?? ''}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </li>
+        ))}
+      </ol>
+      {deleting && (
+        <Confirm
+          title="Delete this endpoint?"
+          message="It gets no more events, and its delivery log is deleted."
+          confirmLabel="Delete endpoint"
+          onCancel={() => setDeleting(false)}
+          onConfirm={async () => {
+            await del(root);
+            navigate(`${base}/webhooks`);
+          }}
+        />
+      )}
+    </section>
+  );
+}

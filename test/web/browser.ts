@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { buildTestApp, type TestApp } from '../helper.js';
+
+// Functions given to page.evaluate run in the page. The server's tsconfig has no DOM types, so
+// the browser globals they use are declared here, for this file only.
+declare const document: any;
+declare const window: any;
+
+/** Debian's Chromium (`.ci/run` installs it); playwright-core downloads no browser of its own. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/**
+ * One headless Chromium for a test file. Fails loudly, never skips: a suite that passes because
+ * it could not find a browser would say nothing about the web app.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const buildError = inject('webBuildError');
+  if (buildError) throw new Error(`The web app did not build (test/global-setup.ts ran buildWeb()): ${buildError}`);
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No browser for the web app's end-to-end tests: ${CHROMIUM_PATH} does not exist. ` +
+        'Install Debian\'s chromium (`apt-get install chromium`, as .ci/run does) or point CHROMIUM_PATH at a Chromium binary.',
+    );
+  }
+  try {
+    return await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
+  } catch (error) {
+    throw new Error(`Chromium at ${CHROMIUM_PATH} did not start: ${(error as Error).message}`);
+  }
+}
+
+export interface WebApp extends TestApp {
+  /** http://127.0.0.1:<port> */
+  base: string;
+  /** fetch against the app with a bearer token or cookie; JSON in and out. */
+  call(auth: Record<string, string>, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }>;
+}
+
+/** The real app on a fresh database, listening on loopback (the browser needs a real socket). */
+export async function startWebApp(env: Record<string, string> = {}): Promise<WebApp> {
+  const t = await buildTestApp(env, { streamIntervals: { ping: 1000, accessCheck: 500 } });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const call = async (auth: Record<string, string>, method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : null };
+  };
+  return { ...t, base, call };
+}
+
+/** Logs in over HTTP and returns the `cookie` header (for `call`) and the raw token. */
+export async function sessionFor(web: WebApp, email: string, password: string) {
+  const res = await fetch(`${web.base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  const token = /tb_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (!token) throw new Error('login set no session cookie');
+  return { cookie: `tb_session=${token}`, token };
+}
+
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions and CSP violations seen so far: a page that works shows none. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh browser context (its own cookies and cache) and page, signed in as the user when one
+ * is given (the session cookie set directly: signing in through the form has a test of its own).
+ */
+export async function openTab(
+  browser: Browser,
+  web: WebApp,
+  options: { user?: { email: string; password: string }; viewport?: { width: number; height: number } } = {},
+): Promise<Tab> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, baseURL: web.base });
+  if (options.user) {
+    const { token } = await sessionFor(web, options.user.email, options.user.password);
+    await context.addCookies([{ name: 'tb_session', value: token, url: web.base, httpOnly: true, sameSite: 'Strict' }]);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(5_000);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+  });
+  return {
+    context,
+    page,
+    problems,
+    async close() {
+      await context.close();
+      expect(problems, 'the page threw or broke its Content-Security-Policy').toEqual([]);
+    },
+  };
+}
+
+/** The ids of the cards shown in each list, in screen order (list id → card ids). */
+export async function cardsOnScreen(page: Page): Promise<Record<number, number[]>> {
+  return page.evaluate(() => {
+    const out: Record<number, number[]> = {};
+    for (const list of document.querySelectorAll('.list[data-list-id]')) {
+      out[Number(list.dataset.listId)] = [...list.querySelectorAll('ol.cards li.card[data-card-id]')].map((li: any) => Number(li.dataset.cardId));
+    }
+    return out;
+  });
+}
+
+/** The list ids in screen order. */
+export async function listsOnScreen(page: Page): Promise<number[]> {
+  return page.evaluate(() => [...document.querySelectorAll('.list[data-list-id]')].map((l: any) => Number(l.dataset.listId)));
+}
+
+/** The same two things as the server has them. */
+export async function boardFromApi(web: WebApp, auth: Record<string, string>, boardId: number) {
+  const { status, json } = await web.call(auth, 'GET', `/api/boards/${boardId}`);
+  if (status !== 200) throw new Error(`GET /api/boards/${boardId}: ${status}`);
+  const lists = json.lists as { id: number; cards: { id: number }[] }[];
+  return {
+    lists: lists.map((l) => l.id),
+    cards: Object.fromEntries(lists.map((l) => [l.id, l.cards.map((c) => c.id)])) as Record<number, number[]>,
+  };
+}
+
+/** The page's body is no wider than its viewport (nothing to scroll sideways). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth);
+}
