@@ -29,7 +29,7 @@ export const answerAttachment = z
     filename: v1Text().min(1, { message: 'must be 1-255 characters' }).max(255, { message: 'must be 1-255 characters' }).optional()
       .describe('File name; kept in the conversation record (the bytes never are).'),
   })
-  .describe('AnswerAttachment');
+  .meta({ id: 'AnswerAttachment', description: 'A file sent with the message (an image or a PDF).' });
 
 export const answerRequest = z
   .strictObject({
@@ -46,7 +46,7 @@ export const answerRequest = z
     attachments: z.array(answerAttachment, { message: 'must be an array of attachments' }).max(5, { message: 'at most 5 attachments' }).optional()
       .describe('Up to 5 images or PDFs, each up to MAX_ANSWER_ATTACHMENT_BYTES (15 MiB) decoded. Used for this answer only, never stored.'),
   })
-  .describe('AnswerRequest');
+  .meta({ id: 'AnswerRequest', description: 'A user\'s message to answer.' });
 export type AnswerRequestBody = z.infer<typeof answerRequest>;
 
 export const source = z
@@ -55,7 +55,7 @@ export const source = z
     title: z.string().describe('The article\'s title.'),
     score: z.number().min(0).max(1).describe('Relevance in [0, 1]. The first source\'s score is the agent\'s estimated probability that it answers the message; the others are scaled by their relevance relative to it.'),
   })
-  .describe('Source');
+  .meta({ id: 'Source', description: 'An article the reply used.' });
 
 export const confidence = z.enum(['high', 'medium', 'low']).describe('`low` whenever needs_human is true.');
 
@@ -68,7 +68,7 @@ export const answerResponse = z
     needs_human: z.boolean().describe('True when the agent could not resolve the request: nothing relevant enough in the knowledge, the user asked for a person or for something only staff can do, unreadable attachments with a needs_human fallback, or an earlier turn of the conversation needed a human. The API never escalates by itself: the client decides.'),
     confidence,
   })
-  .describe('AnswerResponse');
+  .meta({ id: 'AnswerResponse', description: 'The agent\'s reply, its sources and whether a human is needed.' });
 
 const httpUrl = z
   .string()

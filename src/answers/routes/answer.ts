@@ -20,6 +20,7 @@ export const answerRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Ge
     {
       bodyLimit: ANSWER_BODY_LIMIT,
       schema: {
+        operationId: 'answer',
         tags: ['answer'],
         summary: 'Answer a user\'s message from the workspace\'s knowledge',
         description:

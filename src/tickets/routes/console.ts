@@ -5,6 +5,7 @@ import { limitQuery } from '../../answers/web-schemas.js';
 import type { Config } from '../../config.js';
 import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
+import { getTicket } from '../get-ticket.js';
 import { listTickets } from '../list-tickets.js';
 import { regenerateWorkspaceToken } from '../regenerate-workspace-token.js';
 import * as s from '../schemas.js';
@@ -48,6 +49,22 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = as
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
       return listTickets({ db, workspaceId: workspace.id, limit: request.query.limit, cursor: request.query.cursor });
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/tickets/:ticketId',
+    {
+      schema: {
+        tags,
+        summary: 'A ticket of the workspace (its conversationId links the answer conversation)',
+        params: z.strictObject({ ...workspaceParam, ticketId: z.string().max(20) }),
+        response: { 200: s.ticket, ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      return getTicket({ db, workspaceId: workspace.id, id: request.params.ticketId });
     },
   );
 };

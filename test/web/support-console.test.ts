@@ -1,0 +1,198 @@
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTICLES } from '../answers/answer-fixtures.js';
+import { makeUser } from '../factories.js';
+import { type Answer, startReceiver } from '../webhook-receiver.js';
+import { makeWorkspace } from '../workspace-factories.js';
+import { launchBrowser, openTab, startWebApp, type WebApp } from './browser.js';
+
+/** The smallest valid PNG: one transparent pixel. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+let browser: Browser;
+let web: WebApp;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  web = await startWebApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+});
+
+async function ownerWithWorkspace() {
+  const owner = await makeUser(web.db);
+  const workspace = await makeWorkspace(web.db, { ownerId: owner.id, name: `Support ${owner.id}` });
+  return { owner, workspace };
+}
+
+describe('the support console in a browser', () => {
+  it('imports knowledge with a preview, creates an agent, and the try box gives a cited answer or says a human is needed', async () => {
+    const { owner, workspace } = await ownerWithWorkspace();
+    const tab = await openTab(browser, web, { user: owner });
+    const { page } = tab;
+    const file = path.join(os.tmpdir(), `kb-${process.pid}-${Date.now()}.json`);
+    await writeFile(file, JSON.stringify(ARTICLES));
+
+    await page.goto(`/support/${workspace.id}/knowledge`);
+    await page.getByRole('button', { name: 'Import JSON' }).click();
+    await page.getByLabel('JSON file').setInputFiles(file);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'will be created' }).innerText().catch(() => '')).toContain(`${ARTICLES.length} articles`);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText(`Imported: ${ARTICLES.length} created, 0 updated.`).waitFor();
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.getByRole('button', { name: 'Reset your password', exact: true }).waitFor();
+
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('button', { name: 'New agent' }).click();
+    await page.getByLabel('Name').fill('Helper');
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByRole('cell', { name: 'Helper' }).or(page.getByRole('rowheader', { name: 'Helper' })).waitFor();
+
+    await page.getByRole('link', { name: 'Try the agent' }).click();
+    await page.getByLabel('Message').fill('I forgot my password, how do I get a reset link?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const first = page.getByTestId('answer').nth(0);
+    await first.waitFor();
+    await expect.poll(() => first.innerText()).toContain('Answered');
+    await expect(first.getByRole('link', { name: 'Reset your password' }).count()).resolves.toBe(1);
+
+    await page.getByLabel('Message').fill('What is the airspeed velocity of an unladen swallow?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const second = page.getByTestId('answer').nth(1);
+    await second.waitFor();
+    expect(await second.innerText()).toContain('Needs a human');
+
+    // An attachment goes with the message (read for this answer, kept by name only).
+    const png = path.join(os.tmpdir(), `screen-${process.pid}.png`);
+    await writeFile(png, Buffer.from(PNG_1X1, 'base64'));
+    await page.getByLabel('Message').fill('My export to PDF shows this screen');
+    await page.getByLabel(/Attachments/).setInputFiles(png);
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByTestId('answer').nth(2).waitFor();
+
+    // The questions are one conversation on the channel "console", listed with its turns.
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    await page.getByRole('link', { name: /export to PDF/ }).click();
+    await expect.poll(() => page.locator('.thread > li').count()).toBe(3);
+    expect(await page.locator('.thread > li').nth(2).innerText()).toContain(`Attachments: ${path.basename(png)}`);
+
+    // A source links to its article, which opens in the editor.
+    await page.getByRole('link', { name: 'Reset your password' }).first().click();
+    await expect.poll(() => page.getByLabel('External id').inputValue()).toBe('pw-reset');
+    await tab.close();
+  });
+
+  it('sends ticket webhooks to a receiver, shows each delivery in the log, and redelivers a failed one from the page', async () => {
+    let answer: Answer = { status: 200, body: 'ok' };
+    const receiver = await startReceiver(() => answer);
+    const { owner, workspace } = await ownerWithWorkspace();
+    const tab = await openTab(browser, web, { user: owner });
+    const { page } = tab;
+    try {
+      await page.goto(`/support/${workspace.id}/webhooks`);
+      await page.getByLabel('URL').fill(receiver.url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      expect(await page.getByTestId('new-secret').innerText()).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+
+      await page.getByRole('link', { name: 'Keys & token' }).click();
+      await page.getByRole('button', { name: 'Generate token' }).click();
+      const token = await page.getByTestId('new-secret').innerText();
+      expect(token).toMatch(/^wst_/);
+      const bearer = { authorization: `Bearer ${token}` };
+
+      const created = await web.call(bearer, 'POST', '/v1/tickets', { subject: 'Printer on fire', requester: { email: 'c@example.com' } });
+      expect(created.status).toBe(201);
+      await receiver.waitFor(1);
+
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('link', { name: receiver.url }).click();
+      const log = page.locator('.deliveries > li');
+      await expect.poll(async () => (await log.first().innerText().catch(() => '')).includes('succeeded'), { timeout: 5_000 }).toBe(true);
+      expect(await log.first().innerText()).toContain('200');
+
+      // The receiver starts failing: the next delivery's attempt is logged with the 500.
+      answer = { status: 500, body: 'database down' };
+      expect((await web.call(bearer, 'POST', '/v1/tickets', { subject: 'Second', requester: { email: 'c@example.com' } })).status).toBe(201);
+      await receiver.waitFor(2);
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            return log.first().innerText();
+          },
+          { timeout: 5_000 },
+        )
+        .toContain('database down');
+      expect(await log.first().innerText()).toContain('pending');
+
+      // It recovers; "Redeliver" sends the failed one now, not at the next retry minutes away.
+      answer = { status: 200, body: 'ok' };
+      await log.first().getByRole('button', { name: /^Redeliver/ }).click();
+      await receiver.waitFor(3);
+      expect(receiver.received[2]!.headers['webhook-id']).toBe(receiver.received[1]!.headers['webhook-id']);
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            return log.first().innerText();
+          },
+          { timeout: 5_000 },
+        )
+        .toContain('succeeded');
+
+      // Disabling makes it obvious on the page.
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('alert').filter({ hasText: 'disabled by a person' }).waitFor();
+    } finally {
+      await tab.close();
+      await receiver.close();
+    }
+  });
+
+  it('regenerating the workspace token asks first, shows the new one once, and the old one is refused at once', async () => {
+    const { owner, workspace } = await ownerWithWorkspace();
+    const tab = await openTab(browser, web, { user: owner });
+    const { page } = tab;
+    await page.goto(`/support/${workspace.id}/access`);
+    await page.getByRole('button', { name: 'Generate token' }).click();
+    const old = await page.getByTestId('new-secret').innerText();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect((await web.call({ authorization: `Bearer ${old}` }, 'GET', '/v1/tickets')).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Regenerate token' }).click();
+    await page.getByRole('dialog').getByText('stops working at once').waitFor();
+    await page.getByRole('button', { name: 'Regenerate token' }).last().click();
+    const fresh = await page.getByTestId('new-secret').innerText();
+    expect(fresh).not.toBe(old);
+    const refused = await web.call({ authorization: `Bearer ${old}` }, 'GET', '/v1/tickets');
+    expect(refused.status).toBe(401);
+    expect(refused.json.error).toBe('invalid_token');
+    expect((await web.call({ authorization: `Bearer ${fresh}` }, 'GET', '/v1/tickets')).status).toBe(200);
+    await expect.poll(() => page.getByText(/Current token: /).innerText()).toContain(fresh.slice(0, 10));
+    await tab.close();
+  });
+
+  it('a member reads but sees no controls that change settings', async () => {
+    const { workspace } = await ownerWithWorkspace();
+    const member = await makeUser(web.db);
+    await web.db.prisma.workspaceMember.create({ data: { workspaceId: workspace.id, userId: member.id, role: 'member' } });
+    const tab = await openTab(browser, web, { user: member });
+    const { page } = tab;
+    await page.goto(`/support/${workspace.id}/knowledge`);
+    await page.getByRole('heading', { name: 'Knowledge' }).waitFor();
+    expect(await page.getByRole('button', { name: 'New article' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Keys & token' }).click();
+    await page.getByRole('heading', { name: 'Answer API keys' }).waitFor();
+    expect(await page.getByRole('button', { name: /token/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await tab.close();
+  });
+});
