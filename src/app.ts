@@ -7,11 +7,13 @@ import { generatorFromConfig } from './answers/generators/from-config.js';
 import type { Generator } from './answers/generators/generator.js';
 import { agentRoutes } from './answers/routes/agents.js';
 import { answerRoutes } from './answers/routes/answer.js';
+import { tryRoutes } from './answers/routes/try.js';
 import { insightRoutes } from './answers/routes/insights.js';
 import { knowledgeRoutes } from './answers/routes/knowledge.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { workspaceRoutes } from './workspaces/routes.js';
+import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { adminRoutes } from './accounts/routes/admin.js';
@@ -31,6 +33,7 @@ import { startAdminSocket } from './cli/admin-socket.js';
 import { streamsPlugin } from './events/plugin.js';
 import { eventRoutes } from './events/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { webPlugin } from './web/plugin.js';
 import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
@@ -84,6 +87,7 @@ honouring \`Retry-After\` on 429/503; \`410 Gone\` disables the endpoint. Answer
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const generator = options.generator ?? generatorFromConfig(config);
   const owned = !options.db;
   const db = options.db ?? (await openDatabase(config));
   let applied: string[] = [];
@@ -129,6 +133,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metricsPlugin, { config });
 
   await app.register(healthRoutes);
+  await app.register(webPlugin);
 
   if (owned && db.kind === 'embedded') {
     // Lets the admin CLI reach the embedded database while this process holds it.
@@ -174,15 +179,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       web.addHook('onRequest', sameOriginOnly(config));
       await web.register(authRoutes, { config });
       await web.register(keyRoutes, { config });
+      await web.register(connectionRoutes, { config });
       await web.register(adminRoutes, { config });
       await web.register(workspaceRoutes, { config });
       await web.register(agentRoutes, { config });
       await web.register(knowledgeRoutes, { config });
       await web.register(insightRoutes, { config });
+      await web.register(tryRoutes, { config, generator });
       await web.register(ticketConsoleRoutes, { config });
       await web.register(webhookConsoleRoutes, { config });
     });
   });
+
+  // The assistant connector: /mcp, its OAuth authorisation server and consent page (src/connector).
+  await app.register(connectorPlugin, { config, generator });
 
   await app.register(async (v1) => {
     await registerDocs(v1, {
@@ -195,7 +205,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         workspaceToken: { type: 'http', scheme: 'bearer', bearerFormat: 'wst_…', description: 'A workspace token.' },
       },
     });
-    await v1.register(answerRoutes, { config, generator: options.generator ?? generatorFromConfig(config) });
+    await v1.register(answerRoutes, { config, generator });
     await v1.register(ticketRoutes);
   });
 

@@ -40,12 +40,14 @@ function identityOf(request: FastifyRequest): string | null {
   if (answerKey) return `a:${answerKey.keyId}`;
   const workspaceId = request.ticketWorkspaceId as number | undefined;
   if (workspaceId !== undefined) return `w:${workspaceId}`;
+  const connector = request.connector as FastifyRequest['connector'] | undefined;
+  if (connector) return `c:${connector.connectionId}`;
   return null;
 }
 
 /**
  * SPEC §7's limit: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per credential (personal key,
- * answer key, workspace token, session user), else per client address; 429 with Retry-After and
+ * answer key, workspace token, session user, assistant connection), else per client address; 429 with Retry-After and
  * RateLimit-Limit/-Remaining/-Reset (the IETF draft's names) in the surface's error shape.
  *
  * It runs as a root onRequest hook, before any surface's authentication, so a flood costs no

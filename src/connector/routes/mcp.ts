@@ -1,0 +1,119 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Generator } from '../../answers/generators/generator.js';
+import type { Actor } from '../../platform/auth.js';
+import { AppError } from '../../platform/errors.js';
+import type { AuthorizationServerHandle } from '../authorization-server.js';
+import { buildMcpServer } from '../mcp-server.js';
+import { CONNECTOR_SCOPES, hasScope } from '../policy.js';
+import { type ConnectorCredential, resolveConnectorToken } from '../resolve-connector-token.js';
+import type { ConnectorUrls } from '../urls.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The connection a /mcp request authenticated as (set by the connector's gate). */
+    connector: ConnectorCredential | null;
+  }
+}
+
+/**
+ * 401 as RFC 9728 and RFC 6750 ask: the challenge names the resource's metadata, where the
+ * client finds the authorisation server.
+ */
+function challenge(urls: ConnectorUrls, message: string, error?: 'invalid_token' | 'invalid_request') {
+  const params = [`resource_metadata="${urls.resourceMetadata}"`, `scope="${CONNECTOR_SCOPES.join(' ')}"`];
+  if (error) params.push(`error="${error}"`, `error_description="${message.replace(/["\\]/g, '')}"`);
+  return new AppError(401, 'unauthorized', message, { 'www-authenticate': `Bearer ${params.join(', ')}` });
+}
+
+/** The board domain's actor for the connection's user: as their own session would act, no further. */
+function actorOf(credential: ConnectorCredential): Actor {
+  const { connectionId: _c, clientId: _id, scope, ...principal } = credential;
+  // `via: 'session'`: the domain treats the connection as the user acting themselves (no key
+  // limits); what it may change is bounded by the scope, checked per tool (policy.ts).
+  return { ...principal, via: 'session', keyId: null, sessionId: null, permission: hasScope(scope, 'write') ? 'write' : 'read', boardIds: null };
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
+};
+
+/** /mcp (Streamable HTTP, stateless, JSON responses) and its RFC 9728 metadata. */
+export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; urls: ConnectorUrls; generator: Generator }> = async (app, { server, urls, generator }) => {
+  const metadata = {
+    resource: urls.resource,
+    authorization_servers: [urls.issuer],
+    scopes_supported: [...CONNECTOR_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Task boards, knowledge and tickets',
+    resource_documentation: `${urls.issuer}/api/docs`,
+  };
+  for (const url of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+    app.get(url, { schema: { hide: true } }, async (_request, reply) => reply.headers(CORS).header('cache-control', 'public, max-age=3600').send(metadata));
+  }
+
+  app.decorateRequest('connector', null);
+
+  /** The gate: a connector access token bound to /mcp, of a live connection of an active user. */
+  async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    reply.headers(CORS);
+    const header = request.headers.authorization;
+    if (header === undefined) throw challenge(urls, 'authorization: missing; connect through OAuth (see the resource metadata)');
+    const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
+    if (!token) throw challenge(urls, 'authorization: expected "Bearer <access token>"', 'invalid_request');
+    const credential = await resolveConnectorToken({ db: app.db.prisma, server: await server(), token, resource: urls.resource });
+    if (!credential) throw challenge(urls, 'authorization: access token is invalid, expired or revoked, or not for this resource', 'invalid_token');
+    request.connector = credential;
+  }
+
+  app.options('/mcp', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .headers(CORS)
+      .header('access-control-allow-methods', 'POST, GET, DELETE, OPTIONS')
+      .header('access-control-allow-headers', 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id')
+      .header('access-control-max-age', '86400')
+      .status(204)
+      .send(),
+  );
+
+  // Stateless: no session to resume or stream to open, so GET and DELETE are 405 (as the transport says).
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: '/mcp',
+    schema: { hide: true },
+    onRequest: authenticate,
+    handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send({ error: 'method: this server is stateless; POST JSON-RPC messages to /mcp' }),
+  });
+
+  // The body is JSON-RPC, validated by the SDK (its errors are JSON-RPC errors).
+  const jsonRpc = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], { message: 'must be a JSON-RPC message' });
+  app.post('/mcp', { schema: { hide: true, body: jsonRpc }, onRequest: authenticate }, async (request, reply) => {
+    const credential = request.connector!;
+    const mcp = buildMcpServer({
+      db: app.db.prisma,
+      events: app.events,
+      generator,
+      actor: actorOf(credential),
+      credential,
+      log: request.log,
+      wakeWebhooks: () => app.webhooks.wake(),
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await mcp.connect(transport);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value !== undefined && name !== 'authorization' && name !== 'cookie') headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const response = await transport.handleRequest(new Request(urls.resource, { method: 'POST', headers }), { parsedBody: request.body });
+      reply.status(response.status);
+      response.headers.forEach((value, name) => reply.header(name, value));
+      const body = await response.text();
+      return reply.send(body.length ? body : null);
+    } finally {
+      await mcp.close();
+    }
+  });
+};

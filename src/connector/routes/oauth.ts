@@ -1,0 +1,154 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { resolveSession } from '../../accounts/resolve-credential.js';
+import type { Config } from '../../config.js';
+import { SESSION_COOKIE, sameOriginOnly } from '../../platform/auth.js';
+import { type AuthorizationServerHandle, CONSENT_PATH, OAUTH_ROUTES } from '../authorization-server.js';
+import { consentPage, consentPolicy, errorPage } from '../consent-page.js';
+import { createConnection } from '../create-connection.js';
+import { requestedWrite } from '../policy.js';
+import type { ConnectorUrls } from '../urls.js';
+
+/** The paths oidc-provider answers (everything else under /oauth is ours or 404). */
+const PROVIDER_PATHS = [
+  OAUTH_ROUTES.authorization,
+  `${OAUTH_ROUTES.authorization}/:uid`,
+  OAUTH_ROUTES.token,
+  OAUTH_ROUTES.registration,
+  OAUTH_ROUTES.revocation,
+  OAUTH_ROUTES.jwks,
+  OAUTH_ROUTES.pushed_authorization_request,
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+];
+
+const html = (reply: FastifyReply, status: number, body: string, policy = consentPolicy(undefined)) =>
+  reply
+    .status(status)
+    .header('content-security-policy', policy)
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(body);
+
+const expired = (reply: FastifyReply) =>
+  html(reply, 400, errorPage('This request has expired', 'The authorisation request is no longer valid, or was opened in another browser.'));
+
+/** The signed-in person (the web app's session cookie), or null. */
+async function sessionUser(request: FastifyRequest) {
+  const token = request.cookies[SESSION_COOKIE];
+  return token ? resolveSession({ db: request.server.db.prisma, token }) : null;
+}
+
+/**
+ * The authorisation server's endpoints, served by oidc-provider on the raw request (it reads its
+ * own bodies: form-encoded token requests, JSON registrations), and our consent page, where a
+ * signed-in person approves or denies a client.
+ */
+export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; urls: ConnectorUrls; config: Config }> = async (
+  app,
+  { server: getServer, urls, config },
+) => {
+  await app.register(async (raw) => {
+    // The library parses its own bodies: leave the stream unread.
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    let callback: ReturnType<Awaited<ReturnType<AuthorizationServerHandle>>['callback']> | undefined;
+    for (const url of PROVIDER_PATHS) {
+      raw.route({
+        method: ['GET', 'POST', 'OPTIONS'],
+        url,
+        schema: { hide: true },
+        handler: async (request, reply) => {
+          // RFC 8414's location for the same document the library serves as OpenID discovery.
+          if (url === '/.well-known/oauth-authorization-server') request.raw.url = '/.well-known/openid-configuration';
+          callback ??= (await getServer()).callback();
+          reply.hijack();
+          reply.raw.setHeader('x-request-id', request.id);
+          await callback(request.raw, reply.raw);
+        },
+      });
+    }
+  });
+
+  await app.register(async (scope) => {
+    const consent = scope.withTypeProvider<ZodTypeProvider>();
+    consent.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    const params = z.strictObject({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+    const signIn = (reply: FastifyReply, uid: string) =>
+      reply.redirect(`/signin?next=${encodeURIComponent(`${CONSENT_PATH}/${uid}`)}`, 303);
+
+    consent.get(`${CONSENT_PATH}/:uid`, { schema: { hide: true, params } }, async (request, reply) => {
+      const server = await getServer();
+      const details = await server.interactionDetails(request.raw, reply.raw).catch(() => null);
+      if (!details || details.uid !== request.params.uid) return expired(reply);
+      const user = await sessionUser(request);
+      if (!user) return signIn(reply, details.uid);
+      const clientId = String(details.params.client_id);
+      const client = await server.Client.find(clientId);
+      if (!client) return expired(reply);
+      const redirectUri = String(details.params.redirect_uri ?? '');
+      return html(
+        reply,
+        200,
+        consentPage({
+          action: `${CONSENT_PATH}/${details.uid}`,
+          clientName: client.clientName ?? clientId,
+          clientUri: client.clientUri ?? null,
+          redirectUri,
+          userName: user.name,
+          userEmail: user.email,
+          write: requestedWrite(details.params.scope as string | undefined),
+        }),
+        consentPolicy(redirectUri),
+      );
+    });
+
+    consent.post(
+      `${CONSENT_PATH}/:uid`,
+      {
+        schema: {
+          hide: true,
+          params,
+          body: z.object({ decision: z.enum(['approve', 'approve_read', 'deny'], { message: 'must be approve, approve_read or deny' }) }),
+        },
+        // The session cookie is SameSite=Strict, and a browser's cross-site post is refused by Origin.
+        onRequest: sameOriginOnly(config),
+      },
+      async (request, reply) => {
+        const server = await getServer();
+        const details = await server.interactionDetails(request.raw, reply.raw).catch(() => null);
+        if (!details || details.uid !== request.params.uid) return expired(reply);
+        const user = await sessionUser(request);
+        if (!user) return signIn(reply, details.uid);
+        const clientId = String(details.params.client_id);
+        const client = await server.Client.find(clientId);
+        if (!client) return expired(reply);
+        let result;
+        if (request.body.decision === 'deny') {
+          result = { error: 'access_denied', error_description: 'the user denied access' };
+        } else {
+          const connection = await createConnection({
+            db: app.db.prisma,
+            server,
+            userId: user.userId,
+            clientId,
+            clientName: client.clientName ?? clientId,
+            resource: urls.resource,
+            requested: String(details.params.scope ?? ''),
+            write: request.body.decision === 'approve' && requestedWrite(details.params.scope as string | undefined),
+          });
+          result = { login: { accountId: String(user.userId) }, consent: { grantId: connection.grantId } };
+        }
+        const returnTo = await server.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+        return reply.redirect(returnTo, 303);
+      },
+    );
+  });
+};
