@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { email } from '../accounts/schemas.js';
 import { activity } from '../events/present-activity.js';
-import { id, idParams, MAX_ID, text } from '../platform/schemas.js';
+import { id, idParams, MAX_ID, queryBoolean, queryInteger, text } from '../platform/schemas.js';
 import { dueInstant } from './field-values.js';
 
 export const boardId = idParams('Board');
@@ -81,7 +81,7 @@ export const board = z
     createdAt: z.string().describe('ISO-8601 UTC.'),
     updatedAt: z.string().describe('ISO-8601 UTC.'),
   })
-  .describe('Board');
+  .meta({ id: 'Board', description: 'A board, as seen by the caller (with their role on it).' });
 export type BoardView = z.infer<typeof board>;
 
 export const member = z
@@ -91,7 +91,7 @@ export const member = z
     email: z.string().describe('E-mail address.'),
     role,
   })
-  .describe('Member');
+  .meta({ id: 'Member', description: 'A member of a board and their role.' });
 export type MemberView = z.infer<typeof member>;
 
 export const list = z
@@ -102,7 +102,7 @@ export const list = z
     position: z.number().int().describe('Index among the non-archived lists (for an archived list: the one it had when archived).'),
     archived: z.boolean().describe('Archived lists are listed by GET /boards/{id}/archived.'),
   })
-  .describe('List');
+  .meta({ id: 'List', description: 'A list (column) of a board.' });
 export type ListView = z.infer<typeof list>;
 
 export const cardSummary = z
@@ -125,7 +125,7 @@ export const cardSummary = z
     updatedAt: z.string().describe('ISO-8601 UTC.'),
     version: z.number().int().describe('Grows with every change; the ETag of card responses.'),
   })
-  .describe('CardSummary');
+  .meta({ id: 'Card', description: 'A card as lists, searches and pages show it; GET /cards/{id} adds its checklists, comments and attachments (FullCard).' });
 export type CardSummaryView = z.infer<typeof cardSummary>;
 
 export const LABEL_COLORS = ['green', 'yellow', 'orange', 'red', 'purple', 'blue', 'sky', 'lime', 'pink', 'black'] as const;
@@ -138,7 +138,7 @@ export const label = z
     name: z.string().describe('1-100 characters.'),
     color: z.enum(LABEL_COLORS).nullable().describe(`One of ${LABEL_COLORS.join(', ')}, or null.`),
   })
-  .describe('Label');
+  .meta({ id: 'Label', description: 'A label of a board.' });
 export type LabelView = z.infer<typeof label>;
 
 export const customField = z
@@ -149,7 +149,7 @@ export const customField = z
     type: z.enum(FIELD_TYPES).describe('text (up to 1,000 characters), number (finite), date (ISO-8601), checkbox (true/false) or list (one of options).'),
     options: z.array(z.string()).describe('The choices of a list field; empty for other types.'),
   })
-  .describe('CustomField');
+  .meta({ id: 'CustomField', description: 'A custom-field definition of a board.' });
 export type CustomFieldView = z.infer<typeof customField>;
 
 export const item = z
@@ -160,7 +160,7 @@ export const item = z
     checked: z.boolean(),
     position: z.number().int().describe('Index among the checklist items (0..n-1).'),
   })
-  .describe('ChecklistItem');
+  .meta({ id: 'ChecklistItem', description: 'An item of a checklist.' });
 export type ItemView = z.infer<typeof item>;
 
 export const checklist = z
@@ -171,7 +171,7 @@ export const checklist = z
     position: z.number().int().describe("Index among the card's checklists."),
     items: z.array(item).describe('By position.'),
   })
-  .describe('Checklist');
+  .meta({ id: 'Checklist', description: 'A checklist of a card, with its items.' });
 export type ChecklistView = z.infer<typeof checklist>;
 
 export const comment = z
@@ -183,7 +183,7 @@ export const comment = z
     createdAt: z.string().describe('ISO-8601 UTC.'),
     updatedAt: z.string().describe('ISO-8601 UTC; differs from createdAt once edited.'),
   })
-  .describe('Comment');
+  .meta({ id: 'Comment', description: 'A comment on a card.' });
 export type CommentView = z.infer<typeof comment>;
 
 export const attachment = z
@@ -195,7 +195,7 @@ export const attachment = z
     size: z.number().int().describe('Bytes.'),
     createdAt: z.string().describe('ISO-8601 UTC.'),
   })
-  .describe('Attachment');
+  .meta({ id: 'Attachment', description: 'The metadata of a file attached to a card; the bytes: GET /attachments/{id}/download.' });
 export type AttachmentView = z.infer<typeof attachment>;
 
 export const card = cardSummary
@@ -204,17 +204,19 @@ export const card = cardSummary
     comments: z.array(comment).describe('The newest 50 comments, newest first; older ones: GET /cards/{id}/comments.'),
     attachments: z.array(attachment).describe('Attachments, oldest first.'),
   })
-  .describe('Card');
+  .meta({ id: 'FullCard', description: 'A card with its checklists, newest comments and attachments; the ETag of card responses is its version.' });
 export type CardView = z.infer<typeof card>;
 
 export const boardDetail = board
   .extend({
-    lists: z.array(list.extend({ cards: z.array(cardSummary) })).describe('Non-archived lists by position, each with its non-archived cards by position.'),
+    lists: z
+      .array(list.extend({ cards: z.array(cardSummary).describe('Its non-archived cards by position.') }).meta({ id: 'ListWithCards', description: 'A list with its cards.' }))
+      .describe('Non-archived lists by position, each with its non-archived cards by position.'),
     labels: z.array(label).describe("The board's labels."),
     customFields: z.array(customField).describe("The board's custom-field definitions."),
     members: z.array(member).describe('Members and their roles.'),
   })
-  .describe('BoardDetail');
+  .meta({ id: 'BoardSnapshot', description: 'A whole board in one response: its lists with their cards, labels, custom fields and members.' });
 
 export const invitation = z
   .object({
@@ -222,12 +224,17 @@ export const invitation = z
     role,
     expiresAt: z.string().describe('ISO-8601 UTC; the invitation lapses then.'),
   })
-  .describe('Invitation');
+  .meta({ id: 'Invitation', description: 'An invitation sent to an address without an account.' });
 
-export const activities = z.object({
-  activities: z.array(activity).describe('Newest first.'),
-  nextBefore: z.number().int().nullable().describe('Pass as ?before= for the next (older) page; null on the last page.'),
-});
+/** The activity schema, named for the OpenAPI document (the SSE stream's `data:` is one too). */
+export const activityView = activity.meta({ id: 'Activity', description: 'One change to a board: the activity log entry and the live event.' });
+
+export const activities = z
+  .object({
+    activities: z.array(activityView).describe('Newest first.'),
+    nextBefore: z.number().int().nullable().describe('Pass as ?before= for the next (older) page; null on the last page.'),
+  })
+  .meta({ id: 'ActivityPage', description: 'A page of activity, newest first.' });
 
 export const listIdInBody = id('List');
 export const boardIdInBody = id('Board');
@@ -252,37 +259,20 @@ export const commentText = text()
   .describe('1-16,384 characters.');
 export const checked = z.boolean({ message: 'must be true or false' });
 
-/** A query value of plain decimal digits, as a number ("1e2", "0x10", " 5" are refused). */
-const digits = (message: string) =>
-  z
-    .string({ message })
-    .regex(/^\d{1,10}$/, { message })
-    .transform(Number);
-
 /** `?limit=` within 1..max (default `fallback`); anything else is 400, never silently changed. */
-export const limitQuery = (fallback: number, max: number) => {
-  const message = `must be a whole number from 1 to ${max}`;
-  return digits(message)
-    .pipe(z.number().int().min(1, { message }).max(max, { message }))
-    .optional()
-    .transform((n) => n ?? fallback)
+export const limitQuery = (fallback: number, max: number) =>
+  queryInteger({ min: 1, max, message: `must be a whole number from 1 to ${max}` })
+    .default(fallback)
     .describe(`Page size, 1-${max} (default ${fallback}).`);
-};
 
 /** `?flag=true|false` (default false). */
-export const booleanQuery = z
-  .enum(['true', 'false'], { message: 'must be true or false' })
-  .default('false')
-  .transform((v) => v === 'true');
+export const booleanQuery = queryBoolean().default(false);
 
 /** `?before=`: a cursor, the id of the last item of the previous page. */
-export const beforeQuery = (what: string) => {
-  const message = `must be ${what} id`;
-  return digits(message)
-    .pipe(z.number().int().min(1, { message }).max(2_147_483_647, { message }))
+export const beforeQuery = (what: string) =>
+  queryInteger({ min: 1, max: MAX_ID, message: `must be ${what} id` })
     .optional()
     .describe('Only items older than this id: the nextBefore of the previous page.');
-};
 
 /** `?cursor=`: the opaque nextCursor of the previous page, decoded by `decode` (null: malformed). */
 export const cursorQuery = <T>(decode: (raw: string) => T | null) =>
@@ -299,11 +289,13 @@ export const cursorQuery = <T>(decode: (raw: string) => T | null) =>
 
 const nextCursor = z.string().nullable().describe('Pass as ?cursor= for the next page; null on the last page.');
 
-export const searchHit = cardSummary.extend({ score: z.number().describe('Relevance: higher is better.') }).describe('SearchHit');
-export const commentPage = z.object({
-  comments: z.array(comment).describe('Newest first.'),
-  nextBefore: z.number().int().nullable().describe('Pass as ?before= for the next (older) page; null on the last page.'),
-});
+export const searchHit = cardSummary.extend({ score: z.number().describe('Relevance: higher is better.') }).meta({ id: 'SearchHit', description: 'A card found by a search, with its relevance.' });
+export const commentPage = z
+  .object({
+    comments: z.array(comment).describe('Newest first.'),
+    nextBefore: z.number().int().nullable().describe('Pass as ?before= for the next (older) page; null on the last page.'),
+  })
+  .meta({ id: 'CommentPage', description: 'A page of comments, newest first.' });
 
 /** `?q=`: a search query. */
 export const searchQuery = z
@@ -316,11 +308,11 @@ export const searchQuery = z
 
 export const searchPage = z
   .object({ cards: z.array(searchHit).describe('Best first.'), nextCursor })
-  .describe('SearchPage');
+  .meta({ id: 'SearchPage', description: 'A page of search results.' });
 
 export const cardPage = z
   .object({ cards: z.array(cardSummary).describe('Soonest due first; cards without a due date last; then by id.'), nextCursor })
-  .describe('CardPage');
+  .meta({ id: 'CardPage', description: 'A page of cards.' });
 
 /** A custom-field value as sent: checked against the field's type by the server (see CustomField.type). */
 const fieldValueInput = z
@@ -354,7 +346,7 @@ export const pendingInvitation = invitation
     createdAt: z.string().describe('ISO-8601 UTC; when the address was invited.'),
     invitedBy: z.object({ userId: z.number().int(), name: z.string() }).describe('The admin who invited it.'),
   })
-  .describe('PendingInvitation');
+  .meta({ id: 'PendingInvitation', description: 'An invitation not yet accepted and not expired.' });
 export type PendingInvitationView = z.infer<typeof pendingInvitation>;
 
 /** `{id}/invitations/{email}` path parameters. */

@@ -14,6 +14,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id/events',
     {
       schema: {
+        operationId: 'streamBoardEvents',
         tags: ['events'],
         summary: 'Live board changes (text/event-stream)',
         description:
@@ -26,7 +27,15 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         params: boardId,
         querystring: z.object({ lastEventId: z.string().optional().describe('Same as the Last-Event-ID header.') }),
         headers: z.object({ 'last-event-id': z.string().optional().describe('Resume after this event id.') }).passthrough(),
-        response: { 200: z.string().describe('text/event-stream'), 400: errorBody, 401: errorBody, 404: errorBody },
+        response: {
+          200: {
+            description: 'The stream: one event per change (`data:` is an Activity as JSON), a `: ping` comment every 15 s.',
+            content: { 'text/event-stream': { schema: z.string().describe('Server-sent events (id:, event:, data: lines).') } },
+          },
+          400: errorBody,
+          401: errorBody,
+          404: errorBody,
+        },
       },
     },
     async (request, reply) => {

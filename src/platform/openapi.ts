@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 export interface DocsOptions {
@@ -15,6 +15,12 @@ export interface DocsOptions {
 }
 
 /**
+ * Zod schemas registered with an id (`.meta({ id: 'Board' })`, the global registry) become named component
+ * schemas that every operation references; each document keeps only those its operations reach. An
+ * operation's `operationId` comes from its route schema, else from its method and path.
+ */
+
+/**
  * One OpenAPI document for the routes registered in `scope` (a Fastify encapsulation context),
  * generated from the zod schemas that validate them, with Swagger UI served from the package's
  * own assets (no CDN). Register it before the routes it describes.
@@ -26,7 +32,8 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   await scope.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: options.title, description: options.description, version: '1.0.0' },
+      // package.json is private and names no licence: the document says so rather than inventing one.
+      info: { title: options.title, description: options.description, version: '1.0.0', license: { name: 'Proprietary' } },
       servers: [{ url: options.serverUrl }],
       components: { securitySchemes: options.securitySchemes as never },
       security: Object.keys(options.securitySchemes).map((name) => ({ [name]: [] })),
@@ -39,12 +46,19 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
       return { ...out, url: inside ? out.url.slice(options.serverUrl.length) : out.url };
     },
     transformObject: (documentObject) => {
-      const openapiObject = (documentObject as { openapiObject: { paths?: Record<string, object> } }).openapiObject;
+      const openapiObject = jsonSchemaTransformObject(documentObject as never) as unknown as OpenApiDocument;
       for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
         if (outside.has(path.replace(/\{(\w+)\}/g, ':$1'))) (item as { servers?: unknown }).servers = [{ url: '/' }];
-        for (const [method, operation] of Object.entries(item)) declareSharedErrors(method, operation as Operation, options.serverUrl !== '/v1');
+        for (const [method, operation] of Object.entries(item)) {
+          if (!isOperation(method, operation)) continue;
+          operation.operationId ??= deriveOperationId(method, path);
+          describeResponses(operation);
+          declareSharedErrors(method, operation, options.serverUrl !== '/v1');
+        }
       }
+      keepReachableSchemas(openapiObject, surfacePrefix(options.serverUrl));
       allowNullInNullableEnums(openapiObject);
+      typeNullables(openapiObject);
       return openapiObject as never;
     },
   });
@@ -56,9 +70,125 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
 }
 
 interface Operation {
+  operationId?: string;
   requestBody?: unknown;
-  responses?: Record<string, { description?: string; content?: unknown }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
 }
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+const isOperation = (method: string, value: unknown): value is Operation => METHODS.has(method) && !!value && typeof value === 'object';
+
+/**
+ * An operationId for a route that names none: its method and the words of its path, e.g.
+ * `GET /agent/workspaces/{workspaceId}/agents` → `getAgentWorkspacesAgents`, `…/{id}` → `…ById`.
+ */
+function deriveOperationId(method: string, path: string) {
+  const segments = path.split('/').filter(Boolean);
+  const words = segments
+    .filter((segment) => !segment.startsWith('{'))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1));
+  return `${method}${words.join('')}${segments.at(-1)?.startsWith('{') ? 'ById' : ''}`;
+}
+
+const STATUS_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No content',
+  '206': 'Partial content',
+  '400': 'The request is malformed; the message names the field at fault.',
+  '401': 'Missing, unknown, revoked or expired credentials.',
+  '403': 'Not allowed.',
+  '404': 'Not found (or not visible to this credential).',
+  '409': 'Conflict with the current state; the message says which.',
+  '413': 'The body is too large.',
+  '415': 'The body is not of a type the operation takes.',
+  '416': 'The range cannot be satisfied.',
+  '429': 'Too many requests; retry after Retry-After seconds.',
+  '502': 'An upstream service failed.',
+  '503': 'Unavailable; retry after Retry-After seconds.',
+};
+
+/**
+ * A response whose schema is a component reference gets @fastify/swagger's "Default Response"
+ * description: name the status instead. A 204 has no body, so no content either.
+ */
+function describeResponses(operation: Operation) {
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    // `errorBody.describe('…')` is the component plus a description: the response says it, the schema is the reference.
+    for (const media of Object.values(response.content ?? {})) {
+      const schema = media.schema as { description?: string; allOf?: { $ref?: string }[] } | undefined;
+      if (schema?.allOf?.length === 1 && schema.allOf[0]!.$ref && Object.keys(schema).every((key) => key === 'allOf' || key === 'description')) {
+        media.schema = { $ref: schema.allOf[0]!.$ref };
+      }
+    }
+    if (status === '204') {
+      delete response.content;
+      response.description = STATUS_DESCRIPTIONS['204'];
+    } else if (!response.description || response.description === 'Default Response') {
+      response.description = STATUS_DESCRIPTIONS[status] ?? 'Response';
+    }
+  }
+}
+
+/**
+ * Keeps the component schemas the document's operations reach (the registry is shared by both
+ * documents), and names them: a schema seen only in requests loses the `Input` suffix that
+ * fastify-type-provider-zod gives request-side copies, and one named for this surface loses its
+ * prefix (registry ids are global, so /v1's error is `V1Error`, and `Error` in the /v1 document).
+ */
+function keepReachableSchemas(document: OpenApiDocument, prefix: string) {
+  const all = document.components?.schemas ?? {};
+  const reached = new Set<string>();
+  const visit = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(REF)) {
+        const name = value.slice(REF.length);
+        if (!reached.has(name)) {
+          reached.add(name);
+          visit(all[name]);
+        }
+      } else visit(value);
+    }
+  };
+  visit(document.paths);
+  const names = new Map<string, string>();
+  for (const name of reached) {
+    let target = name;
+    if (prefix && target.startsWith(prefix) && /^[A-Z]/.test(target.slice(prefix.length))) target = target.slice(prefix.length);
+    if (target.endsWith('Input') && !reached.has(target.slice(0, -'Input'.length))) target = target.slice(0, -'Input'.length);
+    names.set(name, target);
+  }
+  const kept: Record<string, unknown> = {};
+  for (const name of [...reached].sort((a, b) => names.get(a)!.localeCompare(names.get(b)!))) {
+    const target = names.get(name)!;
+    if (target in kept) throw new Error(`two component schemas would be named ${target}`);
+    kept[target] = all[name];
+  }
+  const rename = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(rename);
+    const record = node as Record<string, unknown>;
+    if (typeof record.$ref === 'string' && record.$ref.startsWith(REF)) record.$ref = REF + (names.get(record.$ref.slice(REF.length)) ?? record.$ref.slice(REF.length));
+    for (const value of Object.values(record)) rename(value);
+  };
+  rename(document.paths);
+  rename(kept);
+  document.components = { ...document.components, schemas: kept };
+}
+const REF = '#/components/schemas/';
+
+/** `/v1` → `V1`: the prefix of component ids that belong to that surface only. */
+const surfacePrefix = (serverUrl: string) => serverUrl.replace(/^\//, '').toUpperCase();
 
 /**
  * Statuses that rules shared by every route can produce, declared wherever they apply: any
@@ -98,15 +228,36 @@ function allowNullInNullableEnums(node: unknown) {
   for (const child of Object.values(node)) allowNullInNullableEnums(child);
 }
 
+/**
+ * OpenAPI 3.0 has no null type: a `nullable` schema must say which type may also be null
+ * (redocly's nullable-type-sibling). `{anyOf: [A, B], nullable}` becomes `{anyOf: [A?, B?]}`, and a
+ * nullable reference (`{allOf: [{$ref}], nullable}`) is typed as the object it refers to.
+ */
+function typeNullables(node: unknown) {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach(typeNullables);
+  const schema = node as { nullable?: boolean; type?: string; anyOf?: Record<string, unknown>[]; oneOf?: unknown[]; allOf?: Record<string, unknown>[] };
+  if (schema.nullable === true && schema.type === undefined) {
+    const branches = schema.anyOf ?? (schema.oneOf as Record<string, unknown>[] | undefined);
+    if (branches && branches.every((branch) => typeof branch.type === 'string')) {
+      for (const branch of branches) branch.nullable = true;
+      delete schema.nullable;
+    } else if (schema.allOf?.length === 1 && typeof schema.allOf[0]!.$ref === 'string') {
+      schema.type = 'object';
+    }
+  }
+  for (const child of Object.values(node)) typeNullables(child);
+}
+
 /** The `{"error": "..."}` body every /api error has; referenced from each route's responses. */
 export const errorBody = z
   .object({ error: z.string().describe('What went wrong, naming the field or rule at fault.') })
-  .describe('Error');
+  .meta({ id: 'Error', description: 'An error: `{"error": "<message>"}`.' });
 
-/** The `{"error": code, "message": text}` body of /v1 errors. */
+/** The `{"error": code, "message": text}` body of /v1 errors (named `Error` in the /v1 document). */
 export const v1ErrorBody = z
   .object({
     error: z.string().describe('Stable machine-readable code, e.g. invalid_request.'),
     message: z.string().describe('Human-readable explanation naming the field or rule at fault.'),
   })
-  .describe('Error');
+  .meta({ id: 'V1Error', description: 'An error: `{"error": "<code>", "message": "<text>"}`.' });

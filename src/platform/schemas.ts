@@ -31,3 +31,17 @@ export const text = () =>
 
 /** A body whose fields are all optional may also be left out altogether (treated as `{}`). */
 export const optionalBody = <T extends z.ZodType>(schema: T) => z.preprocess((v) => v ?? {}, schema);
+
+/**
+ * A whole number in the query string, documented as an integer: a string of `digits` becomes a
+ * number, which must lie in min..max; anything else ("1e2", "0x10", " 5") is refused with `message`.
+ */
+export const queryInteger = ({ min, max, message, digits = /^\d{1,10}$/ }: { min: number; max: number; message: string; digits?: RegExp }) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && digits.test(v) ? Number(v) : v),
+    z.number({ message }).int({ message }).min(min, { message }).max(max, { message }),
+  );
+
+/** `?flag=true|false` in the query string, documented as a boolean; anything else is refused with `message`. */
+export const queryBoolean = (message = 'must be true or false') =>
+  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ message }));

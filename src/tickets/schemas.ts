@@ -16,12 +16,12 @@ export const ticketCreate = z
       .describe('Who asked.'),
     conversationId: z.string().max(40).optional().describe('An answer-API conversation of the same workspace (cnv_…), linked as context.'),
   })
-  .describe('TicketCreate');
+  .meta({ id: 'TicketCreate', description: 'A new ticket.' });
 
 export const ticketUpdate = z
   .strictObject({ status: status.optional(), priority: priority.optional() })
   .refine((v) => v.status !== undefined || v.priority !== undefined, { message: 'give status or priority' })
-  .describe('TicketUpdate');
+  .meta({ id: 'TicketUpdate', description: 'The fields of a ticket to change: status, priority or both.' });
 
 export const ticket = z
   .object({
@@ -36,5 +36,5 @@ export const ticket = z
     createdAt: z.string().describe('ISO-8601 UTC.'),
     updatedAt: z.string().describe('ISO-8601 UTC.'),
   })
-  .describe('Ticket');
+  .meta({ id: 'Ticket', description: 'A support ticket.' });
 export type TicketView = z.infer<typeof ticket>;

@@ -59,6 +59,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       '/cards/:id/attachments',
       {
         schema: {
+          operationId: 'uploadAttachment',
           tags: ['attachments'],
           summary: 'Attach a file to a card (admins and members)',
           description: UPLOAD_DESCRIPTION,
@@ -90,6 +91,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     '/attachments/:id/download',
     {
       schema: {
+        operationId: 'downloadAttachment',
         tags: ['attachments'],
         summary: "An attachment's bytes (any role on its board)",
         description:
@@ -116,6 +118,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     '/attachments/:id',
     {
       schema: {
+        operationId: 'getAttachment',
         tags: ['attachments'],
         summary: "An attachment's metadata (any role on its board); the bytes: GET /attachments/{id}/download",
         params: s.attachmentId,
@@ -129,6 +132,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     '/attachments/:id',
     {
       schema: {
+        operationId: 'deleteAttachment',
         tags: ['attachments'],
         summary: 'Delete an attachment (admins and members); its file is removed',
         params: s.attachmentId,

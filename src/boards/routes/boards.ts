@@ -22,6 +22,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards',
     {
       schema: {
+        operationId: 'listBoards',
         tags: ['boards'],
         summary: "Your boards (only the key's chosen boards when it is limited)",
         querystring: z.object({
@@ -40,6 +41,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards',
     {
       schema: {
+        operationId: 'createBoard',
         tags: ['boards'],
         summary: 'Create a board; you become its admin (not with a key limited to chosen boards: 403)',
         body: z.strictObject({ name: s.boardName, description: s.description.optional() }),
@@ -56,6 +58,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id',
     {
       schema: {
+        operationId: 'getBoard',
         tags: ['boards'],
         summary: 'The whole board: lists with their cards, labels, custom fields, members',
         params: s.boardId,
@@ -73,6 +76,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id',
     {
       schema: {
+        operationId: 'updateBoard',
         tags: ['boards'],
         summary: 'Rename, describe, archive or restore a board (board admins)',
         params: s.boardId,
@@ -94,6 +98,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id',
     {
       schema: {
+        operationId: 'deleteBoard',
         tags: ['boards'],
         summary: 'Delete a board and everything on it (board admins)',
         params: s.boardId,
@@ -111,6 +116,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id/archived',
     {
       schema: {
+        operationId: 'listArchived',
         tags: ['boards'],
         summary: "The board's archived lists and cards, most recently changed first",
         params: s.boardId,
@@ -127,6 +133,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id/search',
     {
       schema: {
+        operationId: 'searchBoard',
         tags: ['boards'],
         summary: "Full-text search of the board's cards, best first",
         description:
@@ -150,6 +157,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/search',
     {
       schema: {
+        operationId: 'searchAllBoards',
         tags: ['boards'],
         summary: 'Full-text search of the cards of every board you (or the key) can reach, best first, paginated with ?cursor=',
         description:
@@ -172,6 +180,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id/activity',
     {
       schema: {
+        operationId: 'listActivity',
         tags: ['boards'],
         summary: "The board's activity, newest first, paginated with ?before=",
         params: s.boardId,

@@ -18,6 +18,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/lists/:id/cards',
     {
       schema: {
+        operationId: 'createCardInList',
         tags: ['cards'],
         summary: 'Create a card (at `position`, default the end), with its due date, labels, assignees and field values',
         description:
@@ -48,6 +49,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards',
     {
       schema: {
+        operationId: 'listAssignedCards',
         tags: ['cards'],
         summary: 'Cards assigned to you, on every board you (or the key) can reach, soonest due first, paginated with ?cursor=',
         description:
@@ -73,7 +75,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/cards/:id',
-    { schema: { tags: ['cards'], summary: 'The full card', params: s.cardId, response: { 200: s.card, ...errors } } },
+    { schema: { operationId: 'getCard', tags: ['cards'], summary: 'The full card', params: s.cardId, response: { 200: s.card, ...errors } } },
     async (request, reply) => sendCard(reply, await getCard({ db: app.db.prisma, actor: request.actor, cardId: request.params.id })),
   );
 
@@ -81,6 +83,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id',
     {
       schema: {
+        operationId: 'updateCard',
         tags: ['cards'],
         summary: 'Edit a card: title, description, due date; archive (true) or restore at the end of its list (false)',
         params: s.cardId,
@@ -106,6 +109,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/move',
     {
       schema: {
+        operationId: 'moveCard',
         tags: ['cards'],
         summary: 'Move a card to `position` of a list, on its board or another one you may write to',
         description:
@@ -128,6 +132,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/copy',
     {
       schema: {
+        operationId: 'copyCard',
         tags: ['cards'],
         summary: "Copy a card (default: to the end of the source card's list)",
         params: s.cardId,
@@ -144,7 +149,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/cards/:id',
     {
-      schema: { tags: ['cards'], summary: 'Delete a card (board admins)', params: s.cardId, headers: ifMatch, response: { 204: z.null(), ...errors } },
+      schema: { operationId: 'deleteCard', tags: ['cards'], summary: 'Delete a card (board admins)', params: s.cardId, headers: ifMatch, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
       await deleteCard({ ...boardContext(request), cardId: request.params.id, expectedVersion: expectedVersion(request) });

@@ -20,6 +20,7 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/checklists',
     {
       schema: {
+        operationId: 'createChecklist',
         tags: ['checklists'],
         summary: "Add a checklist after the card's others",
         params: s.cardId,
@@ -34,28 +35,28 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/checklists/:id',
     {
-      schema: { tags: ['checklists'], summary: 'One checklist with its items by position (any role on its board)', params: s.checklistId, response: { 200: s.checklist, ...readErrors } },
+      schema: { operationId: 'getChecklist', tags: ['checklists'], summary: 'One checklist with its items by position (any role on its board)', params: s.checklistId, response: { 200: s.checklist, ...readErrors } },
     },
     async (request) => presentChecklist(await getChecklist({ db: app.db.prisma, actor: request.actor, checklistId: request.params.id })),
   );
 
   app.get(
     '/items/:id',
-    { schema: { tags: ['checklists'], summary: 'One checklist item (any role on its board)', params: s.itemId, response: { 200: s.item, ...readErrors } } },
+    { schema: { operationId: 'getChecklistItem', tags: ['checklists'], summary: 'One checklist item (any role on its board)', params: s.itemId, response: { 200: s.item, ...readErrors } } },
     async (request) => presentItem(await getItem({ db: app.db.prisma, actor: request.actor, itemId: request.params.id })),
   );
 
   app.patch(
     '/checklists/:id',
     {
-      schema: { tags: ['checklists'], summary: 'Rename a checklist', params: s.checklistId, body: z.strictObject({ name: s.checklistName }), response: { 200: s.checklist, ...errors } },
+      schema: { operationId: 'updateChecklist', tags: ['checklists'], summary: 'Rename a checklist', params: s.checklistId, body: z.strictObject({ name: s.checklistName }), response: { 200: s.checklist, ...errors } },
     },
     async (request) => renameChecklist({ ...boardContext(request), checklistId: request.params.id, name: request.body.name }),
   );
 
   app.delete(
     '/checklists/:id',
-    { schema: { tags: ['checklists'], summary: 'Delete a checklist and its items', params: s.checklistId, response: noContent } },
+    { schema: { operationId: 'deleteChecklist', tags: ['checklists'], summary: 'Delete a checklist and its items', params: s.checklistId, response: noContent } },
     async (request, reply) => {
       await deleteChecklist({ ...boardContext(request), checklistId: request.params.id });
       return reply.status(204).send(null);
@@ -66,6 +67,7 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
     '/checklists/:id/items',
     {
       schema: {
+        operationId: 'createChecklistItem',
         tags: ['checklists'],
         summary: 'Add an item at the end of the checklist',
         params: s.checklistId,
@@ -80,6 +82,7 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
     '/items/:id',
     {
       schema: {
+        operationId: 'updateChecklistItem',
         tags: ['checklists'],
         summary: 'Rename, check or uncheck an item, or move it within its checklist',
         description: 'position: 0..n-1 among the checklist\'s n items; the others shift.',
@@ -93,7 +96,7 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/items/:id',
-    { schema: { tags: ['checklists'], summary: 'Delete an item; the others close up', params: s.itemId, response: noContent } },
+    { schema: { operationId: 'deleteChecklistItem', tags: ['checklists'], summary: 'Delete an item; the others close up', params: s.itemId, response: noContent } },
     async (request, reply) => {
       await deleteItem({ ...boardContext(request), itemId: request.params.id });
       return reply.status(204).send(null);
@@ -104,6 +107,7 @@ export const checklistRoutes: FastifyPluginAsyncZod = async (app) => {
     '/items/:id/convert',
     {
       schema: {
+        operationId: 'convertChecklistItem',
         tags: ['checklists'],
         summary: "Turn an item into a card right after the item's card in its list; the item is removed",
         params: s.itemId,

@@ -13,6 +13,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/comments',
     {
       schema: {
+        operationId: 'createComment',
         tags: ['comments'],
         summary: 'Comment on a card (observers too)',
         params: s.cardId,
@@ -28,6 +29,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/comments',
     {
       schema: {
+        operationId: 'listComments',
         tags: ['comments'],
         summary: "A card's comments, newest first, paginated with ?before=",
         params: s.cardId,
@@ -42,6 +44,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/comments/:id',
     {
       schema: {
+        operationId: 'updateComment',
         tags: ['comments'],
         summary: 'Edit your comment (its author only)',
         params: s.commentId,
@@ -55,7 +58,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/comments/:id',
     {
-      schema: { tags: ['comments'], summary: "Delete a comment: its author, or an admin of the board", params: s.commentId, response: { 204: z.null(), ...errors } },
+      schema: { operationId: 'deleteComment', tags: ['comments'], summary: "Delete a comment: its author, or an admin of the board", params: s.commentId, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
       await deleteComment({ ...boardContext(request), commentId: request.params.id });

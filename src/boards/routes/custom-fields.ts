@@ -15,6 +15,7 @@ export const customFieldRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id/custom-fields',
     {
       schema: {
+        operationId: 'createCustomField',
         tags: ['custom fields'],
         summary: 'Define a custom field on the board (board admins)',
         params: s.boardId,
@@ -32,6 +33,7 @@ export const customFieldRoutes: FastifyPluginAsyncZod = async (app) => {
     '/custom-fields/:id',
     {
       schema: {
+        operationId: 'updateCustomField',
         tags: ['custom fields'],
         summary: "Rename a custom field, change its type or its options (board admins)",
         description:
@@ -49,6 +51,7 @@ export const customFieldRoutes: FastifyPluginAsyncZod = async (app) => {
     '/custom-fields/:id',
     {
       schema: {
+        operationId: 'deleteCustomField',
         tags: ['custom fields'],
         summary: "Delete a custom field and every card's value for it (board admins)",
         params: s.customFieldId,
@@ -65,6 +68,7 @@ export const customFieldRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/fields/:fieldId',
     {
       schema: {
+        operationId: 'setCardFieldValue',
         tags: ['custom fields'],
         summary: "Set the card's value for a custom field of its board; null clears it",
         description:

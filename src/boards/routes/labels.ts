@@ -18,6 +18,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id/labels',
     {
       schema: {
+        operationId: 'createLabel',
         tags: ['labels'],
         summary: 'Create a label on the board (admins and members)',
         params: s.boardId,
@@ -35,6 +36,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/labels/:id',
     {
       schema: {
+        operationId: 'getLabel',
         tags: ['labels'],
         summary: 'One label (any role on its board)',
         params: s.labelId,
@@ -48,6 +50,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/labels/:id',
     {
       schema: {
+        operationId: 'updateLabel',
         tags: ['labels'],
         summary: 'Rename or recolour a label',
         params: s.labelId,
@@ -60,7 +63,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/labels/:id',
-    { schema: { tags: ['labels'], summary: 'Delete a label; it is removed from every card', params: s.labelId, response: noContent } },
+    { schema: { operationId: 'deleteLabel', tags: ['labels'], summary: 'Delete a label; it is removed from every card', params: s.labelId, response: noContent } },
     async (request, reply) => {
       await deleteLabel({ ...boardContext(request), labelId: request.params.id });
       return reply.status(204).send(null);
@@ -71,6 +74,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/labels/:labelId',
     {
       schema: {
+        operationId: 'addCardLabel',
         tags: ['labels'],
         summary: "Put a label of the card's board on the card (idempotent)",
         description: 'A label of another board, or one that does not exist, is 400.',
@@ -87,7 +91,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/cards/:id/labels/:labelId',
-    { schema: { tags: ['labels'], summary: 'Take a label off the card (idempotent)', params: s.cardLabelParams, headers: ifMatch, response: noContent } },
+    { schema: { operationId: 'removeCardLabel', tags: ['labels'], summary: 'Take a label off the card (idempotent)', params: s.cardLabelParams, headers: ifMatch, response: noContent } },
     async (request, reply) => {
       await removeCardLabel({ ...cardContext(request), cardId: request.params.id, labelId: request.params.labelId });
       return reply.status(204).send(null);
@@ -98,6 +102,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/members/:userId',
     {
       schema: {
+        operationId: 'addCardMember',
         tags: ['assignees'],
         summary: "Assign a member of the card's board to the card (idempotent)",
         description: 'A user who is not a member of the board is 400. Leaving the board unassigns them.',
@@ -114,7 +119,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/cards/:id/members/:userId',
-    { schema: { tags: ['assignees'], summary: 'Unassign a user from the card (idempotent)', params: s.cardMemberParams, headers: ifMatch, response: noContent } },
+    { schema: { operationId: 'removeCardMember', tags: ['assignees'], summary: 'Unassign a user from the card (idempotent)', params: s.cardMemberParams, headers: ifMatch, response: noContent } },
     async (request, reply) => {
       await removeAssignee({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
       return reply.status(204).send(null);

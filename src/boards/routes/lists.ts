@@ -14,7 +14,7 @@ const readErrors = { 400: errorBody, 401: errorBody, 404: errorBody };
 export const listRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/boards/:id/lists',
-    { schema: { tags: ['lists'], summary: "The board's non-archived lists by position", params: s.boardId, response: { 200: z.object({ lists: z.array(s.list) }), ...errors } } },
+    { schema: { operationId: 'listLists', tags: ['lists'], summary: "The board's non-archived lists by position", params: s.boardId, response: { 200: z.object({ lists: z.array(s.list) }), ...errors } } },
     async (request) => ({ lists: (await listLists({ db: app.db.prisma, actor: request.actor, boardId: request.params.id })).map(presentList) }),
   );
 
@@ -22,6 +22,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
     '/boards/:id/lists',
     {
       schema: {
+        operationId: 'createList',
         tags: ['lists'],
         summary: 'Create a list (at `position`, default the end)',
         params: s.boardId,
@@ -39,6 +40,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
     '/lists/:id',
     {
       schema: {
+        operationId: 'getList',
         tags: ['lists'],
         summary: 'One list (archived ones too; any role on its board)',
         description: 'The list alone; its cards are in GET /boards/{id}. 404 when it is not on a board you can reach.',
@@ -53,6 +55,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
     '/lists/:id',
     {
       schema: {
+        operationId: 'updateList',
         tags: ['lists'],
         summary: 'Rename a list, or archive it (true) / restore it at the end (false)',
         params: s.listId,
@@ -67,6 +70,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
     '/lists/:id/move',
     {
       schema: {
+        operationId: 'moveList',
         tags: ['lists'],
         summary: 'Move a list to `position`, on its board or on another one you may write to (its cards go with it)',
         params: s.listId,

@@ -16,7 +16,7 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody,
 export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   app.get(
     '/boards/:id/members',
-    { schema: { tags: ['members'], summary: "The board's members", params: s.boardId, response: { 200: z.object({ members: z.array(s.member) }), ...errors } } },
+    { schema: { operationId: 'listMembers', tags: ['members'], summary: "The board's members", params: s.boardId, response: { 200: z.object({ members: z.array(s.member) }), ...errors } } },
     async (request) => ({ members: (await listMembers({ db: app.db.prisma, actor: request.actor, boardId: request.params.id })).map(presentMember) }),
   );
 
@@ -24,6 +24,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     '/boards/:id/members',
     {
       schema: {
+        operationId: 'addMember',
         tags: ['members'],
         summary: 'Add a registered user (201), or invite an unknown address (202)',
         description: `Board admins only. An address without an account gets an invitation valid 14 days, which becomes a membership when it registers; at most INVITES_PER_DAY (default ${config.INVITES_PER_DAY}) new addresses per inviter per day, then 429. Already a member: 409. An address with a pending invitation: 409 naming its role (an invitation is never changed silently: revoke it with DELETE /boards/{id}/invitations/{email}, then invite again); an expired invitation is replaced.`,
@@ -44,6 +45,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     '/boards/:id/invitations',
     {
       schema: {
+        operationId: 'listInvitations',
         tags: ['members'],
         summary: "The board's pending invitations, oldest first (board admins)",
         description: 'Invitations not yet accepted and not expired. Accepted ones became members; expired ones are left out.',
@@ -60,6 +62,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     '/boards/:id/invitations/:email',
     {
       schema: {
+        operationId: 'revokeInvitation',
         tags: ['members'],
         summary: 'Revoke a pending invitation, by e-mail address (board admins)',
         description:
@@ -79,6 +82,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     '/boards/:id/members/:userId',
     {
       schema: {
+        operationId: 'updateMember',
         tags: ['members'],
         summary: "Change a member's role (board admins; the last admin cannot be demoted: 409)",
         params: s.memberParams,
@@ -94,6 +98,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     '/boards/:id/members/:userId',
     {
       schema: {
+        operationId: 'removeMember',
         tags: ['members'],
         summary: 'Remove a member (board admins; the last admin cannot go: 409)',
         params: s.memberParams,

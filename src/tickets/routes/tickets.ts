@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { v1ErrorBody } from '../../platform/openapi.js';
-import { limitQuery } from '../../answers/web-schemas.js';
+import { queryInteger } from '../../platform/schemas.js';
 import { createTicket } from '../create-ticket.js';
 import { workspaceTokenAuthentication } from '../gate.js';
 import { getTicket } from '../get-ticket.js';
@@ -28,6 +28,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v1/tickets',
     {
       schema: {
+        operationId: 'createTicket',
         tags,
         security,
         summary: 'Create a ticket',
@@ -55,11 +56,12 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v1/tickets',
     {
       schema: {
+        operationId: 'listTickets',
         tags,
         security,
         summary: 'List tickets, newest first',
         querystring: z.strictObject({
-          limit: limitQuery(100, 20).describe('1-100, default 20.'),
+          limit: queryInteger({ min: 1, max: 100, message: 'must be a whole number from 1 to 100', digits: /^\d+$/ }).default(20).describe('1-100, default 20.'),
           cursor: z.string().max(100).optional().describe('nextCursor of the previous page (opaque).'),
         }),
         response: { 200: z.object({ tickets: z.array(s.ticket), nextCursor: z.string().nullable() }), ...errors },
@@ -70,7 +72,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/v1/tickets/:id',
-    { schema: { tags, security, summary: 'Get a ticket', params: idParam, response: { 200: s.ticket, ...errors } } },
+    { schema: { operationId: 'getTicket', tags, security, summary: 'Get a ticket', params: idParam, response: { 200: s.ticket, ...errors } } },
     async (request) => getTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id }),
   );
 
@@ -78,6 +80,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v1/tickets/:id',
     {
       schema: {
+        operationId: 'updateTicket',
         tags,
         security,
         summary: 'Change a ticket\'s status or priority',
