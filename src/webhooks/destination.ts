@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { badRequest } from '../platform/errors.js';
 
@@ -12,17 +12,65 @@ for (const [net, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
   ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fe80::', 10], ['fc00::', 7], ['ff00::', 8]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+// ::/96 holds :: and ::1 and the deprecated IPv4-compatible addresses (::a.b.c.d); 64:ff9b:1::/48
+// is NAT64's local-use prefix (RFC 8215), translated into the operator's own networks.
+for (const [net, prefix] of [['::', 96], ['fe80::', 10], ['fc00::', 7], ['ff00::', 8], ['64:ff9b:1::', 48]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+
+/** An IPv6 address (no zone) as 16 bytes, or null when it is not one. */
+function ipv6Bytes(address: string): number[] | null {
+  let text = address.replace(/%.*$/, '');
+  // A trailing dotted quad (::ffff:10.0.0.1, 64:ff9b::10.0.0.1) stands for the last two groups.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const head = groups(halves[0]);
+  const tail = groups(halves[1]);
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
+  const bytes: number[] = [];
+  for (const g of all) {
+    if (!/^[0-9a-f]{1,4}$/i.test(g)) return null;
+    const n = parseInt(g, 16);
+    bytes.push(n >> 8, n & 0xff);
+  }
+  return bytes;
+}
+
+const v4 = (b: number[]) => b.join('.');
+
+/**
+ * The IPv4 address an IPv6 address reaches through a translation or tunnel: IPv4-mapped
+ * (::ffff:a.b.c.d) and SIIT (::ffff:0:a.b.c.d), NAT64's well-known prefix (64:ff9b::/96, RFC
+ * 6052), 6to4 (2002:AABB:CCDD::/48, RFC 3056) and Teredo's client (2001::/32, RFC 4380,
+ * obfuscated). Null when it embeds none.
+ */
+function embeddedIpv4(b: number[]): string | null {
+  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(b.slice(12));
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return v4(b.slice(12));
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return v4(b.slice(12));
+  if (b[0] === 0x20 && b[1] === 0x02) return v4(b.slice(2, 6));
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return v4(b.slice(12).map((x) => x ^ 0xff));
+  return null;
+}
 
 /** True when the address is one a webhook may not reach without WEBHOOK_ALLOW_PRIVATE. */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return PRIVATE.check(address, 'ipv4');
   if (family !== 6) return true;
-  // ::ffff:10.0.0.1 and friends reach the IPv4 address they embed.
-  const mapped = /^::ffff:(?:0:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
-  return PRIVATE.check(address, 'ipv6');
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return true;
+  // ::ffff:10.0.0.1, 64:ff9b::a00:1, 2002:a00:1:: and friends reach the IPv4 address they embed.
+  const embedded = embeddedIpv4(bytes);
+  if (embedded) return PRIVATE.check(embedded, 'ipv4');
+  return PRIVATE.check(address.replace(/%.*$/, ''), 'ipv6');
 }
 
 export class PrivateDestinationError extends Error {
@@ -31,14 +79,64 @@ export class PrivateDestinationError extends Error {
   }
 }
 
+/** How long a name may take to resolve (the system resolver has no deadline of its own). */
+export const DNS_TIMEOUT_MS = 5000;
+
+/** `dns.lookup` with `all: true`, or a stand-in of the same shape (tests). */
+export type LookupAll = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+export class LookupTimeoutError extends Error {
+  readonly code = 'ETIMEOUT';
+  constructor(hostname: string, ms: number) {
+    super(`DNS lookup of ${hostname} timed out after ${ms} ms`);
+  }
+}
+
+/**
+ * Resolves a name with a deadline. Lookups of one name under way at once share one resolver
+ * call: `getaddrinfo` runs on libuv's small thread pool (4 threads) and cannot be cancelled, so a
+ * hanging resolver must not be able to take every thread (file and crypto work wait on them too).
+ */
+export function lookupWithTimeout({ lookup = dnsLookup as unknown as LookupAll, timeoutMs = DNS_TIMEOUT_MS }: { lookup?: LookupAll; timeoutMs?: number } = {}) {
+  const pending = new Map<string, ((error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void)[]>();
+  return (hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => {
+    const family = typeof options.family === 'number' ? options.family : 0;
+    const key = `${family} ${hostname}`;
+    let done = false;
+    const timer = setTimeout(() => {
+      done = true;
+      callback(new LookupTimeoutError(hostname, timeoutMs), []);
+    }, timeoutMs);
+    timer.unref();
+    const settle = (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      callback(error, addresses);
+    };
+    const waiting = pending.get(key);
+    if (waiting) {
+      waiting.push(settle);
+      return;
+    }
+    pending.set(key, [settle]);
+    lookup(hostname, { family, hints: options.hints, all: true }, (error, addresses) => {
+      const callbacks = pending.get(key) ?? [];
+      pending.delete(key);
+      for (const cb of callbacks) cb(error, addresses ?? []);
+    });
+  };
+}
+
 /**
  * A DNS lookup for the delivery's connection that refuses private addresses: the address checked
  * is the address connected to, so a name cannot resolve to a public address for the check and
- * to a private one for the connection (DNS rebinding).
+ * to a private one for the connection (DNS rebinding). It gives up after `timeoutMs`.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, resolver: { lookup?: LookupAll; timeoutMs?: number } = {}): LookupFunction {
+  const resolve = lookupWithTimeout(resolver);
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    resolve(hostname, options, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const usable = allowPrivate ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
       if (usable.length === 0) return callback(new PrivateDestinationError(addresses[0]?.address ?? hostname), '', 0);
@@ -55,7 +153,7 @@ export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
  * Checks a webhook URL when an endpoint is created or changed: http(s), no credentials in it,
  * and (unless allowed) a host that resolves only to public addresses. 400 naming `url` otherwise.
  */
-export async function assertDeliverableUrl(raw: string, allowPrivate: boolean): Promise<string> {
+export async function assertDeliverableUrl(raw: string, allowPrivate: boolean, resolver: { lookup?: LookupAll; timeoutMs?: number } = {}): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -69,13 +167,14 @@ export async function assertDeliverableUrl(raw: string, allowPrivate: boolean): 
   if (url.toString().length > 2000) throw badRequest('url: must be at most 2000 characters once encoded');
   if (allowPrivate) return url.toString();
   const host = hostOf(url);
+  const resolve = lookupWithTimeout(resolver);
   const addresses = isIP(host)
     ? [host]
-    : await new Promise<string[]>((resolve, reject) =>
-        dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found.map((a) => a.address)))),
-      ).catch(() => {
-        throw badRequest(`url: the host name ${host} does not resolve`);
-      });
+    : await new Promise<string[]>((done, fail) => resolve(host, {}, (error, found) => (error ? fail(error) : done(found.map((a) => a.address))))).catch(
+        (error: unknown) => {
+          throw badRequest(error instanceof LookupTimeoutError ? `url: looking up ${host} timed out; try again` : `url: the host name ${host} does not resolve`);
+        },
+      );
   const blocked = addresses.find(isPrivateAddress);
   if (blocked) throw badRequest(`url: ${host} is a private or loopback address (${blocked}); webhooks go to public addresses only`);
   return url.toString();
