@@ -462,7 +462,13 @@ function CardTile({
             ☑ {card.checklistItems.checked}/{card.checklistItems.total}
           </span>
         )}
-        {card.commentCount > 0 && <span class="badge" aria-label={`${card.commentCount} comments`}>💬 {card.commentCount}</span>}
+        {card.commentCount > 0 && <span class="badge" aria-label={`${card.commentCount} comments`}>
+            {/* Drawn, not an emoji: not every system has an emoji font. */}
+            <svg class="icon" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+              <path d="M2 3h12v8H7l-3 3v-3H2z" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" />
+            </svg>{' '}
+            {card.commentCount}
+          </span>}
         {card.attachmentCount > 0 && <span class="badge" aria-label={`${card.attachmentCount} attachments`}>📎 {card.attachmentCount}</span>}
         {members.map((m) => (
           <span key={m.userId} class="avatar" title={m.name}>

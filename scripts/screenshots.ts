@@ -1,0 +1,208 @@
+/**
+ * Takes the README's screenshots (docs/screenshots/*.png) of the web app in Debian's Chromium:
+ * the real app on a fresh embedded database in a temporary directory, filled through the same
+ * HTTP endpoints the pages use (boards through /api, the support console through /agent, answers
+ * through /v1/answer, a ticket through /v1/tickets), with a webhook receiver on loopback.
+ * Usage: npx tsx scripts/screenshots.ts [outDir=docs/screenshots]
+ */
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { createUser } from '../src/accounts/create-user.js';
+import { buildApp } from '../src/app.js';
+import { configFrom } from '../src/config.js';
+import { buildWeb } from '../src/web/build.js';
+import { ARTICLES } from '../test/answers/answer-fixtures.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/web/browser.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const outDir = path.resolve(root, process.argv[2] ?? 'docs/screenshots');
+const password = 'screenshot password';
+
+await buildWeb();
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tb-screenshots-'));
+const config = configFrom({ DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,5m', RATE_LIMIT_MAX: '100000' });
+const app = await buildApp({ config });
+const base = await app.listen({ host: '127.0.0.1', port: 0 });
+
+// A receiver that fails its first delivery and accepts the rest, so the log shows a retry.
+let received = 0;
+const receiver = http.createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    if (received++ === 0) response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"maintenance, back in a minute"}');
+    else response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/support`;
+
+const admin = await createUser({ db: app.db.prisma, email: 'ada@example.com', password, name: 'Ada Lovelace', siteAdmin: true });
+const others = await Promise.all(
+  [
+    ['grace@example.com', 'Grace Hopper'],
+    ['alan@example.com', 'Alan Turing'],
+    ['edsger@example.com', 'Edsger Dijkstra'],
+  ].map(([email, name]) => createUser({ db: app.db.prisma, email: email!, password, name: name! })),
+);
+
+const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: admin.email, password }) });
+const session = /tb_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!;
+
+async function call<T = any>(method: string, url: string, body?: unknown, auth: Record<string, string> = { cookie: `tb_session=${session}`, origin: base }): Promise<T> {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+// A board with the parts real boards carry.
+const board = await call('POST', '/api/boards', { name: 'Website relaunch', description: 'Everything for the new site, due end of quarter.' });
+for (const user of others) await call('POST', `/api/boards/${board.id}/members`, { email: user.email, role: user === others[2] ? 'observer' : 'member' });
+const labels: any[] = [];
+for (const [name, color] of [['Design', 'purple'], ['Backend', 'blue'], ['Bug', 'red'], ['Copy', 'yellow'], ['Blocked', 'orange']] as const) {
+  labels.push(await call('POST', `/api/boards/${board.id}/labels`, { name, color }));
+}
+const estimate = await call('POST', `/api/boards/${board.id}/custom-fields`, { name: 'Estimate (days)', type: 'number' });
+const lists: any[] = [];
+for (const name of ['Backlog', 'In progress', 'Review', 'Done']) lists.push(await call('POST', `/api/boards/${board.id}/lists`, { name }));
+const cardsByList: string[][] = [
+  ['Pick the new typeface', 'Write the pricing page copy', 'Cookie banner without dark patterns', 'Migrate the blog posts', 'Image CDN for product shots'],
+  ['Home page hero section', 'Sign-up flow: e-mail verification', 'Fix: footer links 404 on mobile'],
+  ['Accessibility audit of the header', 'Contact form spam protection'],
+  ['Set up the staging server', 'Choose the analytics tool', 'Redirects from the old URLs'],
+];
+const cards: any[] = [];
+for (const [l, titles] of cardsByList.entries()) {
+  for (const [i, title] of titles.entries()) {
+    const card = await call('POST', `/api/lists/${lists[l].id}/cards`, {
+      title,
+      description: i === 0 ? 'See the brief in the shared drive. Keep it readable at small sizes.' : undefined,
+      dueAt: i % 3 === 0 ? new Date(Date.now() + (l + i + 2) * 86_400_000).toISOString().slice(0, 10) : undefined,
+      labelIds: [labels[(l + i) % labels.length].id, ...(i % 2 ? [labels[(l + i + 2) % labels.length].id] : [])],
+      memberIds: [[admin, ...others][(l + i) % 3]!.id],
+    });
+    cards.push(card);
+  }
+}
+const featured = cards[5]; // "Home page hero section"
+await call('PUT', `/api/cards/${featured.id}/fields/${estimate.id}`, { value: 3 });
+const checklist = await call('POST', `/api/cards/${featured.id}/checklists`, { name: 'Steps' });
+for (const [i, name] of ['Sketches', 'Copy from marketing', 'Responsive layout', 'Review with the team'].entries()) {
+  const item = await call('POST', `/api/checklists/${checklist.id}/items`, { name });
+  if (i < 2) await call('PATCH', `/api/items/${item.id}`, { checked: true });
+}
+await call('POST', `/api/cards/${featured.id}/comments`, { text: 'The first draft is in Figma; feedback welcome before Thursday.' });
+await call('POST', '/api/boards', { name: 'Support rota' });
+await call('POST', '/api/boards', { name: 'Q3 planning' });
+
+// Personal API keys.
+await call('POST', '/account/keys', { name: 'Nightly import job', permission: 'write', boardIds: [board.id], expiresIn: '90d' });
+await call('POST', '/account/keys', { name: 'Read-only dashboard', permission: 'read', boardIds: null, expiresIn: 'never' });
+
+// A support workspace: knowledge, an agent, answers, a ticket and a webhook.
+const workspace = await call('POST', '/agent/workspaces', { name: 'Acme Support' });
+const ws = `/agent/workspaces/${workspace.id}`;
+await call('POST', `${ws}/articles/import`, { articles: ARTICLES });
+await call('POST', `${ws}/agents`, { name: 'Help centre assistant', referralText: 'Our team answers within one working day.' });
+const { token: answerKey } = await call('POST', `${ws}/answer-keys`, { name: 'Ticketing integration' });
+const { endpoint } = await call('POST', `${ws}/webhooks`, { url: receiverUrl, description: 'Ticketing system' });
+const { token: workspaceToken } = await call('POST', `${ws}/token`);
+const questions = [
+  'I forgot my password, how do I get a reset link?',
+  'How do I export my data?',
+  'Can I change the e-mail address of my account?',
+  'Do you support single sign-on with Okta?',
+  'What is the airspeed velocity of an unladen swallow?',
+  'I want to talk to a person please',
+  'How do I cancel my subscription?',
+  'Is there a dark mode?',
+];
+let lastConversation: string | undefined;
+for (let i = 0; i < 60; i++) {
+  const message = questions[(i * 7) % questions.length]!;
+  const answer = await call('POST', '/v1/answer', { message, channel: i % 3 ? 'chat' : 'email' }, { 'x-api-key': answerKey });
+  lastConversation = answer.conversationId;
+}
+// Spread the answers over the last two weeks, so the metrics' charts have days to show (the
+// one place the data is written directly: the API stamps answers with the time they are made).
+await app.db.prisma.$executeRaw`UPDATE "ConversationTurn" SET "createdAt" = "createdAt" - ((id * 5) % 14) * interval '1 day' WHERE id % 9 <> 0`;
+await app.db.prisma.$executeRaw`UPDATE "Conversation" c SET "createdAt" = t."createdAt" FROM "ConversationTurn" t WHERE t."conversationId" = c.id`;
+const ticket = await call(
+  'POST',
+  '/v1/tickets',
+  { subject: 'Wants to talk to a person', description: 'Asked the agent for a human.', requester: { email: 'customer@example.com' }, priority: 'high', conversationId: lastConversation },
+  { authorization: `Bearer ${workspaceToken}` },
+);
+await new Promise((r) => setTimeout(r, 3000)); // the webhook fails once, then is delivered
+
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+await mkdir(outDir, { recursive: true });
+const shots: string[] = [];
+async function shoot(page: Page, name: string, url: string, ready: (page: Page) => Promise<unknown>, after?: (page: Page) => Promise<unknown>) {
+  await page.goto(`${base}${url}`);
+  await ready(page);
+  await after?.(page);
+  await page.waitForTimeout(300);
+  const file = path.join(outDir, `${name}.png`);
+  await page.screenshot({ path: file });
+  shots.push(path.relative(root, file));
+}
+try {
+  const signedOut = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await shoot(await signedOut.newPage(), 'sign-in', '/signin', (p) => p.getByLabel('Password').waitFor());
+  await signedOut.close();
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'tb_session', value: session, url: base, httpOnly: true, sameSite: 'Strict' }]);
+  const page = await context.newPage();
+  await shoot(page, 'boards', '/boards', (p) => p.getByText('Website relaunch').first().waitFor());
+  await shoot(page, 'board', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor());
+  await shoot(
+    page,
+    'card-dialog',
+    `/boards/${board.id}`,
+    (p) => p.locator('[data-live="live"]').waitFor(),
+    async (p) => {
+      await p.locator(`li.card[data-card-id="${featured.id}"] .card-open`).click();
+      await p.getByRole('dialog').waitFor();
+    },
+  );
+  await shoot(page, 'api-keys', '/settings/keys', (p) => p.getByText('Nightly import job').waitFor());
+  await shoot(page, 'site-admin', '/site-admin', (p) => p.getByText('grace@example.com').waitFor());
+  await shoot(
+    page,
+    'support-try',
+    `/support/${workspace.id}/try`,
+    (p) => p.getByLabel('Message').waitFor(),
+    async (p) => {
+      await p.getByLabel('Message').fill('I forgot my password, how do I get a reset link?');
+      await p.getByRole('button', { name: 'Ask' }).click();
+      await p.getByTestId('answer').first().waitFor();
+    },
+  );
+  await shoot(page, 'support-knowledge', `/support/${workspace.id}/knowledge`, (p) => p.getByText(ARTICLES[0]!.title).first().waitFor());
+  await shoot(page, 'support-conversations', `/support/${workspace.id}/conversations`, (p) => p.getByText('How do I export my data?').first().waitFor());
+  await shoot(page, 'support-metrics', `/support/${workspace.id}/metrics`, (p) => p.locator('svg').first().waitFor());
+  await shoot(page, 'support-ticket', `/support/${workspace.id}/tickets/${ticket.id}`, (p) => p.getByText('Wants to talk to a person').first().waitFor());
+  await shoot(page, 'support-webhook', `/support/${workspace.id}/webhooks/${endpoint.id}`, (p) => p.getByText('ticket.created').first().waitFor());
+  await context.close();
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  await phone.addCookies([{ name: 'tb_session', value: session, url: base, httpOnly: true, sameSite: 'Strict' }]);
+  await shoot(await phone.newPage(), 'board-phone', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor());
+  await phone.close();
+  console.log(shots.join('\n'));
+} finally {
+  await browser.close();
+  await app.close();
+  receiver.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
