@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 async function appOn(url: string): Promise<FastifyInstance> {
-  const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent' });
+  // Shedding off: on a loaded machine the loop's lag alone would answer 503 "overloaded" instead.
+  const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   const app = await buildApp({ config, db: openPostgres({ url, connectTimeoutMs: 1000 }) });
   app.get('/api/_probe/query', async () => app.db.prisma.user.count());
   return app;

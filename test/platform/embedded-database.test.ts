@@ -23,4 +23,4 @@ it('keeps data in DATA_DIR across close and reopen, and lets one holder at a tim
   } finally {
     await second.close();
   }
-});
+}, 90_000); // opens PGlite three times: slow on a loaded machine

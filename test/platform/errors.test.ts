@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conflict } from '../../src/platform/errors.js';
+import { makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 
 /** Routes that exist only in this test, one per surface, to exercise the shared handlers. */
@@ -56,6 +57,45 @@ describe('error bodies under /api', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload: '{"title": ' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: 'body: malformed JSON' });
+  });
+
+  it('says "required" for a field that is missing, whatever its schema says of a wrong value', async () => {
+    const missing = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload: '{"count": 1}' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ error: 'title: required' });
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload: '{"title": 5}' });
+    expect(wrong.json().error).toMatch(/^title: (?!required)/);
+    // On a real route whose field carries its own message for wrong values.
+    const user = await makeUser(t.db);
+    const { auth } = await makeKey(t.db, user.id);
+    const board = await t.app.inject({ method: 'POST', url: '/api/boards', headers: auth, payload: {} });
+    expect(board.json()).toEqual({ error: 'name: required' });
+    const nobody = await t.app.inject({ method: 'POST', url: '/api/boards', headers: auth });
+    expect(nobody.json()).toEqual({ error: 'body: required' });
+  });
+
+  it('says an id beyond PostgreSQL\'s integers is out of range, in a path and in a body', async () => {
+    const user = await makeUser(t.db);
+    const { auth } = await makeKey(t.db, user.id);
+    const path = await t.app.inject({ method: 'GET', url: '/api/cards/2147483648', headers: auth });
+    expect(path.json()).toEqual({ error: 'params.id: must be at most 2147483647' });
+    const big = await t.app.inject({ method: 'GET', url: '/api/boards/99999999999999999999', headers: auth });
+    expect(big.json()).toEqual({ error: 'params.id: must be at most 2147483647' });
+    const body = await t.app.inject({ method: 'POST', url: '/api/cards/1/move', headers: auth, payload: { listId: 2147483648 } });
+    expect(body.json()).toEqual({ error: 'listId: must be at most 2147483647' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/cards/0', headers: auth })).json()).toEqual({ error: 'params.id: must be a positive integer id' });
+  });
+
+  it('says a __proto__ or constructor.prototype key is refused, not that the JSON is malformed', async () => {
+    for (const payload of ['{"title": "x", "__proto__": {"admin": true}}', '{"title": "x", "\\u005f_proto__": {}}']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json()).toEqual({ error: 'body: a "__proto__" key is refused (it could alter object prototypes)' });
+    }
+    const ctor = await t.app.inject({ method: 'POST', url: '/api/_probe/echo', headers: { 'content-type': 'application/json' }, payload: '{"title": "x", "constructor": {"prototype": {}}}' });
+    expect(ctor.json()).toEqual({ error: 'body: a "constructor.prototype" key is refused (it could alter object prototypes)' });
+    const v1 = await t.app.inject({ method: 'POST', url: '/v1/_probe/echo', headers: { 'content-type': 'application/json' }, payload: '{"__proto__": {}}' });
+    expect(v1.json()).toEqual({ error: 'invalid_request', message: 'body: a "__proto__" key is refused (it could alter object prototypes)' });
   });
 
   it('answers a wrong content type with 415', async () => {

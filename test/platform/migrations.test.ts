@@ -21,7 +21,7 @@ describe('schema.prisma and prisma/migrations', () => {
     );
     const sql = await diffMigrationsToSchema({ schema });
     expect(sql).toMatch(/ALTER TABLE "User" ADD COLUMN\s+"nickname" TEXT/);
-  });
+  }, 90_000);
 });
 
 describe('the migration runner', () => {
