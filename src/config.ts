@@ -42,6 +42,75 @@ const durationList = z.string().transform((value, ctx) => {
 /** One duration such as "5d" or "90s", in milliseconds. */
 const duration = durationList.refine((list) => list.length === 1, { message: 'must be one duration like 5d, 12h, 90s' }).transform((list) => list[0]!);
 
+/** An S3-compatible bucket for attachments (ATTACHMENTS_S3_URL), parsed. */
+export interface S3Location {
+  /** `https://host[:port]`, or `http://…` for `s3+http://`. */
+  endpoint: string;
+  bucket: string;
+  /** Prepended to every object key: "" or ending in "/". */
+  prefix: string;
+  region: string;
+  forcePathStyle: boolean;
+  /** From the URL's user info; absent: the AWS SDK's default chain (AWS_ACCESS_KEY_ID…, an instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+const S3_FORM = 'must be s3://[ACCESS_KEY:SECRET@]host[:port]/bucket[/prefix][?region=…&forcePathStyle=true|false] (s3+http:// for a store without TLS)';
+
+/**
+ * `s3://ACCESS_KEY:SECRET@host[:port]/bucket[/prefix]?region=…&forcePathStyle=…` → S3Location.
+ * Messages never repeat the user info (the secret).
+ */
+const s3Url = z.string().transform((value, ctx): S3Location => {
+  const fail = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail(S3_FORM);
+  }
+  if (url.protocol !== 's3:' && url.protocol !== 's3+http:') return fail(S3_FORM);
+  if (!url.hostname) return fail(`${S3_FORM}: the host is missing`);
+  const [bucket = '', ...rest] = url.pathname.replace(/^\/+/, '').split('/');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return fail(`${S3_FORM}: "${bucket}" is not a bucket name (3-63 of a-z 0-9 . -)`);
+  let prefix: string;
+  try {
+    prefix = rest.filter(Boolean).map(decodeURIComponent).join('/');
+  } catch {
+    return fail(`${S3_FORM}: the prefix is not valid percent-encoding`);
+  }
+  if (prefix) prefix += '/';
+  let credentials: S3Location['credentials'];
+  if (url.username || url.password) {
+    if (!url.username || !url.password) return fail('must give both the access key and the secret (ACCESS_KEY:SECRET@), or neither to use the AWS credential chain');
+    try {
+      credentials = { accessKeyId: decodeURIComponent(url.username), secretAccessKey: decodeURIComponent(url.password) };
+    } catch {
+      return fail('the access key and secret must be percent-encoded (/ as %2F, + as %2B)');
+    }
+  }
+  for (const name of url.searchParams.keys()) {
+    if (name !== 'region' && name !== 'forcePathStyle') return fail(`unknown parameter "${name}" (known: region, forcePathStyle)`);
+  }
+  const pathStyle = url.searchParams.get('forcePathStyle');
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') return fail('forcePathStyle must be true or false');
+  const aws = /(^|\.)amazonaws\.com$/.test(url.hostname);
+  const region = url.searchParams.get('region') || /^s3[.-]([a-z0-9-]+)\.amazonaws\.com$/.exec(url.hostname)?.[1] || 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(region)) return fail('region must be a region name like eu-west-1');
+  return {
+    endpoint: `${url.protocol === 's3+http:' ? 'http' : 'https'}://${url.host}`,
+    bucket,
+    prefix,
+    region,
+    // AWS prefers virtual-hosted buckets; MinIO, Ceph, Garage and most others, paths.
+    forcePathStyle: pathStyle === null ? !aws : pathStyle === 'true',
+    ...(credentials ? { credentials } : {}),
+  };
+});
+
 /**
  * Every setting the process reads, with its default. The names are the environment variables;
  * `.env.example` lists the same ones.
@@ -76,6 +145,8 @@ export const configSchema = z.object({
   RATE_LIMIT_WINDOW_MS: int(1).default(10_000),
   /** Unset: rate-limit counters live in the database. Set: in this Redis (shared by every process). */
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  /** Unset: attachments on local disk under DATA_DIR. Set: in this S3-compatible bucket (shared by every process). */
+  ATTACHMENTS_S3_URL: s3Url.optional(),
   /** Above this mean event-loop delay (ms) requests get 503 with Retry-After; 0 turns the check off. */
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: int(0).default(1000),
   /** Above this V8 heap use (bytes) requests get 503; unset: 90 % of the heap limit; 0: off. */
@@ -131,6 +202,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function redactValue(name: string, value: string): string {
   if (/KEY|SECRET|PASSWORD|TOKEN/.test(name)) return '…';
   if (name === 'DATABASE_URL' || name === 'REDIS_URL') return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
+  // A secret may hold a raw "/" or "@" (not percent-encoded): everything up to the last "@" goes.
+  if (name === 'ATTACHMENTS_S3_URL') return value.replace(/\/\/([^:@/]*):.*@/, '//$1:…@');
   return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 

@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStore, PendingBlob, StoredBlob } from './attachment-store.js';
-
-/** Keys are 32 random hex digits; anything else names no file (and never a path). */
-const KEY = /^[0-9a-f]{32}$/;
+import { type BlobStore, isStorageKey, newStorageKey, type PendingBlob, type StoredBlob } from './attachment-store.js';
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -32,7 +28,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async write(source: AsyncIterable<Uint8Array>): Promise<PendingBlob> {
-    const key = randomBytes(16).toString('hex');
+    const key = newStorageKey();
     await mkdir(this.tmp, { recursive: true });
     const partial = path.join(this.tmp, `${key}.part`);
     const final = this.pathOf(key);
@@ -72,7 +68,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async open(key: string): Promise<StoredBlob | null> {
-    if (!KEY.test(key)) return null;
+    if (!isStorageKey(key)) return null;
     let handle;
     try {
       handle = await open(this.pathOf(key), 'r');
@@ -104,7 +100,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async remove(key: string) {
-    if (KEY.test(key)) await rm(this.pathOf(key), { force: true });
+    if (isStorageKey(key)) await rm(this.pathOf(key), { force: true });
   }
 
   async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {
@@ -112,7 +108,7 @@ export class DiskBlobStore implements BlobStore {
     for (const shard of shards) {
       const names = await readdir(path.join(this.objects, shard)).catch(() => [] as string[]);
       for (const name of names) {
-        if (!KEY.test(name) || name.slice(0, 2) !== shard) continue;
+        if (!isStorageKey(name) || name.slice(0, 2) !== shard) continue;
         const info = await stat(path.join(this.objects, shard, name)).catch(() => null);
         if (info?.isFile()) yield { key: name, modifiedAt: info.mtime };
       }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
@@ -5,6 +6,15 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../platform/db.js';
 import { DiskBlobStore } from './attachment-disk.js';
+
+/** Keys are 32 random hex digits; anything else names no object (and never a path). */
+const STORAGE_KEY = /^[0-9a-f]{32}$/;
+
+/** A new object's key: random, never derived from the file name. */
+export const newStorageKey = () => randomBytes(16).toString('hex');
+
+/** Whether `key` is one newStorageKey() could have made. */
+export const isStorageKey = (key: string) => STORAGE_KEY.test(key);
 
 /** A write that is complete but not yet visible under its key. */
 export interface PendingBlob {
@@ -27,8 +37,9 @@ export interface StoredBlob {
 }
 
 /**
- * Where bytes live: local disk now (DiskBlobStore); an S3-compatible bucket would implement the
- * same (write to the final key with a multipart upload: commit is a no-op, discard deletes).
+ * Where bytes live: local disk (DiskBlobStore, the default) or an S3-compatible bucket
+ * (S3BlobStore, ATTACHMENTS_S3_URL: written to the final key, visible only once complete; commit
+ * is a no-op, discard deletes).
  */
 export interface BlobStore {
   /** Streams `source` into a new object; whatever fails (the source throws, the disk fills), nothing is left. */
@@ -46,6 +57,8 @@ export interface BlobStore {
    * database's (then false): the orphan sweep never deletes files of a database it cannot see.
    */
   claim(owner: string): Promise<boolean>;
+  /** Releases what the store holds open (connections); called once, when the app closes. */
+  close?(): Promise<void>;
 }
 
 /** What routes and domain code use: the blob store plus the clean-ups that need the database. */
@@ -120,7 +133,7 @@ export function createAttachmentStore(options: { db: PrismaClient; blobs: BlobSt
       if (!mine) {
         log.warn(
           { databaseId: id },
-          "the attachment directory belongs to another database (its database-id file differs): files no row names are not swept; remove that file if the files are this database's",
+          "the attachment store belongs to another database (its database-id file or object differs): files no row names are not swept; remove it if the files are this database's",
         );
       }
       return mine;
@@ -195,17 +208,19 @@ export function createAttachmentStore(options: { db: PrismaClient; blobs: BlobSt
 }
 
 /**
- * `app.attachments`: files under DATA_DIR/attachments. Leftovers are swept and deleted rows'
+ * `app.attachments`: files under DATA_DIR/attachments, or in the bucket of ATTACHMENTS_S3_URL
+ * (its client loaded only then). Leftovers are swept and deleted rows'
  * files purged once the app is ready (in the background: start-up does not wait for them), then
  * every minute (purge) and every hour (sweep); closing waits for a clean-up in progress.
  */
 export const attachmentStorePlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    const store = createAttachmentStore({
-      db: app.db.prisma,
-      blobs: new DiskBlobStore(path.join(config.dataDir, 'attachments')),
-      log: app.log.child({ module: 'attachments' }),
-    });
+    const log = app.log.child({ module: 'attachments' });
+    const s3 = config.ATTACHMENTS_S3_URL;
+    const blobs: BlobStore = s3
+      ? new (await import('./attachment-s3.js')).S3BlobStore({ location: s3, log })
+      : new DiskBlobStore(path.join(config.dataDir, 'attachments'));
+    const store = createAttachmentStore({ db: app.db.prisma, blobs, log });
     app.decorate('attachments', store);
     const timers: NodeJS.Timeout[] = [];
     let startup: Promise<void> = Promise.resolve();
@@ -218,6 +233,7 @@ export const attachmentStorePlugin = fp<{ config: Config }>(
       for (const timer of timers) clearInterval(timer);
       // A clean-up stuck on an unreachable database must not hold the shutdown.
       await Promise.race([Promise.all([startup, store.idle()]), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+      await blobs.close?.();
     });
   },
   { name: 'attachment-store', dependencies: ['db'] },
