@@ -84,15 +84,35 @@ export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle
     const signIn = (reply: FastifyReply, uid: string) =>
       reply.redirect(`/signin?next=${encodeURIComponent(`${CONSENT_PATH}/${uid}`)}`, 303);
 
-    consent.get(`${CONSENT_PATH}/:uid`, { schema: { hide: true, params } }, async (request, reply) => {
+    /**
+     * The pending authorisation this browser started, its signed-in person and its client; or
+     * null once the reply (expired, or off to sign in) is sent.
+     */
+    const interaction = async (request: FastifyRequest, reply: FastifyReply, uid: string) => {
       const server = await getServer();
       const details = await server.interactionDetails(request.raw, reply.raw).catch(() => null);
-      if (!details || details.uid !== request.params.uid) return expired(reply);
+      if (!details || details.uid !== uid) {
+        await expired(reply);
+        return null;
+      }
       const user = await sessionUser(request);
-      if (!user) return signIn(reply, details.uid);
+      if (!user) {
+        await signIn(reply, details.uid);
+        return null;
+      }
       const clientId = String(details.params.client_id);
       const client = await server.Client.find(clientId);
-      if (!client) return expired(reply);
+      if (!client) {
+        await expired(reply);
+        return null;
+      }
+      return { server, details, user, clientId, client };
+    };
+
+    consent.get(`${CONSENT_PATH}/:uid`, { schema: { hide: true, params } }, async (request, reply) => {
+      const found = await interaction(request, reply, request.params.uid);
+      if (!found) return reply;
+      const { details, user, clientId, client } = found;
       const redirectUri = String(details.params.redirect_uri ?? '');
       return html(
         reply,
@@ -122,14 +142,9 @@ export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle
         onRequest: sameOriginOnly(config),
       },
       async (request, reply) => {
-        const server = await getServer();
-        const details = await server.interactionDetails(request.raw, reply.raw).catch(() => null);
-        if (!details || details.uid !== request.params.uid) return expired(reply);
-        const user = await sessionUser(request);
-        if (!user) return signIn(reply, details.uid);
-        const clientId = String(details.params.client_id);
-        const client = await server.Client.find(clientId);
-        if (!client) return expired(reply);
+        const found = await interaction(request, reply, request.params.uid);
+        if (!found) return reply;
+        const { server, details, user, clientId, client } = found;
         let result;
         if (request.body.decision === 'deny') {
           result = { error: 'access_denied', error_description: 'the user denied access' };

@@ -165,3 +165,21 @@ export function PageTitle({ children }: { children: string }) {
   }, [children]);
   return <h1>{children}</h1>;
 }
+
+/** "Newest" / "Older" buttons under a list paged by an opaque cursor. */
+export function Pager({ cursor, next, onPage, labels = ['Newest', 'Older'] }: { cursor: string | null; next: string | null | undefined; onPage: (cursor: string | null) => void; labels?: [string, string] }) {
+  return (
+    <div class="actions">
+      {cursor && (
+        <button type="button" class="small" onClick={() => onPage(null)}>
+          {labels[0]}
+        </button>
+      )}
+      {next && (
+        <button type="button" class="small" onClick={() => onPage(next)}>
+          {labels[1]}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../app';
-import { Alert, formatDate, useLoad } from '../ui';
+import { Alert, formatDate, Pager, useLoad } from '../ui';
 import type { SectionProps } from './support-page';
 import { AnswerView } from './try';
 import type { Agent, Conversation } from './types';
@@ -108,18 +108,7 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
           </tbody>
         </table>
       </div>
-      <div class="actions">
-        {cursor && (
-          <button type="button" class="small" onClick={() => setCursor(null)}>
-            Newest
-          </button>
-        )}
-        {list.data?.nextCursor && (
-          <button type="button" class="small" onClick={() => setCursor(list.data!.nextCursor)}>
-            Older
-          </button>
-        )}
-      </div>
+      <Pager cursor={cursor} next={list.data?.nextCursor} onPage={setCursor} />
     </section>
   );
 }

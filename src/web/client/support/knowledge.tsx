@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api';
 import { setQuery, useLocation } from '../router';
-import { Alert, Confirm, formatDate, Modal, Notice, useAction, useLoad } from '../ui';
+import { Alert, Confirm, formatDate, Modal, Notice, Pager, useAction, useLoad } from '../ui';
 import type { SectionProps } from './support-page';
 import type { Article } from './types';
 
@@ -104,18 +104,7 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
           </tbody>
         </table>
       </div>
-      <div class="actions">
-        {cursor && (
-          <button type="button" class="small" onClick={() => setCursor(null)}>
-            First page
-          </button>
-        )}
-        {articles.data?.nextCursor && (
-          <button type="button" class="small" onClick={() => setCursor(articles.data!.nextCursor)}>
-            Next page
-          </button>
-        )}
-      </div>
+      <Pager cursor={cursor} next={articles.data?.nextCursor} onPage={setCursor} labels={['First page', 'Next page']} />
       {editing && <ArticleEditor workspaceId={workspace.id} article={editing === 'new' ? null : editing} suggestedTitle={suggested ?? ''} canManage={canManage} onClose={close} onSaved={() => void articles.reload()} />}
       {importing && <ImportDialog workspaceId={workspace.id} onClose={() => setImporting(false)} onDone={() => void articles.reload()} />}
       {deleting && (

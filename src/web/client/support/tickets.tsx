@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../app';
-import { Alert, formatDate, useLoad } from '../ui';
+import { Alert, formatDate, Pager, useLoad } from '../ui';
 import { ConversationPage } from './conversations';
 import type { SectionProps } from './support-page';
 import type { Ticket } from './types';
@@ -54,18 +54,7 @@ export function TicketsPage({ workspace, base }: SectionProps) {
           </tbody>
         </table>
       </div>
-      <div class="actions">
-        {cursor && (
-          <button type="button" class="small" onClick={() => setCursor(null)}>
-            Newest
-          </button>
-        )}
-        {list.data?.nextCursor && (
-          <button type="button" class="small" onClick={() => setCursor(list.data!.nextCursor)}>
-            Older
-          </button>
-        )}
-      </div>
+      <Pager cursor={cursor} next={list.data?.nextCursor} onPage={setCursor} />
     </section>
   );
 }
