@@ -2,15 +2,27 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../src/accounts/create-api-key.js';
 import { createUser } from '../src/accounts/create-user.js';
+import { hashPassword } from '../src/accounts/passwords.js';
 import type { Database } from '../src/platform/db.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
 /** A new active user with a known password. */
+/**
+ * One argon2 hash per password per test process: a hash costs about half a second on the CI
+ * machine (64 MiB, t=3, on purpose), and most tests make several users with the same password.
+ */
+const hashes = new Map<string, Promise<string>>();
+const hashOnce = (password: string) => {
+  let hash = hashes.get(password);
+  if (!hash) hashes.set(password, (hash = hashPassword(password)));
+  return hash;
+};
+
 export async function makeUser(db: Database, overrides: { email?: string; name?: string; siteAdmin?: boolean; password?: string } = {}) {
   const password = overrides.password ?? 'correct horse battery';
   const email = overrides.email ?? `user-${unique()}@example.com`;
-  const user = await createUser({ db: db.prisma, email, password, name: overrides.name ?? `User ${unique()}`, siteAdmin: overrides.siteAdmin });
+  const user = await createUser({ db: db.prisma, email, passwordHash: await hashOnce(password), name: overrides.name ?? `User ${unique()}`, siteAdmin: overrides.siteAdmin });
   return { ...user, password };
 }
 
