@@ -1,5 +1,8 @@
 import { channel } from 'node:diagnostics_channel';
-import type { PrismaClient } from '../platform/db.js';
+import type { Database } from '../platform/db.js';
+import { type ClaimedDelivery, claimDeliveries, nextClaimableAt, releaseDeliveries } from './claim-deliveries.js';
+import { type OutboxSql, outboxSql } from './outbox-sql.js';
+import { type AttemptResult, recordAttempts } from './record-attempts.js';
 import { createSender, type AttemptOutcome, type Sender } from './send-attempt.js';
 import { signatureHeader } from './signing.js';
 
@@ -13,36 +16,40 @@ export interface DispatcherOptions {
   pollMs: number;
   /** Attempts in flight at once in this process. */
   concurrency?: number;
+  /** Attempts in flight at once to one endpoint (and its keep-alive connections). */
+  perEndpoint?: number;
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }
 
 /** Each finished attempt, for metrics (src/platform/metrics.ts): `{ db, succeeded, status }`. */
 const attempted = channel('taskboard:webhook-attempt');
 
-/** A finished attempt waiting to be written, with what it does to its delivery. */
-interface Result {
-  delivery: Claimed;
-  outcome: AttemptOutcome;
-  succeeded: boolean;
-  gone: boolean;
-  status: 'succeeded' | 'failed' | 'pending';
-  round: number;
-  nextAttemptAt: number;
+/** Time kept in every lease for an attempt's result to be written after its deadline. */
+const RECORD_MARGIN_MS = 5000;
+/** At most this many times an endpoint's slots may be claimed ahead, for a fast receiver. */
+const MAX_AHEAD_ROUNDS = 8;
+
+interface Queued extends ClaimedDelivery {
+  /** `performance.now()` past which the lease could run out during the attempt: released instead. */
+  startBy: number;
+}
+
+/** A finished attempt waiting to be written. */
+interface Result extends AttemptResult {
   resolve(): void;
   reject(error: unknown): void;
 }
 
-interface Claimed {
+/** One endpoint's share of this process. */
+interface EndpointSlots {
   id: number;
-  eventId: string;
-  round: number;
-  leaseUntil: Date;
-  body: string;
-  endpointId: number;
-  url: string;
-  secret: string;
-  previousSecret: string | null;
-  previousSecretUntil: Date | null;
+  inFlight: number;
+  /** Claimed deliveries waiting for one of this endpoint's slots (or a free slot of the process). */
+  queue: Queued[];
+  /** Recent attempts' mean duration (ms), to size how far ahead to claim; null before the first. */
+  durationMs: number | null;
+  /** In `ready` (deliveries queued and a slot of its own free). */
+  ready: boolean;
 }
 
 /**
@@ -51,17 +58,26 @@ interface Claimed {
  * process's claims run out and are taken again), is woken at once by this process's commits,
  * and otherwise looks every `pollMs`. Results are written under the lease as a fencing token:
  * an attempt that outlived its lease records its attempt but no longer moves the delivery.
+ *
+ * Slots: `concurrency` attempts in flight in all, at most `perEndpoint` of them to one endpoint,
+ * taken in turn by the endpoints with deliveries waiting, so a slow endpoint holds its own slots
+ * and no others. Each endpoint's deliveries are claimed ahead of its slots, as many as its recent
+ * attempts' pace sends well within a lease: a fast receiver's deliveries come in large batches,
+ * a slow one's one round at a time.
  */
 export class WebhookDispatcher {
   private readonly sender: Sender;
+  private readonly sql: OutboxSql;
   private readonly concurrency: number;
+  private readonly perEndpoint: number;
   private readonly leaseMs: number;
-  /** Attempts being sent: the slots `concurrency` counts. */
-  private readonly inFlight = new Map<number, AbortController>();
-  /** Attempts not yet recorded (sending, or waiting for their result's write). */
+  private readonly endpoints = new Map<number, EndpointSlots>();
+  /** Endpoints whose next delivery can start once the process has a free slot, in turn. */
+  private ready: EndpointSlots[] = [];
+  private inFlight = 0;
+  private queued = 0;
+  /** Attempts not yet recorded (sending, or waiting for their result's write), and releases. */
   private readonly unfinished = new Set<Promise<void>>();
-  /** Claimed deliveries waiting for a slot: claiming ahead keeps the slots busy while a claim runs. */
-  private queue: Claimed[] = [];
   private running = false;
   private claiming = false;
   private again = false;
@@ -70,14 +86,16 @@ export class WebhookDispatcher {
   private readonly results: Result[] = [];
   private writing = false;
   private claimLoop: Promise<void> = Promise.resolve();
+  private expired: Queued[] = [];
 
-  constructor(private readonly db: PrismaClient, private readonly options: DispatcherOptions) {
-    this.concurrency = options.concurrency ?? 16;
-    // Long enough for an attempt to finish and its result to be written.
-    // Long enough for a claimed delivery to wait in the queue for one attempt to finish (the
-    // queue holds at most `concurrency`), be attempted itself, and have its result written.
-    this.leaseMs = 2 * options.timeoutMs + 5000;
-    this.sender = createSender({ timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate, maxSockets: this.concurrency });
+  constructor(private readonly db: Database, private readonly options: DispatcherOptions) {
+    this.sql = outboxSql(db);
+    this.concurrency = options.concurrency ?? 64;
+    this.perEndpoint = Math.min(options.perEndpoint ?? 16, this.concurrency);
+    // Long enough for a claimed delivery to wait for one attempt (at most `timeoutMs`), be
+    // attempted itself, and have its result written; one that waited longer is released unsent.
+    this.leaseMs = 2 * options.timeoutMs + RECORD_MARGIN_MS;
+    this.sender = createSender({ timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate, maxSockets: this.perEndpoint });
   }
 
   start() {
@@ -107,12 +125,11 @@ export class WebhookDispatcher {
     // A claim under way when stopping began: its deliveries are queued once it returns.
     await this.claimLoop;
     // Claimed but never sent: released at once for another process or the next start.
-    const unsent = this.queue.splice(0);
-    if (unsent.length) {
-      await this.db.$executeRaw`
-        UPDATE "WebhookDelivery" SET "leaseUntil" = NULL
-        WHERE id = ANY(${unsent.map((d) => d.id)}::int[]) AND "leaseUntil" = ANY(${unsent.map((d) => d.leaseUntil.toISOString())}::timestamptz[])`;
-    }
+    const unsent = [...this.expired.splice(0)];
+    for (const slots of this.endpoints.values()) unsent.push(...slots.queue.splice(0));
+    this.ready = [];
+    this.queued = 0;
+    await releaseDeliveries({ sql: this.sql, claims: unsent });
     if (this.unfinished.size) {
       let timeout: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -122,7 +139,7 @@ export class WebhookDispatcher {
         }),
       ]);
       clearTimeout(timeout);
-      for (const abort of this.inFlight.values()) abort.abort();
+      this.sender.abortAll();
       await Promise.all(this.unfinished);
     }
     this.sender.close();
@@ -134,18 +151,27 @@ export class WebhookDispatcher {
     try {
       do {
         this.again = false;
-        while (this.running && this.inFlight.size + this.queue.length < 2 * this.concurrency) {
-          const claimed = await this.claim(2 * this.concurrency - this.inFlight.size - this.queue.length);
-          this.queue.push(...claimed);
+        for (;;) {
+          // Claimed ahead of the slots: at most two rounds of them waiting in all.
+          const limit = Math.min(2 * this.concurrency, 3 * this.concurrency - this.inFlight - this.queued);
+          if (!this.running || limit <= 0) break;
+          const claimedAt = performance.now();
+          const claimed = await claimDeliveries({ sql: this.sql, limit, leaseSeconds: this.leaseMs / 1000, room: this.rooms(), defaultRoom: 2 * this.perEndpoint });
+          const startBy = claimedAt + this.leaseMs - this.options.timeoutMs - RECORD_MARGIN_MS;
+          for (const delivery of claimed) this.enqueue({ ...delivery, startBy });
           this.pump();
           idle = claimed.length === 0;
-          if (idle) break;
+          // Fewer than asked for, and no endpoint's room cut the claim short: nothing more is due.
+          // (Slots coming free claim again once the look-ahead has run low: in batches.)
+          if (idle || (claimed.length < limit && ![...this.rooms().values()].some((room) => room <= 0))) break;
         }
       } while (this.again && this.running);
-      // Nothing due now: look again when the next delivery falls due (a retry of any process, a
-      // lease running out), not only at the next poll.
+      // Nothing claimable now: look again when the next delivery falls due (a retry of any
+      // process, a lease running out), not only at the next poll. Endpoints whose slots are all
+      // taken here are left out: a slot coming free looks again.
       if (idle && this.running) {
-        const next = await this.nextDue();
+        const exclude = [...this.rooms()].filter(([, room]) => room <= 0).map(([id]) => id);
+        const next = await nextClaimableAt({ sql: this.sql, exclude });
         if (next !== null) this.wakeAt(next);
       }
     } catch (error) {
@@ -156,13 +182,115 @@ export class WebhookDispatcher {
     }
   }
 
-  /** When the earliest waiting delivery of an enabled endpoint can next be claimed, or null. */
-  private async nextDue(): Promise<number | null> {
-    const [row] = await this.db.$queryRaw<{ at: Date | null }[]>`
-      SELECT min(GREATEST(d."nextAttemptAt", COALESCE(d."leaseUntil", d."nextAttemptAt"))) AS at
-      FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e.id = d."endpointId"
-      WHERE d.status = 'pending' AND e.enabled`;
-    return row?.at ? row.at.getTime() : null;
+  /**
+   * How many deliveries an endpoint may hold here (in flight and waiting): its slots, plus as
+   * many as its recent pace sends in half the time a delivery may wait (`timeoutMs`), between one
+   * round of its slots (a slow or new endpoint) and MAX_AHEAD_ROUNDS rounds (a fast one).
+   */
+  private aheadOf(slots: EndpointSlots | undefined) {
+    const rounds = slots?.durationMs == null ? 1 : Math.floor(this.options.timeoutMs / 2 / Math.max(slots.durationMs, 1));
+    return this.perEndpoint * (1 + Math.min(Math.max(rounds, 1), MAX_AHEAD_ROUNDS));
+  }
+
+  /** Each known endpoint's room for more claims; idle ones are forgotten once there are many. */
+  private rooms() {
+    const room = new Map<number, number>();
+    for (const slots of this.endpoints.values()) {
+      if (slots.inFlight === 0 && slots.queue.length === 0 && this.endpoints.size > 1000) this.endpoints.delete(slots.id);
+      else room.set(slots.id, this.aheadOf(slots) - slots.inFlight - slots.queue.length);
+    }
+    return room;
+  }
+
+  private enqueue(delivery: Queued) {
+    let slots = this.endpoints.get(delivery.endpointId);
+    if (!slots) {
+      slots = { id: delivery.endpointId, inFlight: 0, queue: [], durationMs: null, ready: false };
+      this.endpoints.set(slots.id, slots);
+    }
+    slots.queue.push(delivery);
+    this.queued++;
+    this.markReady(slots);
+  }
+
+  private markReady(slots: EndpointSlots) {
+    if (slots.ready || !slots.queue.length || slots.inFlight >= this.perEndpoint) return;
+    slots.ready = true;
+    this.ready.push(slots);
+  }
+
+  /** Starts waiting deliveries while the process has free slots, one endpoint after another. */
+  private pump() {
+    while (this.running && this.inFlight < this.concurrency && this.ready.length) {
+      const slots = this.ready.shift()!;
+      slots.ready = false;
+      const delivery = slots.queue.shift()!;
+      this.queued--;
+      if (performance.now() > delivery.startBy) this.expire(delivery);
+      else this.track(slots, delivery);
+      this.markReady(slots);
+    }
+  }
+
+  /**
+   * A delivery that waited so long that its lease might run out before its attempt ended: given
+   * back unsent (another process could otherwise take it while it is still in flight here).
+   */
+  private expire(delivery: Queued) {
+    this.expired.push(delivery);
+    if (this.expired.length > 1) return;
+    const released: Promise<void> = Promise.resolve()
+      .then(() => releaseDeliveries({ sql: this.sql, claims: this.expired.splice(0) }))
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'webhook deliveries could not be released; their leases will run out'))
+      .finally(() => {
+        this.unfinished.delete(released);
+        this.wake();
+      });
+    this.unfinished.add(released);
+  }
+
+  private track(slots: EndpointSlots, delivery: Queued) {
+    slots.inFlight++;
+    this.inFlight++;
+    let freed = false;
+    // The slot is free once the receiver answered; the result is written meanwhile (group commit).
+    const free = (durationMs: number | null) => {
+      if (freed) return;
+      freed = true;
+      slots.inFlight--;
+      this.inFlight--;
+      if (durationMs !== null) slots.durationMs = slots.durationMs === null ? durationMs : 0.8 * slots.durationMs + 0.2 * durationMs;
+      this.markReady(slots);
+      this.pump();
+      // Claims in batches, not one by one: when this endpoint's look-ahead (or the process's) has run low.
+      if (slots.queue.length <= (this.aheadOf(slots) - this.perEndpoint) / 2) this.wake();
+    };
+    const done: Promise<void> = this.attempt(delivery, free)
+      .catch((error: unknown) => this.options.log.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded'))
+      .finally(() => {
+        free(null);
+        this.unfinished.delete(done);
+      });
+    this.unfinished.add(done);
+  }
+
+  private async attempt(delivery: Queued, free: (durationMs: number | null) => void) {
+    const timestamp = new Date();
+    const secrets = [delivery.secret];
+    if (delivery.previousSecret && delivery.previousSecretUntil && Date.parse(delivery.previousSecretUntil) > timestamp.getTime()) secrets.push(delivery.previousSecret);
+    const headers = {
+      'webhook-id': delivery.eventId,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.body),
+    };
+    const outcome = await this.sender.send({ endpointId: delivery.endpointId, url: delivery.url, headers, body: delivery.body });
+    free(outcome.aborted ? null : outcome.durationMs);
+    if (outcome.aborted) {
+      // Shutting down: not an attempt of the receiver's making; the next process sends it again.
+      await releaseDeliveries({ sql: this.sql, claims: [delivery] });
+      return;
+    }
+    await this.record(delivery, outcome);
   }
 
   /** Looks again at `at`, unless a look is already due sooner. */
@@ -180,74 +308,12 @@ export class WebhookDispatcher {
     this.timer.unref();
   }
 
-  private claim(limit: number) {
-    const lease = this.leaseMs / 1000;
-    return this.db.$queryRaw<Claimed[]>`
-      WITH claimed AS (
-        UPDATE "WebhookDelivery" SET "leaseUntil" = clock_timestamp() + make_interval(secs => ${lease})
-        WHERE id IN (
-          SELECT d.id FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e.id = d."endpointId"
-          WHERE d.status = 'pending' AND d."nextAttemptAt" <= now() AND (d."leaseUntil" IS NULL OR d."leaseUntil" < now()) AND e.enabled
-          ORDER BY d."nextAttemptAt", d.id
-          LIMIT ${limit}
-          FOR UPDATE OF d SKIP LOCKED
-        )
-        RETURNING id, "eventId", round, "leaseUntil", "endpointId"
-      )
-      SELECT c.id, c."eventId", c.round, c."leaseUntil", c."endpointId", ev.body,
-             e.url, e.secret, e."previousSecret", e."previousSecretUntil"
-      FROM claimed c JOIN "WebhookEvent" ev ON ev.id = c."eventId" JOIN "WebhookEndpoint" e ON e.id = c."endpointId"`;
-  }
-
-  /** Starts queued deliveries while slots are free. */
-  private pump() {
-    while (this.running && this.inFlight.size < this.concurrency && this.queue.length) this.track(this.queue.shift()!);
-  }
-
-  private track(delivery: Claimed) {
-    const abort = new AbortController();
-    // The slot is free once the receiver answered; the result is written meanwhile (group commit).
-    const sent = () => {
-      if (!this.inFlight.delete(delivery.id)) return;
-      this.pump();
-      // Claims in batches, not one by one: when the queue has run low, there may be more due.
-      if (this.queue.length <= this.concurrency / 2) this.wake();
-    };
-    const done: Promise<void> = this.attempt(delivery, abort.signal, sent)
-      .catch((error: unknown) => this.options.log.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded'))
-      .finally(() => {
-        sent();
-        this.unfinished.delete(done);
-      });
-    this.inFlight.set(delivery.id, abort);
-    this.unfinished.add(done);
-  }
-
-  private async attempt(delivery: Claimed, signal: AbortSignal, sent: () => void) {
-    const timestamp = new Date();
-    const secrets = [delivery.secret];
-    if (delivery.previousSecret && delivery.previousSecretUntil && delivery.previousSecretUntil > timestamp) secrets.push(delivery.previousSecret);
-    const headers = {
-      'webhook-id': delivery.eventId,
-      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.body),
-    };
-    const outcome = await this.sender.send({ url: delivery.url, headers, body: delivery.body, signal });
-    sent();
-    if (signal.aborted) {
-      // Shutting down: not an attempt of the receiver's making; the next process sends it again.
-      await this.db.webhookDelivery.updateMany({ where: { id: delivery.id, leaseUntil: delivery.leaseUntil }, data: { leaseUntil: null } });
-      return;
-    }
-    await this.record(delivery, outcome);
-  }
-
   /**
    * Queues a finished attempt for recording. Attempts finishing while a write is under way are
    * written together by the next one (group commit): one statement per batch under load, and no
    * added wait when idle.
    */
-  private record(delivery: Claimed, outcome: AttemptOutcome): Promise<void> {
+  private record(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
     const { schedule } = this.options;
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const gone = outcome.statusCode === 410;
@@ -262,7 +328,7 @@ export class WebhookDispatcher {
         nextAttemptAt = now + Math.max(schedule[round - 1]!, honoured);
       }
     }
-    if (attempted.hasSubscribers) attempted.publish({ db: this.db, succeeded, status });
+    if (attempted.hasSubscribers) attempted.publish({ db: this.db.prisma, succeeded, status });
     return new Promise((resolve, reject) => {
       this.results.push({ delivery, outcome, succeeded, gone, status, round, nextAttemptAt, resolve, reject });
       if (!this.writing) void this.writeResults();
@@ -290,69 +356,14 @@ export class WebhookDispatcher {
 
   private async writeOrSplit(batch: Result[]): Promise<{ results: Result[]; moved: Set<number>; error?: unknown }[]> {
     try {
-      return [{ results: batch, moved: await this.writeBatch(batch) }];
+      const { moved, disabled } = await recordAttempts({ sql: this.sql, batch, disableAfterMs: this.options.disableAfterMs });
+      for (const d of disabled) this.options.log.info({ endpointId: d.endpointId, reason: d.reason }, 'webhook endpoint disabled');
+      return [{ results: batch, moved }];
     } catch (error) {
       if (batch.length === 1) return [{ results: batch, moved: new Set(), error }];
       const parts = [];
       for (const r of batch) parts.push(...(await this.writeOrSplit([r])));
       return parts;
     }
-  }
-
-  /**
-   * One statement for a batch of attempts: each attempt's row; each delivery moved on only while
-   * this process's lease still holds it; each endpoint updated only when its state changes (a
-   * first failure, a success after failures, a 410, failing for WEBHOOK_DISABLE_AFTER), so the
-   * healthy path takes no lock on the endpoint's row. Returns the deliveries it moved.
-   */
-  private async writeBatch(batch: Result[]): Promise<Set<number>> {
-    const now = new Date();
-    const disableBefore = new Date(now.getTime() - this.options.disableAfterMs);
-    const col = <T>(f: (r: Result) => T) => batch.map(f);
-    const iso = (ms: number) => new Date(ms).toISOString();
-    const rows = await this.db.$queryRaw<{ id: number | null; disabled: string | null; endpointId: number | null }[]>`
-      WITH input AS (
-        SELECT * FROM unnest(
-          ${col((r) => r.delivery.id)}::int[], ${col((r) => r.delivery.leaseUntil.toISOString())}::timestamptz[], ${col((r) => r.status)}::text[],
-          ${col((r) => r.round)}::int[], ${col((r) => iso(r.nextAttemptAt))}::timestamptz[], ${col((r) => r.outcome.startedAt.toISOString())}::timestamptz[],
-          ${col((r) => r.outcome.durationMs)}::int[], ${col((r) => r.outcome.statusCode)}::int[], ${col((r) => r.outcome.error)}::text[],
-          ${col((r) => r.outcome.excerpt)}::text[], ${col((r) => r.succeeded)}::boolean[], ${col((r) => r.gone)}::boolean[]
-        ) AS i(id, lease, status, round, next, started, duration, code, error, excerpt, succeeded, gone)
-      ), attempts AS (
-        -- A delivery deleted meanwhile (its endpoint was deleted) gets no attempt row. (No row lock
-        -- here: the UPDATE below changes the same rows in this statement. A delete racing this
-        -- very statement fails it, and the batch is written again row by row.)
-        INSERT INTO "WebhookAttempt" ("deliveryId", "startedAt", "durationMs", "statusCode", error, "responseExcerpt", succeeded)
-        SELECT i.id, started, duration, code, error, excerpt, succeeded FROM input i JOIN "WebhookDelivery" d ON d.id = i.id
-        RETURNING 1
-      ), moved AS (
-        UPDATE "WebhookDelivery" d
-        SET status = i.status::"DeliveryStatus", round = i.round, "nextAttemptAt" = i.next, "leaseUntil" = NULL, "updatedAt" = ${now}
-        FROM input i
-        WHERE d.id = i.id AND d."leaseUntil" = i.lease
-        RETURNING d.id, d."endpointId", i.succeeded, i.gone, i.started
-      ), outcome AS (
-        SELECT "endpointId", bool_or(succeeded) AS ok, bool_or(gone) AS gone, min(started) FILTER (WHERE NOT succeeded) AS first_failure
-        FROM moved GROUP BY "endpointId"
-      ), current AS (
-        SELECT e.id, e."failingSince", o.ok, o.first_failure,
-               (o.gone AND e.enabled) AS gone_now,
-               (NOT o.ok AND NOT o.gone AND e.enabled AND COALESCE(e."failingSince", o.first_failure) <= ${disableBefore}) AS failing_now
-        FROM "WebhookEndpoint" e JOIN outcome o ON o."endpointId" = e.id
-      ), endpoint AS (
-        UPDATE "WebhookEndpoint" e
-        SET "failingSince" = CASE WHEN c.ok THEN NULL ELSE COALESCE(e."failingSince", c.first_failure) END,
-            enabled = e.enabled AND NOT (c.gone_now OR c.failing_now),
-            "disabledReason" = CASE WHEN c.gone_now THEN 'gone' WHEN c.failing_now THEN 'failing' ELSE e."disabledReason" END,
-            "disabledAt" = CASE WHEN c.gone_now OR c.failing_now THEN ${now} ELSE e."disabledAt" END,
-            "updatedAt" = ${now}
-        FROM current c
-        WHERE e.id = c.id AND ((c.ok AND c."failingSince" IS NOT NULL) OR (NOT c.ok AND c."failingSince" IS NULL) OR c.gone_now OR c.failing_now)
-        RETURNING e.id, CASE WHEN c.gone_now OR c.failing_now THEN e."disabledReason" END AS disabled
-      )
-      SELECT id, NULL AS disabled, NULL::int AS "endpointId" FROM moved
-      UNION ALL SELECT NULL, disabled, id FROM endpoint WHERE disabled IS NOT NULL`;
-    for (const r of rows) if (r.disabled) this.options.log.info({ endpointId: r.endpointId, reason: r.disabled }, 'webhook endpoint disabled');
-    return new Set(rows.filter((r) => r.id !== null).map((r) => r.id!));
   }
 }

@@ -25,7 +25,7 @@ export const webhooksPlugin = fp<{ config: Config; enabled?: boolean }>(
       app.decorate('webhooks', { wake() {} });
       return;
     }
-    const dispatcher = new WebhookDispatcher(app.db.prisma, {
+    const dispatcher = new WebhookDispatcher(app.db, {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       schedule: config.WEBHOOK_RETRY_SCHEDULE,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, hostOf, isPrivateAddress, PrivateDestinationError } from './destination.js';
+import { DNS_TIMEOUT_MS, guardedLookup, hostOf, isPrivateAddress, type LookupAll, LookupTimeoutError, PrivateDestinationError } from './destination.js';
 
 export interface AttemptOutcome {
   startedAt: Date;
@@ -14,6 +14,8 @@ export interface AttemptOutcome {
   excerpt: string | null;
   /** Seconds from a Retry-After header, when the response had one. */
   retryAfterMs: number | null;
+  /** Ended by `abortAll()` (shutting down): not an attempt of the receiver's making. */
+  aborted?: boolean;
 }
 
 const EXCERPT_BYTES = 1024;
@@ -21,73 +23,153 @@ const EXCERPT_BYTES = 1024;
 const MAX_BODY_BYTES = 64 * 1024;
 
 export interface Sender {
-  send(request: { url: string; headers: Record<string, string>; body: string; signal?: AbortSignal }): Promise<AttemptOutcome>;
+  /** POSTs one attempt; `endpointId` keeps each endpoint's connections apart from the others'. */
+  send(request: { endpointId: number; url: string; headers: Record<string, string>; body: string }): Promise<AttemptOutcome>;
+  /** Ends every attempt in flight at once (their outcome says `aborted`): the server is shutting down. */
+  abortAll(): void;
   close(): void;
+}
+
+/** One endpoint's keep-alive connections to one origin, dropped once unused for a while. */
+interface EndpointAgent {
+  agent: http.Agent;
+  lastUsed: number;
+  active: number;
+}
+
+const IDLE_AGENT_MS = 60_000;
+const USER_AGENT = 'taskboard-webhooks/1';
+
+interface Target {
+  target: URL;
+  client: typeof http | typeof https;
+  options: { protocol: string; hostname: string; port: string; path: string };
+}
+
+/** An endpoint URL as request options, or why it cannot be sent to. */
+function parseTarget(url: string, allowPrivate: boolean): Target | { error: string } {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { error: 'invalid URL' };
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return { error: 'not an http(s) URL' };
+  // A literal address is never looked up, so the lookup's check would not see it.
+  const host = hostOf(target);
+  if (!allowPrivate && isIP(host) && isPrivateAddress(host)) return { error: new PrivateDestinationError(host).message };
+  return {
+    target,
+    client: target.protocol === 'https:' ? https : http,
+    options: { protocol: target.protocol, hostname: host, port: target.port, path: `${target.pathname}${target.search}` },
+  };
 }
 
 /**
  * POSTs deliveries with Node's HTTP client: no redirects (a 3xx is a failed attempt), a total
  * deadline per attempt, private addresses refused after DNS resolution (the address checked is
- * the address connected to), and keep-alive connections reused per receiver.
+ * the address connected to), and keep-alive connections per endpoint, at most `maxSockets` each,
+ * so endpoints sharing a host (one SaaS receiver for many customers) do not queue behind each
+ * other's connections.
  */
-export function createSender({ timeoutMs, allowPrivate, maxSockets }: { timeoutMs: number; allowPrivate: boolean; maxSockets: number }): Sender {
-  const lookup = guardedLookup(allowPrivate);
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets, lookup }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets, lookup }),
+export function createSender({
+  timeoutMs,
+  allowPrivate,
+  maxSockets,
+  lookup: resolveWith,
+  dnsTimeoutMs = Math.min(DNS_TIMEOUT_MS, timeoutMs),
+}: {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Connections per endpoint: the dispatcher's cap on one endpoint's attempts in flight. */
+  maxSockets: number;
+  /** A stand-in for `dns.lookup` (tests). */
+  lookup?: LookupAll;
+  dnsTimeoutMs?: number;
+}): Sender {
+  const lookup = guardedLookup(allowPrivate, { lookup: resolveWith, timeoutMs: dnsTimeoutMs });
+  // Keyed by endpoint and origin: an endpoint re-pointed elsewhere keeps its old connections for
+  // the attempts still on their way there, and they are swept once idle.
+  const agents = new Map<string, EndpointAgent>();
+  const aborts = new Set<() => void>();
+  // Each URL parsed and checked once (an endpoint's deliveries share it), not at every attempt.
+  const targets = new Map<string, Target | { error: string }>();
+  const targetOf = (url: string) => {
+    let parsed = targets.get(url);
+    if (!parsed) {
+      parsed = parseTarget(url, allowPrivate);
+      if (targets.size >= 1000) targets.clear();
+      targets.set(url, parsed);
+    }
+    return parsed;
   };
+  const agentFor = (endpointId: number, target: URL): EndpointAgent => {
+    const key = `${endpointId} ${target.origin}`;
+    let entry = agents.get(key);
+    if (!entry) {
+      const Agent = target.protocol === 'https:' ? https.Agent : http.Agent;
+      entry = { agent: new Agent({ keepAlive: true, maxSockets, lookup }), lastUsed: 0, active: 0 };
+      agents.set(key, entry);
+    }
+    return entry;
+  };
+  const sweep = setInterval(() => {
+    const before = Date.now() - IDLE_AGENT_MS;
+    for (const [key, entry] of agents) {
+      if (entry.active === 0 && entry.lastUsed < before) {
+        entry.agent.destroy();
+        agents.delete(key);
+      }
+    }
+  }, IDLE_AGENT_MS);
+  sweep.unref();
 
   return {
-    send({ url, headers, body, signal }) {
+    send({ endpointId, url, headers, body }) {
       const startedAt = new Date();
       const t0 = performance.now();
       const done = (o: Partial<AttemptOutcome>): AttemptOutcome => ({
         startedAt,
         durationMs: Math.round(performance.now() - t0),
-        statusCode: null,
-        error: null,
-        excerpt: null,
-        retryAfterMs: null,
-        ...o,
+        statusCode: o.statusCode ?? null,
+        error: o.error ?? null,
+        excerpt: o.excerpt ?? null,
+        retryAfterMs: o.retryAfterMs ?? null,
+        ...(o.aborted ? { aborted: true } : {}),
       });
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        return Promise.resolve(done({ error: 'invalid URL' }));
-      }
-      // A literal address is never looked up, so the lookup's check would not see it.
-      const host = hostOf(target);
-      if (!allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(done({ error: new PrivateDestinationError(host).message }));
-      const client = target.protocol === 'https:' ? https : http;
-      const agent = agents[target.protocol as 'http:' | 'https:'];
-      if (!agent) return Promise.resolve(done({ error: 'not an http(s) URL' }));
-
+      const parsed = targetOf(url);
+      if ('error' in parsed) return Promise.resolve(done({ error: parsed.error }));
+      const { target, client } = parsed;
+      const endpoint = agentFor(endpointId, target);
       return new Promise<AttemptOutcome>((resolve) => {
         let settled = false;
         const finish = (o: Partial<AttemptOutcome>) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
+          aborts.delete(abort);
+          endpoint.active--;
+          endpoint.lastUsed = Date.now();
           resolve(done(o));
         };
-        const req = client.request(target, {
+        endpoint.active++;
+        const req = client.request({
+          ...parsed.options,
           method: 'POST',
-          agent,
-          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'taskboard-webhooks/1' },
+          agent: endpoint.agent,
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': USER_AGENT },
         });
         const timer = setTimeout(() => {
           finish({ error: `timed out after ${timeoutMs} ms` });
           req.destroy();
         }, timeoutMs);
-        const onAbort = () => {
-          finish({ error: 'aborted: the server is shutting down' });
+        const abort = () => {
+          finish({ error: 'aborted: the server is shutting down', aborted: true });
           req.destroy();
         };
-        signal?.addEventListener('abort', onAbort, { once: true });
+        aborts.add(abort);
         req.on('error', (error: Error & { code?: string }) => {
-          const message = error instanceof PrivateDestinationError ? error.message : `${error.code ?? 'error'}: ${error.message}`;
+          const message = error instanceof PrivateDestinationError || error instanceof LookupTimeoutError ? error.message : `${error.code ?? 'error'}: ${error.message}`;
           finish({ error: message.slice(0, 300) });
         });
         req.on('response', (res) => {
@@ -96,7 +178,7 @@ export function createSender({ timeoutMs, allowPrivate, maxSockets }: { timeoutM
           const statusCode = res.statusCode ?? 0;
           const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
           const complete = () => {
-            const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '');
+            const excerpt = chunks.length ? Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '') : '';
             finish({ statusCode, excerpt, retryAfterMs });
           };
           res.on('data', (chunk: Buffer) => {
@@ -113,9 +195,13 @@ export function createSender({ timeoutMs, allowPrivate, maxSockets }: { timeoutM
         req.end(body);
       });
     },
+    abortAll() {
+      for (const abort of [...aborts]) abort();
+    },
     close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      clearInterval(sweep);
+      for (const entry of agents.values()) entry.agent.destroy();
+      agents.clear();
     },
   };
 }

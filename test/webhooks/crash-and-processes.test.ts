@@ -181,7 +181,7 @@ describe('the server process killed or stopped mid-delivery (embedded database)'
     server = await startServer(env);
     expect(server.output()).not.toMatch(/applied migrations/);
 
-    // The claim of the killed process holds for WEBHOOK_TIMEOUT_MS + 5 s (7 s), then the new one takes it.
+    // The claim of the killed process holds for 2 × WEBHOOK_TIMEOUT_MS + 5 s (9 s), then the new one takes it.
     const [, again] = (await receiver.waitFor(base + 2, 20_000)).slice(base);
     expect(again!.at - first!.at).toBeGreaterThanOrEqual(6_000);
     for (const r of [first!, again!]) {
