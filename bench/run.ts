@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark, one after another, each in its own process so none warms
+ * `npm run bench [-- name…]`: every benchmark (or those named), one after another, each in its own process so none warms
  * another's caches. Results are printed; bench/RESULTS.md records them with the command.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,8 +20,15 @@ const benches: [string, string[]][] = [
   ['web app: first load of a 200-card board, script move to screen (Chromium, embedded)', ['bench/web.ts', '7', '30']],
   ['assistant connector: a tool call over /mcp against the same REST call (embedded)', ['bench/connector.ts', '1000']],
 ];
+// `npm run bench -- webhooks web` runs only the benchmarks of those names (their files in bench/).
+const only = process.argv.slice(2);
+const chosen = only.length ? benches.filter(([, [file]]) => only.includes(path.basename(file!, '.ts'))) : benches;
+if (chosen.length === 0) {
+  console.error(`no benchmark matches ${only.join(', ')}; they are: ${benches.map(([, [file]]) => path.basename(file!, '.ts')).join(', ')}`);
+  process.exit(1);
+}
 let failed = false;
-for (const [title, args] of benches) {
+for (const [title, args] of chosen) {
   console.log(`\n## ${title}\n$ npx tsx ${args.join(' ')}`);
   const res = spawnSync(tsx, args, { cwd: root, stdio: 'inherit', env: process.env });
   if (res.status !== 0) failed = true;
