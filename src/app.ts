@@ -39,6 +39,8 @@ import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { EventBus, eventBusPlugin } from './platform/event-bus.js';
 import { registerBodyRules } from './platform/body-rules.js';
+import { registerCors } from './platform/cors.js';
+import { registerQueryRules } from './platform/query-rules.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
 import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
@@ -67,8 +69,16 @@ export interface BuildAppOptions {
 export const API_DESCRIPTION = `The task-board REST API. Every path is relative to this server URL (\`/api\`).
 
 Authenticate with a personal API key: \`Authorization: Bearer tsk_…\`. A \`read\` key may only GET.
-Errors always have the body \`{"error": "<message>"}\`; the message names the field or rule at fault.
-Collections are objects holding a named array (\`{"boards": [...]}\`), never bare arrays.`;
+Errors always have the body \`{"error": "<message>"}\`; the message names the field or rule at fault
+(a missing field: \`"name: required"\`). Unknown body fields and unknown query parameters are 400.
+Collections are objects holding a named array (\`{"boards": [...]}\`), never bare arrays; paged ones
+also send \`Link: <…>; rel="next"\` (RFC 8288).
+
+Cards and boards carry a strong \`ETag\`: \`If-None-Match\` on GET answers 304 when unchanged; \`If-Match\` on
+a change of a card applies it only at that version (strong comparison: a weak \`W/"…"\` tag never matches),
+else 409, the status of every version conflict here.
+
+CORS: any origin may call with a key (\`Access-Control-Allow-Origin: *\`), never with cookies.`;
 
 export const V1_DESCRIPTION = `The answer API (\`POST /v1/answer\`, \`X-API-Key: ans_…\`) and the ticket API
 (beta, \`/v1/tickets\`, \`Authorization: Bearer wst_…\`). Errors have the body
@@ -117,10 +127,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerBodyRules(app);
+  registerQueryRules(app);
 
   registerRequestId(app);
   registerGracefulClose(app);
   registerErrorHandling(app);
+  // Before shedding, rate limiting and authentication: preflights answered at once, errors readable.
+  registerCors(app);
   await app.register(dbPlugin, { db, owned });
   // Root onRequest hooks, before every surface's authentication: shed load when overloaded, then
   // count the request against its budget (no credential lookup on either path).

@@ -26,12 +26,26 @@ interface CachedKey {
   credential: KeyCredential;
   expiresAt: number | null;
   usable: boolean;
+  /** The owner is blocked: said so, rather than "invalid", so the owner knows why. */
+  ownerBlocked: boolean;
   lastUsedAt: number | null;
+  /** lastUsedAt is never written earlier than this (the key's creation). */
+  notBefore: number;
 }
 
 /** The live key behind a tsk_ token, or null (unknown, revoked, expired, owner not active). */
-export async function resolveApiKey({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
-  if (!isWellFormedToken(token, 'tsk_')) return null;
+export async function resolveApiKey(options: { db: PrismaClient; token: string; now?: number }) {
+  const result = await checkApiKey(options);
+  return 'refused' in result ? null : result.key;
+}
+
+/**
+ * The live key behind a tsk_ token, or why there is none: `blocked` when the key would work but
+ * its owner is blocked, `invalid` otherwise (unknown, revoked, expired, owner deleted).
+ */
+export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }): Promise<{ key: KeyCredential } | { refused: 'invalid' | 'blocked' }> {
+  const invalid = { refused: 'invalid' as const };
+  if (!isWellFormedToken(token, 'tsk_')) return invalid;
   const hash = hashToken(token);
   let entry = cachedCredential<CachedKey | null>(db, `key:${hash}`, now);
   if (entry === undefined) {
@@ -52,16 +66,19 @@ export async function resolveApiKey({ db, token, now = Date.now() }: { db: Prism
       },
       expiresAt: key.expiresAt?.getTime() ?? null,
       usable: key.revokedAt === null && key.user.status === 'active',
+      ownerBlocked: key.revokedAt === null && key.user.status === 'blocked',
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+      notBefore: key.createdAt.getTime(),
     };
     cacheCredential(db, `key:${hash}`, entry, generation, now);
   }
-  if (!entry || !entry.usable || (entry.expiresAt !== null && entry.expiresAt <= now)) return null;
+  if (!entry || (entry.expiresAt !== null && entry.expiresAt <= now)) return invalid;
+  if (!entry.usable) return entry.ownerBlocked ? { refused: 'blocked' } : invalid;
   const keyId = entry.credential.keyId;
   touchLastUsed(entry, now, (at) =>
     db.apiKey.updateMany({ where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: at } }] }, data: { lastUsedAt: at } }),
   );
-  return entry.credential;
+  return { key: entry.credential };
 }
 
 /** The active user behind a session cookie, or null (unknown, expired, user not active). */

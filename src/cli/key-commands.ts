@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createApiKey, expiryFrom } from '../accounts/create-api-key.js';
 import { findUserByEmail } from '../accounts/find-user.js';
+import { listApiKeys } from '../accounts/list-api-keys.js';
 import { presentApiKey } from '../accounts/presenters.js';
 import { revokeApiKey } from '../accounts/revoke-api-key.js';
 import * as s from '../accounts/schemas.js';
@@ -49,5 +50,17 @@ export const keyRevoke = defineCommand({
     const user = await findUserByEmail({ db: db.prisma, email: f.email });
     const key = await revokeApiKey({ db: db.prisma, userId: user.id, keyId: f.id });
     return { id: key.id, revokedAt: key.revokedAt!.toISOString() };
+  },
+});
+
+export const keyList = defineCommand({
+  name: 'key list',
+  usage: 'key list --email E',
+  summary: "list a user's API keys, revoked and expired ones too, newest first (never their tokens)",
+  flags: z.strictObject({ email: s.email }),
+  run: async ({ db }, f) => {
+    const user = await findUserByEmail({ db: db.prisma, email: f.email });
+    const keys = await listApiKeys({ db: db.prisma, userId: user.id });
+    return { keys: keys.map(presentApiKey) };
   },
 });

@@ -53,7 +53,7 @@ const argv = process.argv.slice(2).map((arg, i, all) => {
   return arg;
 });
 if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-  console.log(helpText());
+  console.log(helpText(argv));
   process.exit(argv.length === 0 ? 1 : 0);
 }
 main(argv)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createUser } from '../accounts/create-user.js';
 import { findUserByEmail } from '../accounts/find-user.js';
+import { listUsers } from '../accounts/list-users.js';
 import * as s from '../accounts/schemas.js';
 import { setUserStatus } from '../accounts/set-user-status.js';
 import { defineCommand } from './command.js';
@@ -37,3 +38,16 @@ function statusCommand(verb: 'block' | 'unblock' | 'delete', status: 'blocked' |
 export const userBlock = statusCommand('block', 'blocked', 'block a user: sessions end, keys stop working');
 export const userUnblock = statusCommand('unblock', 'active', 'unblock a user');
 export const userDelete = statusCommand('delete', 'deleted', 'delete a user: every credential stops; the name stays in history');
+
+export const userList = defineCommand({
+  name: 'user list',
+  usage: 'user list',
+  summary: 'list every account (blocked and deleted ones too), oldest first',
+  flags: z.strictObject({}),
+  run: async ({ db }) => {
+    const users = await listUsers(db.prisma);
+    return {
+      users: users.map((u) => ({ id: u.id, email: u.email, name: u.name, siteAdmin: u.siteAdmin, status: u.status, createdAt: u.createdAt.toISOString() })),
+    };
+  },
+});

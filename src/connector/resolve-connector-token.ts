@@ -18,6 +18,7 @@ interface CachedToken {
   expiresAt: number;
   usable: boolean;
   lastUsedAt: number | null;
+  notBefore: number;
 }
 
 /** The library's opaque tokens are base64url; anything else is refused before any lookup. */
@@ -74,6 +75,7 @@ export async function resolveConnectorToken({
             expiresAt: (accessToken.exp ?? 0) * 1000,
             usable: connection.user.status === 'active',
             lastUsedAt: connection.lastUsedAt?.getTime() ?? null,
+            notBefore: connection.createdAt.getTime(),
           }
         : null;
     cacheCredential(db, cacheKey, entry, generation, now);

@@ -1,6 +1,6 @@
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Principal, resolveApiKey, resolveSession } from '../accounts/resolve-credential.js';
+import { checkApiKey, type Principal, resolveApiKey, resolveSession } from '../accounts/resolve-credential.js';
 import type { Config } from '../config.js';
 import { AppError, forbidden } from './errors.js';
 
@@ -75,8 +75,15 @@ export function apiAuthentication(config: Config) {
       if (!match) throw unauthenticated('authorization: expected "Bearer <API key>"');
       const token = match[1]!;
       if (!token.startsWith('tsk_')) throw unauthenticated('authorization: not a task-board API key (tsk_…)');
-      const key = await resolveApiKey({ db: request.server.db.prisma, token });
-      if (!key) throw unauthenticated('authorization: API key is invalid, revoked or expired');
+      const checked = await checkApiKey({ db: request.server.db.prisma, token });
+      if ('refused' in checked) {
+        throw unauthenticated(
+          checked.refused === 'blocked'
+            ? 'authorization: the account that owns this API key is blocked'
+            : 'authorization: API key is invalid, revoked or expired',
+        );
+      }
+      const { key } = checked;
       const { keyId, permission, boardIds, ...principal } = key;
       if (permission === 'read' && request.method !== 'GET' && request.method !== 'HEAD') {
         throw forbidden('this API key is read-only: only GET requests are allowed');

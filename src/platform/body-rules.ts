@@ -16,7 +16,13 @@ export function registerBodyRules(app: FastifyInstance) {
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (error, value) => {
+      if (error) {
+        done(poisoningError(body as string) ?? error, undefined);
+        return;
+      }
+      done(null, value);
+    });
   });
 
   app.addHook('preValidation', async (request) => {
@@ -25,4 +31,23 @@ export function registerBodyRules(app: FastifyInstance) {
     const empty = typeof request.body === 'object' && !Array.isArray(request.body) && Object.keys(request.body).length === 0;
     if (!empty) throw badRequest('body: this endpoint takes no body');
   });
+}
+
+/**
+ * Why the secure parser refused JSON that JSON.parse reads: a `__proto__` or
+ * `constructor.prototype` key (prototype poisoning). Said so, rather than "malformed JSON".
+ */
+function poisoningError(text: string) {
+  let proto = false;
+  try {
+    // JSON.parse makes `__proto__` an own key (escaped spellings included): the reviver sees it.
+    JSON.parse(text, (key, value: unknown) => {
+      if (key === '__proto__') proto = true;
+      return value;
+    });
+  } catch {
+    return null; // really malformed
+  }
+  const key = proto ? '__proto__' : 'constructor.prototype';
+  return badRequest(`body: a "${key}" key is refused (it could alter object prototypes)`);
 }

@@ -55,13 +55,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 }
 
 /** Turns anything thrown into an AppError; unknown errors become a 500 with no details. */
-export function toAppError(error: unknown): AppError {
+export function toAppError(error: unknown, request?: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   const err = error as FastifyError & { code?: string; cause?: unknown; meta?: unknown };
 
   if (hasZodFastifySchemaValidationErrors(err)) {
     const first = err.validation[0]!;
-    return badRequest(describeValidationIssue(first, err.validationContext));
+    return badRequest(describeValidationIssue(first, err.validationContext, request));
   }
   if (isDatabaseUnavailable(err)) return unavailable('database unavailable, retry shortly');
 
@@ -101,19 +101,50 @@ export function toAppError(error: unknown): AppError {
   return new AppError(500, 'internal_error', 'internal error');
 }
 
-/** "title: must be 1-512 characters"; query and path fields are prefixed ("querystring.limit"). */
+/**
+ * "title: must be 1-512 characters"; query and path fields are prefixed ("querystring.limit").
+ * A field that is missing altogether is "name: required", whatever its schema's message (which
+ * describes a wrong value, and zod's default says "received undefined").
+ */
 function describeValidationIssue(
   issue: { keyword: string; instancePath: string; message?: string; params: Record<string, unknown> },
   context: string | undefined,
+  request: FastifyRequest | undefined,
 ): string {
   const where = context === 'body' || !context ? '' : `${context}.`;
-  const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const field = path.join('.');
   const keys = issue.params.keys as string[] | undefined;
   if (issue.keyword === 'unrecognized_keys' && keys?.length) {
     return `${where}${field ? `${field}.` : ''}${keys[0]}: unknown field`;
   }
   const name = field ? `${where}${field}` : (context ?? 'request');
+  if (issue.keyword !== 'custom' && request && isMissing(validatedPart(request, context), path)) return `${name}: required`;
   return `${name}: ${issue.message ?? 'invalid'}`;
+}
+
+/** The raw request part a validation context names (what the schema was given). */
+function validatedPart(request: FastifyRequest, context: string | undefined): unknown {
+  switch (context) {
+    case 'querystring':
+      return request.query;
+    case 'params':
+      return request.params;
+    case 'headers':
+      return request.headers;
+    default:
+      return request.body;
+  }
+}
+
+/** Whether `path` names nothing in `value`: the key (or the whole part) is absent, or undefined. */
+function isMissing(value: unknown, path: string[]): boolean {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return true;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current === undefined;
 }
 
 /** A deadlock or serialisation failure: the transaction was rolled back and may be retried. */
@@ -133,18 +164,22 @@ function postgresCode(error: { meta?: unknown }): string | undefined {
 /** Connection-level failures (refused, timed out, server gone) mean "retry later", not a bug. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
+  const pending: unknown[] = [error];
+  while (pending.length) {
+    const current = pending.shift();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
-    const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown };
+    const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
     if (typeof e.code === 'string' && ['P1001', 'P1002', 'P1017', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '57014', '53300'].includes(e.code)) {
       return true;
     }
     if (e.kind === 'DatabaseNotReachable' || e.kind === 'ConnectionClosed' || e.kind === 'SocketTimeout') return true;
-    if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Can't reach database server|Query read timeout|not queryable|statement timeout/i.test(e.message)) {
+    if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Can't reach database server|Server has closed the connection|Query read timeout|not queryable|statement timeout/i.test(e.message)) {
       return true;
     }
-    current = e.cause;
+    // Prisma's raw queries (P2010) carry the driver adapter's error in meta, not in cause: a
+    // connection the server closed mid-transaction (PostgreSQL stopped) is found there.
+    pending.push(e.meta?.driverAdapterError, e.cause);
   }
   return false;
 }
@@ -152,7 +187,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** The one error handler and the 404 handler, shared by every surface. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request);
     if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }

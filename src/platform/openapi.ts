@@ -4,6 +4,31 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
+/** A response header's schema, with its description (@fastify/swagger moves it to the header). */
+export interface DocumentedHeader {
+  type: 'string';
+  description: string;
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Headers of the responses, by status, for the document (e.g. `{ 200: { link: linkHeader } }`). */
+    responseHeaders?: Record<number, Record<string, DocumentedHeader>>;
+  }
+}
+
+/** `Link` of paged collections. */
+export const linkHeader: DocumentedHeader = {
+  type: 'string',
+  description: 'RFC 8288: `<url>; rel="next"`, the next page (the same request with the cursor set); absent on the last page.',
+};
+
+/** `ETag` of a representation that can be fetched conditionally. */
+export const etagHeader = (what: string): DocumentedHeader => ({
+  type: 'string',
+  description: `A strong entity tag: ${what}. Send it back as If-None-Match (304 when unchanged).`,
+});
+
 export interface DocsOptions {
   title: string;
   description: string;
@@ -39,7 +64,17 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
       security: Object.keys(options.securitySchemes).map((name) => ({ [name]: [] })),
     },
     transform: (input) => {
-      const out = jsonSchemaTransform(input);
+      const out = jsonSchemaTransform(input) as ReturnType<typeof jsonSchemaTransform> & {
+        schema: { responseHeaders?: Record<string, unknown>; response?: Record<string, Record<string, unknown>> };
+      };
+      // responseHeaders (a route schema key of ours) become the responses' documented headers.
+      const { responseHeaders, ...schema } = out.schema ?? {};
+      if (responseHeaders && schema.response) {
+        for (const [status, headers] of Object.entries(responseHeaders)) {
+          if (schema.response[status]) schema.response[status] = { ...schema.response[status], headers };
+        }
+      }
+      out.schema = schema;
       // Paths in the document are relative to the server URL, as the seed states them.
       const inside = out.url.startsWith(`${options.serverUrl}/`);
       if (!inside) outside.add(out.url);
@@ -53,7 +88,7 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
           if (!isOperation(method, operation)) continue;
           operation.operationId ??= deriveOperationId(method, path);
           describeResponses(operation);
-          declareSharedErrors(method, operation, options.serverUrl !== '/v1');
+          declareSharedErrors(method, operation, options.serverUrl !== '/v1', path.includes('{'));
         }
       }
       keepReachableSchemas(openapiObject, surfacePrefix(options.serverUrl));
@@ -103,6 +138,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '202': 'Accepted',
   '204': 'No content',
   '206': 'Partial content',
+  '304': 'Not modified: If-None-Match holds the current ETag. No body.',
   '400': 'The request is malformed; the message names the field at fault.',
   '401': 'Missing, unknown, revoked or expired credentials.',
   '403': 'Not allowed.',
@@ -129,9 +165,9 @@ function describeResponses(operation: Operation) {
         media.schema = { $ref: schema.allOf[0]!.$ref };
       }
     }
-    if (status === '204') {
+    if (status === '204' || status === '304') {
       delete response.content;
-      response.description = STATUS_DESCRIPTIONS['204'];
+      response.description = STATUS_DESCRIPTIONS[status]!;
     } else if (!response.description || response.description === 'Default Response') {
       response.description = STATUS_DESCRIPTIONS[status] ?? 'Response';
     }
@@ -192,10 +228,10 @@ const surfacePrefix = (serverUrl: string) => serverUrl.replace(/^\//, '').toUppe
 
 /**
  * Statuses that rules shared by every route can produce, declared wherever they apply: any
- * request can be rate limited (429) or shed (503); a body can be too large (413) or of the wrong type (415); a change can be refused for its body or
- * path (400) and, outside /v1, for a read-only key or a foreign Origin (403).
+ * request can be rate limited (429) or shed (503), or refused for an unknown query parameter (400); a body can be too large (413) or of the
+ * wrong type (415); a path parameter can be too long (414); a change can be refused, outside /v1, for a read-only key or a foreign Origin (403).
  */
-function declareSharedErrors(method: string, operation: Operation, forbiddenApplies: boolean) {
+function declareSharedErrors(method: string, operation: Operation, forbiddenApplies: boolean, hasPathParameters: boolean) {
   const responses = operation.responses;
   if (!responses || typeof responses !== 'object') return;
   const errorResponse = Object.entries(responses).find(([status]) => status >= '400')?.[1];
@@ -210,8 +246,11 @@ function declareSharedErrors(method: string, operation: Operation, forbiddenAppl
     add('413', 'The body is too large.');
     add('415', 'The body is not application/json (or multipart/form-data where the operation says so).');
   }
+  // A path parameter longer than the router takes (an id of 150 digits) is refused before routing.
+  if (hasPathParameters) add('414', 'A path segment is too long (ids are at most 10 digits).');
+  // Any operation refuses unknown query parameters (query-rules.ts).
+  add('400', 'The request is malformed (an unknown query parameter, a field at fault); the message names it.');
   if (!['get', 'head', 'options'].includes(method)) {
-    add('400', 'The request is malformed; the message names the field at fault.');
     if (forbiddenApplies) add('403', 'Not allowed: a read-only key, a role that may not do this, or a cross-origin request with a session.');
   }
 }

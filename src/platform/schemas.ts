@@ -7,9 +7,10 @@ export const MAX_ID = 2_147_483_647;
 export const id = (what: string) =>
   z
     .number({ message: 'must be a positive integer id' })
-    .int({ message: 'must be a positive integer id' })
+    // The range first: the first issue is the message, and 1e20 is also "not a (safe) integer".
     .min(1, { message: 'must be a positive integer id' })
-    .max(MAX_ID, { message: 'must be a positive integer id' })
+    .max(MAX_ID, { message: `must be at most ${MAX_ID}` })
+    .int({ message: 'must be a positive integer id' })
     .describe(`${what} id.`);
 
 /** `{ id }` path parameters (strings on the wire). */

@@ -123,7 +123,10 @@ describe('rule 6 and the key lifecycle: a key stops working', () => {
     const userSession = await loginCookie(t.app, user.email, user.password);
     expect((await get('/api/boards', auth)).statusCode).toBe(200);
     expect((await post(`/admin/users/${user.id}/block`, adminSession)).json()).toEqual({ id: user.id, status: 'blocked' });
-    expect((await get('/api/boards', auth)).statusCode).toBe(401);
+    const refused = await get('/api/boards', auth);
+    expect(refused.statusCode).toBe(401);
+    // Said as it is, not "invalid, revoked or expired": the key is fine, its owner is not.
+    expect(refused.json()).toEqual({ error: 'authorization: the account that owns this API key is blocked' });
     expect((await get('/auth/me', userSession)).statusCode).toBe(401);
     expect((await post('/auth/login', {}, { email: user.email, password: user.password })).statusCode).toBe(403);
     expect((await post(`/admin/users/${user.id}/unblock`, adminSession)).json()).toEqual({ id: user.id, status: 'active' });

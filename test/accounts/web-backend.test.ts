@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWellFormedToken } from '../../src/accounts/tokens.js';
+import { touchLastUsed } from '../../src/accounts/touch-last-used.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 
@@ -155,15 +156,30 @@ describe('/account/keys', () => {
     expect(listed[0].revokedAt).toEqual(expect.any(String));
   });
 
-  it('records lastUsedAt to the minute, with one write per minute at most', async () => {
+  it('records lastUsedAt to the minute (never before the key was created), with one write per minute at most', async () => {
     const user = await makeUser(t.db);
     const { auth, key } = await makeKey(t.db, user.id);
     for (let i = 0; i < 5; i++) expect((await inject('GET', '/api/boards', auth)).statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 100)); // the write is off the request's path
     const row = await t.db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
     expect(row.lastUsedAt).not.toBeNull();
-    expect(row.lastUsedAt!.getTime() % 60_000).toBe(0);
-    expect(Date.now() - row.lastUsedAt!.getTime()).toBeLessThan(61_000);
+    const at = row.lastUsedAt!.getTime();
+    // The minute of use, or the creation instant when the key was made in that same minute.
+    expect(at % 60_000 === 0 || at === row.createdAt.getTime()).toBe(true);
+    expect(at).toBeGreaterThanOrEqual(row.createdAt.getTime());
+    expect(Date.now() - at).toBeLessThan(61_000);
+    const listed = (await inject('GET', '/account/keys', await loginCookie(t.app, user.email, user.password))).json().keys;
+    expect(Date.parse(listed[0].lastUsedAt)).toBeGreaterThanOrEqual(Date.parse(listed[0].createdAt));
+  });
+
+  it('never writes a lastUsedAt earlier than the creation, even within its first minute', () => {
+    const created = Date.UTC(2026, 10, 24, 12, 0, 40);
+    const writes: Date[] = [];
+    const entry = { lastUsedAt: null, notBefore: created };
+    touchLastUsed(entry, created + 5_000, async (at) => writes.push(at));
+    expect(writes).toEqual([new Date(created)]);
+    touchLastUsed(entry, created + 65_000, async (at) => writes.push(at));
+    expect(writes[1]).toEqual(new Date(Date.UTC(2026, 10, 24, 12, 1, 0)));
   });
 });
 

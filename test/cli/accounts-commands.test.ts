@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../src/cli/run-command.js';
+import { commands } from '../../src/cli/commands.js';
+import { helpText, runCommand } from '../../src/cli/run-command.js';
 import { makeBoard } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 
@@ -90,5 +92,79 @@ describe('key commands', () => {
     await admin('user', 'create', '--email', e, '--password', 'longenough');
     for (let i = 0; i < 20; i++) expect((await admin('key', 'create', '--email', e, '--name', `k${i}`)).exitCode).toBe(0);
     expect(await admin('key', 'create', '--email', e, '--name', 'k20')).toEqual({ exitCode: 1, body: { error: expect.stringMatching(/at most 20 live keys/) } });
+  });
+});
+
+describe('listing commands', () => {
+  it('user list prints every account, oldest first, with its status', async () => {
+    const e = email();
+    const created = (await admin('user', 'create', '--email', e, '--password', 'longenough', '--name', 'Listed')).body;
+    await admin('user', 'block', '--email', e);
+    const res = await admin('user', 'list');
+    expect(res.exitCode).toBe(0);
+    const users = res.body.users as { id: number }[];
+    expect(users.map((u) => u.id)).toEqual([...users.map((u) => u.id)].sort((a, b) => a - b));
+    expect(users.find((u) => u.id === created.id)).toEqual({
+      id: created.id, email: e, name: 'Listed', siteAdmin: false, status: 'blocked', createdAt: expect.any(String),
+    });
+    expect((await admin('user', 'list', '--email', e)).body.error).toMatch(/^--email: unknown flag for "user list"/);
+  });
+
+  it('key list prints a user\'s keys, newest first, revoked ones too, never a token', async () => {
+    const e = email();
+    await admin('user', 'create', '--email', e, '--password', 'longenough');
+    const first = (await admin('key', 'create', '--email', e, '--name', 'first')).body;
+    const second = (await admin('key', 'create', '--email', e, '--name', 'second', '--permission', 'write')).body;
+    await admin('key', 'revoke', '--email', e, '--id', String(first.id));
+    const res = await admin('key', 'list', '--email', e.toUpperCase());
+    expect(res.exitCode).toBe(0);
+    const keys = res.body.keys as Record<string, unknown>[];
+    expect(keys.map((k) => k.id)).toEqual([second.id, first.id]);
+    expect(keys[0]).toMatchObject({ name: 'second', permission: 'write', prefix: second.prefix, revokedAt: null });
+    expect(keys[1]!.revokedAt).toEqual(expect.any(String));
+    expect(JSON.stringify(res.body)).not.toContain(second.token as string);
+    expect((await admin('key', 'list', '--email', 'nobody@example.com')).body.error).toMatch(/no user/);
+  });
+
+  it('board list prints a user\'s boards with their role, active ones unless --archived', async () => {
+    const e = email();
+    const user = (await admin('user', 'create', '--email', e, '--password', 'longenough')).body;
+    const active = await makeBoard(t.db, user.id as number);
+    const archived = await makeBoard(t.db, user.id as number);
+    await t.db.prisma.board.update({ where: { id: archived.id }, data: { archived: true } });
+    const res = await admin('board', 'list', '--email', e);
+    expect(res).toEqual({ exitCode: 0, body: { boards: [expect.objectContaining({ id: active.id, name: active.name, role: 'admin', archived: false })] } });
+    const old = await admin('board', 'list', '--email', e, '--archived');
+    expect((old.body.boards as { id: number }[]).map((b) => b.id)).toEqual([archived.id]);
+  });
+});
+
+describe('--help', () => {
+  it('describes every command: its usage, summary and each flag of its schema', () => {
+    for (const command of commands) {
+      const text = helpText([...command.name.split(' '), '--help']);
+      expect(text, command.name).toContain(`usage: npm run --silent admin -- ${command.usage}`);
+      expect(text).toContain('flags:');
+      expect(text).toMatch(/--help +print this help/);
+    }
+    const keyCreate = helpText(['key', 'create', '--help']);
+    expect(keyCreate).toMatch(/--email E +required/);
+    expect(keyCreate).toMatch(/--permission read\|write +optional/);
+    expect(helpText(['board', 'list', '-h'])).toMatch(/--archived +optional/);
+  });
+
+  it('lists a group\'s commands, and every command at the top level', () => {
+    const group = helpText(['key', '--help']);
+    expect(group).toContain('key commands:');
+    expect(group).toMatch(/key list +list a user's API keys/);
+    expect(group).not.toContain('user create');
+    const top = helpText(['--help']);
+    for (const name of ['user list', 'key list', 'board list', 'db migrate']) expect(top).toContain(`  ${name} `);
+  });
+
+  it('is printed by the CLI itself, with exit 0, without opening a database', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'key', 'list', '--help'], { encoding: 'utf8', env: { ...process.env, DATA_DIR: '/nonexistent/tb-help' } });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^usage: npm run --silent admin -- key list --email E\n/);
   });
 });

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { conflict } from '../../src/platform/errors.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { conflict, toAppError } from '../../src/platform/errors.js';
 import { makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 
@@ -195,5 +196,20 @@ describe('unknown routes with a body', () => {
     const v1 = await t.app.inject({ method: 'POST', url: '/v1/anything', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
     expect(v1.statusCode).toBe(404);
     expect(v1.json()).toEqual({ error: 'not_found', message: 'no route POST /v1/anything' });
+  });
+});
+
+describe('a database connection closed mid-request', () => {
+  // Seen by `npm run chaos` when PostgreSQL stops: Prisma's raw queries report it as P2010 with the
+  // driver adapter's error in meta. It is the database being unavailable (503), not a 500.
+  it('is 503 database unavailable, as a refused connection is', () => {
+    const error = new Prisma.PrismaClientKnownRequestError('Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`', {
+      code: 'P2010',
+      clientVersion: '7.10.1',
+      meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'ConnectionClosed' } } },
+    });
+    const answer = toAppError(error);
+    expect(answer.status).toBe(503);
+    expect(answer.message).toContain('database unavailable');
   });
 });

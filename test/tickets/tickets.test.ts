@@ -99,8 +99,12 @@ describe('GET and PATCH /v1/tickets', () => {
     const w = await ticketWorkspace();
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.push((await w.call('POST', '/v1/tickets', { ...valid, subject: `T${i}` })).json().id);
-    const page1 = (await w.call('GET', '/v1/tickets?limit=2')).json();
+    const first = await w.call('GET', '/v1/tickets?limit=2');
+    const page1 = first.json();
     expect(page1.tickets.map((x: { id: number }) => x.id)).toEqual([ids[4], ids[3]]);
+    // The next page in a Link header too (RFC 8288), as on /api.
+    expect(first.headers.link).toBe(`</v1/tickets?limit=2&cursor=${page1.nextCursor}>; rel="next"`);
+    expect((await w.call('GET', '/v1/tickets?limit=2&sort=asc')).json()).toEqual({ error: 'invalid_request', message: 'querystring.sort: unknown parameter' });
     const page2 = (await w.call('GET', `/v1/tickets?limit=2&cursor=${page1.nextCursor}`)).json();
     expect(page2.tickets.map((x: { id: number }) => x.id)).toEqual([ids[2], ids[1]]);
     const page3 = (await w.call('GET', `/v1/tickets?limit=2&cursor=${page2.nextCursor}`)).json();

@@ -12,6 +12,7 @@ interface Cached {
   credential: AnswerKeyCredential;
   usable: boolean;
   lastUsedAt: number | null;
+  notBefore: number;
 }
 
 /**
@@ -29,6 +30,7 @@ export async function resolveAnswerKey({ db, token, now = Date.now() }: { db: Pr
       credential: { keyId: key.id, workspaceId: key.workspaceId },
       usable: key.revokedAt === null,
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+      notBefore: key.createdAt.getTime(),
     };
     cacheCredential(db, `answer-key:${hash}`, entry, generation, now);
   }

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody } from '../../platform/openapi.js';
+import { sendEtag, etagOfBytes } from '../../platform/conditional.js';
+import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
+import { linkNext } from '../../platform/pagination.js';
 import { createBoard } from '../create-board.js';
 import { deleteBoard } from '../delete-board.js';
 import { getBoardJson } from '../get-board.js';
@@ -12,9 +14,10 @@ import * as s from '../schemas.js';
 import { searchCards } from '../search.js';
 import { decodeSearchCursor, searchAllBoards } from '../search-all-boards.js';
 import { updateBoard } from '../update-board.js';
-import { boardContext } from './context.js';
+import { boardContext, ifNoneMatch } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const boardEtag = etagHeader("a hash of the snapshot's bytes, so it changes whenever anything in it does");
 
 /** /boards: list, create, fetch, change, delete; a board's archive and activity. */
 export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -60,14 +63,18 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'getBoard',
         tags: ['boards'],
-        summary: 'The whole board: lists with their cards, labels, custom fields, members',
+        summary: 'The whole board: lists with their cards, labels, custom fields, members (304 when If-None-Match holds its current ETag)',
         params: s.boardId,
-        response: { 200: s.boardDetail, ...errors },
+        headers: ifNoneMatch,
+        response: { 200: s.boardDetail, 304: z.null(), ...errors },
+        responseHeaders: { 200: { etag: boardEtag }, 304: { etag: boardEtag } },
       },
     },
     async (request, reply) => {
       // Built as JSON text by PostgreSQL (see board-snapshot.ts); a string is sent without re-serialising.
       const json = await getBoardJson({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
+      // The tag is the bytes' hash: whatever changes in the snapshot (a card, a member's name, your role) changes it.
+      if (sendEtag(request, reply, etagOfBytes(json))) return reply.send(null);
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
@@ -171,9 +178,14 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
           archived: s.booleanQuery.describe('true: archived boards, lists and cards are searched too; false (default): only active ones.'),
         }),
         response: { 200: s.searchPage, 400: errorBody, 401: errorBody },
+        responseHeaders: { 200: { link: linkHeader } },
       },
     },
-    async (request) => searchAllBoards({ db: app.db.prisma, actor: request.actor, ...request.query }),
+    async (request, reply) => {
+      const page = await searchAllBoards({ db: app.db.prisma, actor: request.actor, ...request.query });
+      linkNext(request, reply, 'cursor', page.nextCursor);
+      return page;
+    },
   );
 
   app.get(
@@ -189,9 +201,13 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
           before: s.beforeQuery('an activity'),
         }),
         response: { 200: s.activities, ...errors },
+        responseHeaders: { 200: { link: linkHeader } },
       },
     },
-    async (request) =>
-      listActivity({ db: app.db.prisma, actor: request.actor, boardId: request.params.id, ...request.query }),
+    async (request, reply) => {
+      const page = await listActivity({ db: app.db.prisma, actor: request.actor, boardId: request.params.id, ...request.query });
+      linkNext(request, reply, 'before', page.nextBefore);
+      return page;
+    },
   );
 };

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody } from '../../platform/openapi.js';
+import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
+import { linkNext } from '../../platform/pagination.js';
 import { optionalBody } from '../../platform/schemas.js';
 import { copyCard, deleteCard, getCard, moveCard, updateCard } from '../cards.js';
 import { createCard } from '../create-card.js';
 import { decodeDueCursor, listAssignedCards } from '../list-assigned-cards.js';
 
 import * as s from '../schemas.js';
-import { boardContext, expectedVersion, ifMatch, sendCard } from './context.js';
+import { boardContext, expectedVersion, ifMatch, ifNoneMatch, sendCard, sendCardIfModified } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const cardEtag = etagHeader('"<version>", the card\'s version, which every change to the card or anything on it moves');
 
 /** /lists/{id}/cards and /cards/{id}: cards, their moves and copies. Card responses carry ETag. */
 export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -65,18 +67,32 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
           cursor: s.cursorQuery(decodeDueCursor),
         }),
         response: { 200: s.cardPage, 400: errorBody, 401: errorBody },
+        responseHeaders: { 200: { link: linkHeader } },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { member: _me, ...query } = request.query;
-      return listAssignedCards({ db: app.db.prisma, actor: request.actor, ...query });
+      const page = await listAssignedCards({ db: app.db.prisma, actor: request.actor, ...query });
+      linkNext(request, reply, 'cursor', page.nextCursor);
+      return page;
     },
   );
 
   app.get(
     '/cards/:id',
-    { schema: { operationId: 'getCard', tags: ['cards'], summary: 'The full card', params: s.cardId, response: { 200: s.card, ...errors } } },
-    async (request, reply) => sendCard(reply, await getCard({ db: app.db.prisma, actor: request.actor, cardId: request.params.id })),
+    {
+      schema: {
+        operationId: 'getCard',
+        tags: ['cards'],
+        summary: 'The full card (304 when If-None-Match holds its current ETag)',
+        params: s.cardId,
+        headers: ifNoneMatch,
+        response: { 200: s.card, 304: z.null(), ...errors },
+        responseHeaders: { 200: { etag: cardEtag }, 304: { etag: cardEtag } },
+      },
+    },
+    async (request, reply) =>
+      sendCardIfModified(request, reply, await getCard({ db: app.db.prisma, actor: request.actor, cardId: request.params.id })),
   );
 
   app.patch(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody } from '../../platform/openapi.js';
+import { errorBody, linkHeader } from '../../platform/openapi.js';
+import { linkNext } from '../../platform/pagination.js';
 import { createComment, deleteComment, listComments, updateComment } from '../comments.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch } from './context.js';
@@ -35,9 +36,14 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
         params: s.cardId,
         querystring: z.object({ limit: s.limitQuery(50, 100), before: s.beforeQuery('a comment') }),
         response: { 200: s.commentPage, ...errors },
+        responseHeaders: { 200: { link: linkHeader } },
       },
     },
-    async (request) => listComments({ db: app.db.prisma, actor: request.actor, cardId: request.params.id, ...request.query }),
+    async (request, reply) => {
+      const page = await listComments({ db: app.db.prisma, actor: request.actor, cardId: request.params.id, ...request.query });
+      linkNext(request, reply, 'before', page.nextBefore);
+      return page;
+    },
   );
 
   app.patch(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { v1ErrorBody } from '../../platform/openapi.js';
+import { linkHeader, v1ErrorBody } from '../../platform/openapi.js';
+import { linkNext } from '../../platform/pagination.js';
 import { queryInteger } from '../../platform/schemas.js';
 import { createTicket } from '../create-ticket.js';
 import { workspaceTokenAuthentication } from '../gate.js';
@@ -65,9 +66,14 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
           cursor: z.string().max(100).optional().describe('nextCursor of the previous page (opaque).'),
         }),
         response: { 200: z.object({ tickets: z.array(s.ticket), nextCursor: z.string().nullable() }), ...errors },
+        responseHeaders: { 200: { link: linkHeader } },
       },
     },
-    async (request) => listTickets({ db, workspaceId: request.ticketWorkspaceId, limit: request.query.limit, cursor: request.query.cursor }),
+    async (request, reply) => {
+      const page = await listTickets({ db, workspaceId: request.ticketWorkspaceId, limit: request.query.limit, cursor: request.query.cursor });
+      linkNext(request, reply, 'cursor', page.nextCursor);
+      return page;
+    },
   );
 
   app.get(
