@@ -176,7 +176,7 @@ try {
   const page = await context.newPage();
   await page.goto(boardUrl);
   await page.locator('[data-live="live"]').waitFor();
-  await page.waitForFunction(() => window.__paintedAt !== undefined);
+  await page.waitForFunction(() => document.querySelectorAll('li.card').length >= 200);
   const latencies: number[] = [];
   const requestTimes: number[] = [];
   for (let i = 0; i < moveCount; i++) {
@@ -195,6 +195,8 @@ try {
         });
         observer.observe(document.querySelector('.lists'), { childList: true, subtree: true });
       });
+      // Not the promise itself: evaluate would wait for it, and it settles only after the move.
+      true;
     `);
     const sent = performance.timeOrigin + performance.now();
     const res = await fetch(`${base}/api/cards/${cardId}/move`, {

@@ -90,6 +90,8 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
   app.get(
     '/attachments/:id/download',
     {
+      // Sent exactly as stored: ranges, lengths and ETags speak of these bytes (an uploaded .json too).
+      compress: false,
       schema: {
         operationId: 'downloadAttachment',
         tags: ['attachments'],
