@@ -20,6 +20,7 @@ export class EventBus {
   private notify: ((payload: string) => Promise<unknown>) | null = null;
   private listener: pg.Client | null = null;
   private closed = false;
+  private listenedBefore = false;
 
   constructor() {
     // One listener per board with open streams; boards are many.
@@ -31,6 +32,15 @@ export class EventBus {
     this.notify?.(JSON.stringify({ o: this.origin, id: activity.id })).catch(() => {
       // Other processes miss this one; their clients can resume with Last-Event-ID.
     });
+  }
+
+  /**
+   * Calls fn each time the listener connection comes back after it was lost: other processes'
+   * changes made meanwhile were never heard here, so whoever holds live state must catch up.
+   */
+  onReconnect(fn: () => void): () => void {
+    this.emitter.on('reconnected', fn);
+    return () => this.emitter.off('reconnected', fn);
   }
 
   /** Calls fn with every activity of the board from now on; returns the unsubscribe function. */
@@ -53,14 +63,17 @@ export class EventBus {
         log.warn({ err: error }, 'event listener connection lost; reconnecting');
         client.end().catch(() => {});
         if (this.listener === client) this.listener = null;
-        setTimeout(() => void listen().catch(() => {}), 1000).unref();
+        // Through attempt(), which keeps trying while the database stays down.
+        setTimeout(attempt, 1000).unref();
       });
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.listener = client;
+      if (this.listenedBefore) this.emitter.emit('reconnected');
+      this.listenedBefore = true;
     };
     // Never holds up start-up: with the database down the app still starts and answers 503.
-    const attempt = () =>
+    const attempt = (): Promise<void> =>
       listen().catch((error: unknown) => {
         log.warn({ err: error }, 'event listener could not connect; retrying');
         if (!this.closed) setTimeout(attempt, 2000).unref();

@@ -44,3 +44,30 @@ it.runIf(onPostgres)('delivers a change made through one instance to a stream he
   expect(stream.events).toHaveLength(1);
   stream.close();
 });
+
+it.runIf(onPostgres)('ends its streams when its listener connection comes back, and a resume replays what it could not hear', async () => {
+  const user = await makeUser(one.db);
+  const board = await makeBoard(one.db, user.id);
+  const { auth } = await makeKey(one.db, user.id);
+  const urlTwo = await two.listen({ port: 0, host: '127.0.0.1' }).catch(() => `http://127.0.0.1:${(two.server.address() as { port: number }).port}`);
+  const stream = await SseClient.open(`${urlTwo}/api/boards/${board.id}/events`, auth);
+  const first = await one.app.inject({ method: 'POST', url: `/api/boards/${board.id}/lists`, headers: auth, payload: { name: 'Heard' } });
+  expect(first.statusCode).toBe(201);
+  const [heard] = await stream.waitFor(1);
+
+  // The database drops instance two's LISTEN connection (a failover, a restart of PostgreSQL).
+  // Both instances' listeners on this test's database go (other test files have databases of their own).
+  const { rowCount } = await twoDb.pool!.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN tb_board_events' AND pid <> pg_backend_pid()`,
+  );
+  expect(rowCount).toBe(2);
+  const missed = await one.app.inject({ method: 'POST', url: `/api/boards/${board.id}/lists`, headers: auth, payload: { name: 'Made while not listening' } });
+  expect(missed.statusCode).toBe(201);
+
+  // Once listening again, instance two ends the stream; the client resumes and gets the change.
+  await Promise.race([stream.ended, new Promise((_, fail) => setTimeout(() => fail(new Error('the stream was not ended')), 10_000))]);
+  const resumed = await SseClient.open(`${urlTwo}/api/boards/${board.id}/events`, { ...auth, 'last-event-id': heard!.id! });
+  const [replayed] = await resumed.waitFor(1);
+  expect(JSON.parse(replayed!.data).data.list.name).toBe('Made while not listening');
+  resumed.close();
+}, 30_000);
