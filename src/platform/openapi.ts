@@ -99,6 +99,7 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   });
   await scope.register(swaggerUi, {
     routePrefix: options.path,
+    theme: { title: `${options.title} — Taskboard server` },
     uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
   });
   scope.get(`${options.path}/openapi.json`, { schema: { hide: true } }, async () => scope.swagger());
@@ -246,6 +247,8 @@ function declareSharedErrors(method: string, operation: Operation, forbiddenAppl
     add('413', 'The body is too large.');
     add('415', 'The body is not application/json (or multipart/form-data where the operation says so).');
   }
+  // Reads change nothing, so they never conflict: a 409 that shared error lists carry is not theirs.
+  if (method === 'get') delete responses['409'];
   // A path parameter longer than the router takes (an id of 150 digits) is refused before routing.
   if (hasPathParameters) add('414', 'A path segment is too long (ids are at most 10 digits).');
   // Any operation refuses unknown query parameters (query-rules.ts).

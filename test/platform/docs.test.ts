@@ -27,6 +27,7 @@ describe.each([
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).not.toMatch(/https?:\/\/(?!localhost)/);
+    expect(page.body).toMatch(/<title>[^<]*Taskboard server<\/title>/);
     const bundle = await t.app.inject({ method: 'GET', url: `${docs}/static/swagger-ui-bundle.js` });
     expect(bundle.statusCode).toBe(200);
     const init = await t.app.inject({ method: 'GET', url: `${docs}/static/swagger-initializer.js` });
@@ -84,4 +85,13 @@ describe('statuses every route can produce', () => {
       await t.close();
     }
   });
+});
+
+it('declares no 409 on reads: they change nothing, so they never conflict', async () => {
+  for (const url of ['/api/docs/openapi.json', '/v1/docs/openapi.json']) {
+    const doc = (await t.app.inject({ method: 'GET', url })).json();
+    const reads = Object.entries<Record<string, { responses: Record<string, unknown> }>>(doc.paths).filter(([, item]) => item.get);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.filter(([, item]) => '409' in item.get!.responses).map(([path]) => path)).toEqual([]);
+  }
 });
