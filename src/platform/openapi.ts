@@ -103,6 +103,9 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
     uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
   });
   scope.get(`${options.path}/openapi.json`, { schema: { hide: true } }, async () => scope.swagger());
+  // Built once at start, not on the first request: building it holds the event loop for a while
+  // (hundreds of ms, more on a busy machine), long enough to shed the requests around it.
+  scope.addHook('onReady', async () => void scope.swagger());
 }
 
 interface Operation {

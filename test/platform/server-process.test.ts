@@ -12,7 +12,7 @@ import { freePort } from '../net.js';
 const root = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tb-server-'));
-const env = { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+const env = { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' }; // a starved CI process would shed otherwise
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /**
