@@ -101,6 +101,8 @@ interface Local {
   shared: number;
   /** Counted here since, not yet added to the shared counter. */
   pending: number;
+  /** Sent to the shared counter by a flush that has not answered yet (so not in `shared`). */
+  inFlight: number;
   resetAt: number;
   readAt: number;
   windowMs: number;
@@ -133,13 +135,18 @@ export function storeOver(backend: CounterBackend, defaults: { windowMs: number;
       if (entry.pending === 0) continue;
       const by = entry.pending;
       entry.pending = 0;
+      // Still counted while the flush is under way: RateLimit-Remaining must not go back up meanwhile.
+      entry.inFlight += by;
       backend.incr(key, entry.windowMs, by).then(
         (count) => {
-          entry.shared = count.current;
+          entry.inFlight -= by;
+          entry.shared = Math.max(entry.shared, count.current);
           entry.resetAt = Date.now() + count.ttl;
           entry.readAt = Date.now();
         },
-        () => {}, // lost counts: the store is down, and requests then fail or go unlimited anyway
+        () => {
+          entry.inFlight -= by; // lost counts: the store is down, and requests then fail or go unlimited anyway
+        },
       );
     }
   };
@@ -163,10 +170,10 @@ export function storeOver(backend: CounterBackend, defaults: { windowMs: number;
         local.delete(key);
         entry = undefined;
       }
-      if (entry && now - entry.readAt < LOCAL_FRESH_MS && 2 * (entry.shared + entry.pending + 1) <= max) {
+      if (entry && now - entry.readAt < LOCAL_FRESH_MS && 2 * (entry.shared + entry.inFlight + entry.pending + 1) <= max) {
         entry.pending++;
         flushing ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
-        callback(null, { current: entry.shared + entry.pending, ttl: entry.resetAt - now });
+        callback(null, { current: entry.shared + entry.inFlight + entry.pending, ttl: entry.resetAt - now });
         return;
       }
       // Counted in the shared store now, together with what this process counted meanwhile.
@@ -175,7 +182,7 @@ export function storeOver(backend: CounterBackend, defaults: { windowMs: number;
       backend.incr(key, timeWindow, by).then(
         (count) => {
           const at = Date.now();
-          const current = local.get(key) ?? { shared: 0, pending: 0, resetAt: 0, readAt: 0, windowMs: timeWindow };
+          const current = local.get(key) ?? { shared: 0, pending: 0, inFlight: 0, resetAt: 0, readAt: 0, windowMs: timeWindow };
           Object.assign(current, { shared: count.current, resetAt: at + count.ttl, readAt: at });
           if (local.size >= 100_000) local.clear();
           local.set(key, current);

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
+import { storeOver } from '../../src/platform/rate-limit-store.js';
 import { SseClient } from '../sse-client.js';
 
 const LIMIT = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' };
@@ -165,6 +166,33 @@ describe('counts taken in memory below half a budget', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('RateLimit-Remaining while a background flush is under way', () => {
+  it('never goes back up: counts sent to a slow shared counter still count until it answers', async () => {
+    // A shared counter that answers 120 ms late, as a loaded database does: the flush that
+    // happens meanwhile used to forget its counts until then (seen on PostgreSQL in CI).
+    const counts = new Map<string, number>();
+    const slow = {
+      kind: 'database' as const,
+      async incr(key: string, windowMs: number, by = 1) {
+        const current = (counts.get(key) ?? 0) + by;
+        counts.set(key, current);
+        await new Promise((r) => setTimeout(r, 120));
+        return { current, ttl: windowMs };
+      },
+      async close() {},
+    };
+    const Store = storeOver(slow, { windowMs: 60_000, max: 100 });
+    const store = new Store({} as never);
+    const incr = () => new Promise<number>((resolve, reject) => store.incr('k', (e, c) => (e ? reject(e) : resolve(c!.current)), 60_000, 100));
+    const seen: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      seen.push(await incr());
+      await new Promise((r) => setTimeout(r, 20)); // flushes start every 50 ms and take 120 ms
+    }
+    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
 });
 
