@@ -21,7 +21,7 @@ import { webhooksPlugin } from './webhooks/plugin.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
 import { keyRoutes } from './accounts/routes/keys.js';
-import { attachmentStorePlugin } from './boards/attachment-store.js';
+import { attachmentStorePlugin } from './boards/attachments/attachment-store.js';
 import { attachmentRoutes } from './boards/routes/attachments.js';
 import { boardRoutes } from './boards/routes/boards.js';
 import { checklistRoutes } from './boards/routes/checklists.js';

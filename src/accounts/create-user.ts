@@ -1,4 +1,4 @@
-import { acceptInvitations } from '../boards/members.js';
+import { acceptInvitations } from '../boards/members/members.js';
 import { changeBoard } from '../events/board-change.js';
 import type { EventBus } from '../platform/event-bus.js';
 import type { PrismaClient } from '../platform/db.js';

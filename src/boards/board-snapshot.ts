@@ -1,5 +1,5 @@
 import type { DbClient } from '../platform/db.js';
-import { cardSummaryCtes, iso } from './card-json.js';
+import { cardSummaryCtes, iso } from './cards/card-json.js';
 
 /**
  * `GET /boards/{id}` built by PostgreSQL as JSON text in one statement, sent as is: the hot path

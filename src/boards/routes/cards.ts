@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { copyCard, deleteCard, getCard, moveCard, updateCard } from '../cards.js';
-import { createCard } from '../create-card.js';
-import { decodeDueCursor, listAssignedCards } from '../list-assigned-cards.js';
+import { copyCard, deleteCard, getCard, moveCard, updateCard } from '../cards/cards.js';
+import { createCard } from '../cards/create-card.js';
+import { decodeDueCursor, listAssignedCards } from '../cards/list-assigned-cards.js';
 
 import * as s from '../schemas.js';
 import { boardContext, expectedVersion, ifMatch, ifNoneMatch, sendCard, sendCardIfModified } from './context.js';

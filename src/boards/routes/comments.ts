@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
-import { createComment, deleteComment, listComments, updateComment } from '../comments.js';
+import { createComment, deleteComment, listComments, updateComment } from '../cards/comments.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch } from './context.js';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { createCustomField, deleteCustomField, setFieldValue, updateCustomField } from '../custom-fields.js';
+import { createCustomField, deleteCustomField, setFieldValue, updateCustomField } from '../custom-fields/custom-fields.js';
 import { presentCustomField } from '../presenters.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch, sendCard } from './context.js';

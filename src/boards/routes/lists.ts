@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
-import { getList } from '../get-list.js';
-import { createList, listLists, moveList, updateList } from '../lists.js';
+import { getList } from '../lists/get-list.js';
+import { createList, listLists, moveList, updateList } from '../lists/lists.js';
 import { presentList } from '../presenters.js';
 import * as s from '../schemas.js';
 import { boardContext } from './context.js';

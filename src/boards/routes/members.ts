@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { email } from '../../accounts/schemas.js';
 import type { Config } from '../../config.js';
 import { errorBody } from '../../platform/openapi.js';
-import { listInvitations } from '../list-invitations.js';
-import { addMember, listMembers, removeMember, updateMember } from '../members.js';
+import { listInvitations } from '../members/list-invitations.js';
+import { addMember, listMembers, removeMember, updateMember } from '../members/members.js';
 import { presentMember, presentPendingInvitation } from '../presenters.js';
-import { revokeInvitation } from '../revoke-invitation.js';
+import { revokeInvitation } from '../members/revoke-invitation.js';
 import * as s from '../schemas.js';
 import { boardContext } from './context.js';
 

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { createItem, createChecklist } from '../../boards/checklists.js';
-import { getCard, moveCard, updateCard } from '../../boards/cards.js';
-import { createComment } from '../../boards/comments.js';
-import { createCard } from '../../boards/create-card.js';
+import { createItem, createChecklist } from '../../boards/checklists/checklists.js';
+import { getCard, moveCard, updateCard } from '../../boards/cards/cards.js';
+import { createComment } from '../../boards/cards/comments.js';
+import { createCard } from '../../boards/cards/create-card.js';
 import { getBoardJson } from '../../boards/get-board.js';
 import { listActivity } from '../../boards/list-activity.js';
-import { decodeDueCursor, listAssignedCards } from '../../boards/list-assigned-cards.js';
+import { decodeDueCursor, listAssignedCards } from '../../boards/cards/list-assigned-cards.js';
 import { listBoards } from '../../boards/list-boards.js';
 import { presentBoard } from '../../boards/presenters.js';
 import * as s from '../../boards/schemas.js';
-import { searchCards } from '../../boards/search.js';
-import { decodeSearchCursor, searchAllBoards } from '../../boards/search-all-boards.js';
+import { searchCards } from '../../boards/search/search.js';
+import { decodeSearchCursor, searchAllBoards } from '../../boards/search/search-all-boards.js';
 import { id } from '../../platform/schemas.js';
 import { tool, type ToolContext } from './tool.js';
 

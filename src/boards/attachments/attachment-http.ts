@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import type { AttachmentStore } from './attachment-store.js';
 
 /**

@@ -1,16 +1,16 @@
-import { changeBoard, type Tx } from '../events/board-change.js';
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { badRequest, conflict, notFound } from '../platform/errors.js';
-import { requireCard, requireItem, requireList } from './access.js';
-import type { BoardContext } from './context.js';
-import { authorize, authorizeCrossBoard } from './policy.js';
-import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from './positions.js';
+import { changeBoard, type Tx } from '../../events/board-change.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { requireCard, requireItem, requireList } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize, authorizeCrossBoard } from '../policy.js';
+import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
 import { checkVersion, dropOtherBoardsParts, fullCard, lockCard } from './card-change.js';
-import { removeItem } from './checklists.js';
+import { removeItem } from '../checklists/checklists.js';
 import { loadFullCard, summaryOf } from './card-json.js';
-import { RETRY, withRetry } from './retry.js';
-import type { CardView } from './schemas.js';
+import { RETRY, withRetry } from '../retry.js';
+import type { CardView } from '../schemas.js';
 
 /** One card the actor can reach, in full. */
 export async function getCard({ db, actor, cardId }: { db: DbClient; actor: Actor; cardId: number }): Promise<CardView> {

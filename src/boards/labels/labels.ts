@@ -1,12 +1,12 @@
-import { changeBoard, type Tx } from '../events/board-change.js';
-import { badRequest } from '../platform/errors.js';
-import { requireLabel, requireRole } from './access.js';
-import { changeCardParts, touchCards } from './card-change.js';
-import type { BoardContext } from './context.js';
-import { authorize } from './policy.js';
-import { presentLabel } from './presenters.js';
-import { withRetry } from './retry.js';
-import type { LabelView } from './schemas.js';
+import { changeBoard, type Tx } from '../../events/board-change.js';
+import { badRequest } from '../../platform/errors.js';
+import { requireLabel, requireRole } from '../access.js';
+import { changeCardParts, touchCards } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
+import { presentLabel } from '../presenters.js';
+import { withRetry } from '../retry.js';
+import type { LabelView } from '../schemas.js';
 
 type Color = LabelView['color'];
 

@@ -1,9 +1,9 @@
-import { Prisma } from '../generated/prisma/client.js';
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { boardsVisibleTo } from './access.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { boardsVisibleTo } from '../access.js';
 import { loadCardSummaries } from './card-json.js';
-import { decodeCursor, encodeCursor, isCursorId } from './page-cursor.js';
+import { decodeCursor, encodeCursor, isCursorId } from '../page-cursor.js';
 
 export interface DueCursor {
   /** The last card's due date (null: it had none, so the page was already past the dated ones). */

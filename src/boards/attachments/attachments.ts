@@ -1,14 +1,14 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { notFound } from '../platform/errors.js';
-import { requireAttachment, requireCard } from './access.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { requireAttachment, requireCard } from '../access.js';
 import { sniffMimeType } from './attachment-sniff.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { receiveUpload, type UploadPart } from './attachment-upload.js';
-import { changeCardParts } from './card-change.js';
-import type { BoardContext } from './context.js';
-import { authorize } from './policy.js';
-import { presentAttachment } from './presenters.js';
+import { changeCardParts } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
+import { presentAttachment } from '../presenters.js';
 
 /**
  * Adds the uploaded file to a card. The card and the actor's right to write to it are checked

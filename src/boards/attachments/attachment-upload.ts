@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '../platform/errors.js';
+import { AppError, badRequest } from '../../platform/errors.js';
 import { SNIFF_BYTES } from './attachment-sniff.js';
 import type { AttachmentStore, PendingBlob } from './attachment-store.js';
 

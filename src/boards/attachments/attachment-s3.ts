@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FastifyBaseLogger } from 'fastify';
-import type { S3Location } from '../config.js';
-import { unavailable } from '../platform/errors.js';
+import type { S3Location } from '../../config.js';
+import { unavailable } from '../../platform/errors.js';
 import { type BlobStore, isStorageKey, newStorageKey, type PendingBlob, type StoredBlob } from './attachment-store.js';
 
 /**

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
-import type { PrismaClient } from '../platform/db.js';
+import type { Config } from '../../config.js';
+import type { PrismaClient } from '../../platform/db.js';
 import { DiskBlobStore } from './attachment-disk.js';
 
 /** Keys are 32 random hex digits; anything else names no object (and never a path). */

@@ -1,13 +1,13 @@
-import { changeBoard, type Tx } from '../events/board-change.js';
-import type { Prisma } from '../generated/prisma/client.js';
-import { badRequest } from '../platform/errors.js';
-import { type FieldRow, requireCustomField, requireRole } from './access.js';
-import { changeCardParts, touchCards } from './card-change.js';
-import type { BoardContext } from './context.js';
+import { changeBoard, type Tx } from '../../events/board-change.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { badRequest } from '../../platform/errors.js';
+import { type FieldRow, requireCustomField, requireRole } from '../access.js';
+import { changeCardParts, touchCards } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
 import { carryValue, fitValue } from './field-values.js';
-import { authorize } from './policy.js';
-import { presentCustomField } from './presenters.js';
-import { withRetry } from './retry.js';
+import { authorize } from '../policy.js';
+import { presentCustomField } from '../presenters.js';
+import { withRetry } from '../retry.js';
 
 type FieldType = FieldRow['type'];
 

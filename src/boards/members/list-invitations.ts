@@ -1,7 +1,7 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { requireRole } from './access.js';
-import { authorize, type BoardRole } from './policy.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { requireRole } from '../access.js';
+import { authorize, type BoardRole } from '../policy.js';
 
 export interface InvitationRow {
   email: string;

@@ -1,7 +1,7 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { boardsVisibleTo } from './access.js';
-import { decodeCursor, encodeCursor, isCursorId } from './page-cursor.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { boardsVisibleTo } from '../access.js';
+import { decodeCursor, encodeCursor, isCursorId } from '../page-cursor.js';
 import { rankCards } from './search.js';
 
 export interface SearchCursor {

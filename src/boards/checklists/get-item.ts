@@ -1,8 +1,8 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { notFound } from '../platform/errors.js';
-import { requireItem } from './access.js';
-import { authorize } from './policy.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { requireItem } from '../access.js';
+import { authorize } from '../policy.js';
 
 /** One checklist item, on a card the actor can reach (any role). */
 export async function getItem({ db, actor, itemId }: { db: DbClient; actor: Actor; itemId: number }) {

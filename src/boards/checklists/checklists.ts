@@ -1,10 +1,10 @@
-import type { Tx } from '../events/board-change.js';
-import { notFound } from '../platform/errors.js';
-import { requireChecklist, requireItem } from './access.js';
-import { changeCardParts } from './card-change.js';
-import type { BoardContext } from './context.js';
-import { END, targetPosition } from './positions.js';
-import { presentChecklist, presentItem } from './presenters.js';
+import type { Tx } from '../../events/board-change.js';
+import { notFound } from '../../platform/errors.js';
+import { requireChecklist, requireItem } from '../access.js';
+import { changeCardParts } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+import { END, targetPosition } from '../positions.js';
+import { presentChecklist, presentItem } from '../presenters.js';
 
 /*
  * Checklists and their items are parts of a card: every change locks the card row first

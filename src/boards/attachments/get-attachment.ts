@@ -1,7 +1,7 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { requireAttachment } from './access.js';
-import { authorize } from './policy.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { requireAttachment } from '../access.js';
+import { authorize } from '../policy.js';
 
 /** One attachment's metadata (not its bytes: GET /attachments/{id}/download), with any role on its board. */
 export async function getAttachment({ db, actor, attachmentId }: { db: DbClient; actor: Actor; attachmentId: number }) {

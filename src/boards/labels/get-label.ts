@@ -1,7 +1,7 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { requireLabel } from './access.js';
-import { authorize } from './policy.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { requireLabel } from '../access.js';
+import { authorize } from '../policy.js';
 
 /** One label of a board the actor can reach, with any role there. */
 export async function getLabel({ db, actor, labelId }: { db: DbClient; actor: Actor; labelId: number }) {

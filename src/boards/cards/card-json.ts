@@ -1,5 +1,5 @@
-import type { DbClient } from '../platform/db.js';
-import type { CardSummaryView, CardView } from './schemas.js';
+import type { DbClient } from '../../platform/db.js';
+import type { CardSummaryView, CardView } from '../schemas.js';
 
 /** timestamptz → the ISO-8601 UTC text JavaScript's toISOString() writes. */
 export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

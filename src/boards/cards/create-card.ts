@@ -1,15 +1,15 @@
-import { changeBoard, type Tx } from '../events/board-change.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { badRequest } from '../platform/errors.js';
-import { type FieldRow, requireList } from './access.js';
+import { changeBoard, type Tx } from '../../events/board-change.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { badRequest } from '../../platform/errors.js';
+import { type FieldRow, requireList } from '../access.js';
 import { fullCard } from './card-change.js';
 import { summaryOf } from './card-json.js';
-import type { BoardContext } from './context.js';
-import { type FieldValue, fitValue } from './field-values.js';
-import { authorize } from './policy.js';
-import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from './positions.js';
-import { RETRY, withRetry } from './retry.js';
-import type { CardView } from './schemas.js';
+import type { BoardContext } from '../context.js';
+import { type FieldValue, fitValue } from '../custom-fields/field-values.js';
+import { authorize } from '../policy.js';
+import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
+import { RETRY, withRetry } from '../retry.js';
+import type { CardView } from '../schemas.js';
 
 export interface NewCard {
   title: string;

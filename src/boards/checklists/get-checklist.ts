@@ -1,8 +1,8 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { notFound } from '../platform/errors.js';
-import { requireChecklist } from './access.js';
-import { authorize } from './policy.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { requireChecklist } from '../access.js';
+import { authorize } from '../policy.js';
 
 /** One checklist with its items by position, on a card the actor can reach (any role). */
 export async function getChecklist({ db, actor, checklistId }: { db: DbClient; actor: Actor; checklistId: number }) {

@@ -1,11 +1,11 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { forbidden, notFound } from '../platform/errors.js';
-import { requireCard, requireComment } from './access.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { forbidden, notFound } from '../../platform/errors.js';
+import { requireCard, requireComment } from '../access.js';
 import { changeCardParts } from './card-change.js';
-import type { BoardContext } from './context.js';
-import { authorize } from './policy.js';
-import { presentComment } from './presenters.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
+import { presentComment } from '../presenters.js';
 
 /** A comment on a card, by the actor; observers may comment too. */
 export async function createComment(ctx: BoardContext & { cardId: number; text: string }) {

@@ -1,9 +1,9 @@
-import { Prisma } from '../generated/prisma/client.js';
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { requireRole } from './access.js';
-import { loadCardSummaries } from './card-json.js';
-import type { CardSummaryView } from './schemas.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { requireRole } from '../access.js';
+import { loadCardSummaries } from '../cards/card-json.js';
+import type { CardSummaryView } from '../schemas.js';
 
 export type SearchHit = CardSummaryView & { score: number };
 

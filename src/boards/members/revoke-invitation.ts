@@ -1,9 +1,9 @@
-import { changeBoard } from '../events/board-change.js';
-import { notFound } from '../platform/errors.js';
-import { requireRole } from './access.js';
-import type { BoardContext } from './context.js';
-import { authorize } from './policy.js';
-import { lockBoards } from './positions.js';
+import { changeBoard } from '../../events/board-change.js';
+import { notFound } from '../../platform/errors.js';
+import { requireRole } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
+import { lockBoards } from '../positions.js';
 
 /**
  * Revokes the board's pending invitation of `email` (board admins; activity `invitation.revoked`).

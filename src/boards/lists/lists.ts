@@ -1,14 +1,14 @@
-import { changeBoard } from '../events/board-change.js';
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { badRequest } from '../platform/errors.js';
-import { requireList, requireRole } from './access.js';
-import type { BoardContext } from './context.js';
-import { authorize, authorizeCrossBoard } from './policy.js';
-import { countLists, END, lockBoards, shiftLists, targetPosition } from './positions.js';
-import { dropOtherBoardsParts } from './card-change.js';
-import { presentList } from './presenters.js';
-import { RETRY, withRetry } from './retry.js';
+import { changeBoard } from '../../events/board-change.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { badRequest } from '../../platform/errors.js';
+import { requireList, requireRole } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize, authorizeCrossBoard } from '../policy.js';
+import { countLists, END, lockBoards, shiftLists, targetPosition } from '../positions.js';
+import { dropOtherBoardsParts } from '../cards/card-change.js';
+import { presentList } from '../presenters.js';
+import { RETRY, withRetry } from '../retry.js';
 
 /** The board's non-archived lists by position. */
 export async function listLists({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {

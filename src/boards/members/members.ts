@@ -1,14 +1,14 @@
-import { changeBoard, type RecordActivity, type Tx } from '../events/board-change.js';
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
-import { requireRole } from './access.js';
-import type { BoardContext } from './context.js';
-import { authorize, type BoardRole } from './policy.js';
-import { lockBoards } from './positions.js';
-import { touchCards } from './card-change.js';
-import { presentMember } from './presenters.js';
-import { withRetry } from './retry.js';
+import { changeBoard, type RecordActivity, type Tx } from '../../events/board-change.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { requireRole } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize, type BoardRole } from '../policy.js';
+import { lockBoards } from '../positions.js';
+import { touchCards } from '../cards/card-change.js';
+import { presentMember } from '../presenters.js';
+import { withRetry } from '../retry.js';
 
 const INVITATION_DAYS = 14;
 const DAY_MS = 86_400_000;

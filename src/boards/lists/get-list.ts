@@ -1,7 +1,7 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { requireList } from './access.js';
-import { authorize } from './policy.js';
+import type { Actor } from '../../platform/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { requireList } from '../access.js';
+import { authorize } from '../policy.js';
 
 /** One list the actor can reach (archived ones too), with any role on its board. */
 export async function getList({ db, actor, listId }: { db: DbClient; actor: Actor; listId: number }) {
