@@ -12,7 +12,7 @@ describe('schema.prisma and prisma/migrations', () => {
   it('agree exactly: replaying the migrations gives schema.prisma (empty diff)', async () => {
     const sql = await diffMigrationsToSchema();
     expect(sql, 'schema.prisma changed without a migration: run `npm run db:migration -- <name>`').toBe('');
-  });
+  }, 90_000); // replays every migration in a fresh PGlite: 10 s quiet, past 30 s on a loaded CI machine
 
   it('disagree as soon as schema.prisma gains a field without a migration', async () => {
     const schema = readFileSync(SCHEMA_PATH, 'utf8').replace(
