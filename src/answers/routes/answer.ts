@@ -6,6 +6,7 @@ import { answerMessage } from '../conversations/answer-message.js';
 import { answerKeyAuthentication } from '../gate.js';
 import type { Generator } from '../generators/generator.js';
 import { checkAttachmentSizes } from '../read-attachments.js';
+import { loadEnglish } from '../retrieval/english.js';
 import { answerRequest, answerResponse } from '../schemas.js';
 
 /** Attachments travel inside the JSON: 5 × 15 MiB decoded is about 100 MiB of base64. */
@@ -13,6 +14,8 @@ const ANSWER_BODY_LIMIT = 100 * 1024 * 1024;
 
 /** POST /v1/answer. */
 export const answerRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Generator }> = async (app, { config, generator }) => {
+  // The decision reads WordNet's index files: once per process, at start rather than in the first answer.
+  loadEnglish();
   app.addHook('onRequest', answerKeyAuthentication);
 
   app.post(
