@@ -8,6 +8,7 @@ import type {
   ChecklistView,
   CommentView,
   CustomFieldView,
+  FieldValueView,
   ItemView,
   LabelView,
   ListView,
@@ -118,7 +119,8 @@ export function presentCardSummary(c: CardRow & CardRelations): CardSummaryView 
     dueAt: iso(c.dueAt),
     labelIds: c.labels.map((l) => l.labelId),
     memberIds: c.assignees.map((a) => a.userId),
-    fieldValues: Object.fromEntries(c.fieldValues.map((v) => [String(v.fieldId), v.value])),
+    // Values are stored only as fitValue makes them (custom-fields/field-values.ts), so a JSON column holds a FieldValue.
+    fieldValues: Object.fromEntries(c.fieldValues.map((v) => [String(v.fieldId), v.value as FieldValueView])),
     checklistItems: { total: items.length, checked: items.filter((i) => i.checked).length },
     commentCount: c._count.comments,
     attachmentCount: c._count.attachments,

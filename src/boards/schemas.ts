@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { email } from '../accounts/schemas.js';
-import { activity } from '../events/present-activity.js';
 import { id, idParams, MAX_ID, queryBoolean, queryInteger, text } from '../platform/schemas.js';
 import { dueInstant } from './custom-fields/field-values.js';
 
@@ -105,6 +104,26 @@ export const list = z
   .meta({ id: 'List', description: 'A list (column) of a board.' });
 export type ListView = z.infer<typeof list>;
 
+/** A date field's value as stored: "YYYY-MM-DD" as given, or a date-time in UTC as toISOString() writes it. */
+const STORED_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}\.\d{3}Z)?$/;
+
+export const textFieldValue = z.string().max(1000).meta({ id: 'TextFieldValue', description: 'The value of a text field: up to 1,000 characters.' });
+export const numberFieldValue = z.number().meta({ id: 'NumberFieldValue', description: 'The value of a number field: a finite number.' });
+export const dateFieldValue = z.string().regex(STORED_DATE).meta({
+  id: 'DateFieldValue',
+  description: 'The value of a date field: "YYYY-MM-DD" when set as a date, else an ISO-8601 date-time in UTC ("2030-01-31T16:00:00.000Z").',
+});
+export const checkboxFieldValue = z.boolean().meta({ id: 'CheckboxFieldValue', description: 'The value of a checkbox field: true or false.' });
+export const listFieldValue = z.string().min(1).max(100).meta({ id: 'ListFieldValue', description: "The value of a list field: one of the field's options." });
+
+/**
+ * A card's value for one custom field, as stored and returned: its shape is given by the field's
+ * type. Not a component of its own: `FieldValueInput` (what requests send) would collide with the
+ * name its request-side copy would get.
+ */
+export const fieldValue = z.union([textFieldValue, numberFieldValue, dateFieldValue, checkboxFieldValue, listFieldValue]);
+export type FieldValueView = z.infer<typeof fieldValue>;
+
 export const cardSummary = z
   .object({
     id: z.number().int().describe('Card id.'),
@@ -117,7 +136,13 @@ export const cardSummary = z
     dueAt: z.string().nullable().describe('Due date, ISO-8601 UTC, or null.'),
     labelIds: z.array(z.number().int()).describe('Labels on the card.'),
     memberIds: z.array(z.number().int()).describe('Assigned members.'),
-    fieldValues: z.record(z.string(), z.unknown()).describe('Custom-field values by field id.'),
+    fieldValues: z
+      .record(z.string(), fieldValue)
+      .describe(
+        'Custom-field values by field id (the CustomField id as a string; fields without a value are absent). Each value has the shape ' +
+          "of its field's `type` (see the board's customFields): text → TextFieldValue, number → NumberFieldValue, date → DateFieldValue, " +
+          'checkbox → CheckboxFieldValue, list → ListFieldValue. Text, date and list values are all strings: the field tells them apart.',
+      ),
     checklistItems: z.object({ total: z.number().int(), checked: z.number().int() }).describe('Checklist progress.'),
     commentCount: z.number().int().describe('Comments on the card.'),
     attachmentCount: z.number().int().describe('Attachments on the card.'),
@@ -226,16 +251,6 @@ export const invitation = z
   })
   .meta({ id: 'Invitation', description: 'An invitation sent to an address without an account.' });
 
-/** The activity schema, named for the OpenAPI document (the SSE stream's `data:` is one too). */
-export const activityView = activity.meta({ id: 'Activity', description: 'One change to a board: the activity log entry and the live event.' });
-
-export const activities = z
-  .object({
-    activities: z.array(activityView).describe('Newest first.'),
-    nextBefore: z.number().int().nullable().describe('Pass as ?before= for the next (older) page; null on the last page.'),
-  })
-  .meta({ id: 'ActivityPage', description: 'A page of activity, newest first.' });
-
 export const listIdInBody = id('List');
 export const boardIdInBody = id('Board');
 
@@ -314,11 +329,29 @@ export const cardPage = z
   .object({ cards: z.array(cardSummary).describe('Soonest due first; cards without a due date last; then by id.'), nextCursor })
   .meta({ id: 'CardPage', description: 'A page of cards.' });
 
-/** A custom-field value as sent: checked against the field's type by the server (see CustomField.type). */
-const fieldValueInput = z
-  .union([z.string(), z.number(), z.boolean()], { message: "must be a string, a number or true/false, as the field's type requires" })
+/**
+ * A custom-field value as sent, documented per field type. The server checks it against the
+ * field's type (`fitValue`, which names what is wrong); here only its JSON type is checked, so the
+ * branches are no stricter than string, number or boolean.
+ */
+export const fieldValueInput = z
+  .union(
+    [
+      z.string().describe('text field: up to 1,000 characters.'),
+      z.number().describe('number field: a finite number.'),
+      z.string().describe('date field: "YYYY-MM-DD" (kept as is) or an ISO-8601 date-time (stored in UTC), years 0000-9999.'),
+      z.boolean().describe('checkbox field: true or false.'),
+      z.string().describe("list field: one of the field's options."),
+    ],
+    { message: "must be a string, a number, true/false or null, as the field's type requires" },
+  )
   .nullable()
-  .describe('text: a string; number: a finite number; date: "YYYY-MM-DD" or an ISO-8601 date-time; checkbox: true/false; list: one of its options; null: no value.');
+  .meta({
+    id: 'FieldValueInput',
+    description:
+      "A value for a custom field, of the shape its `type` (CustomField) takes: text, date and list fields take a string, " +
+      'number fields a number, checkbox fields true or false; null: no value.',
+  });
 
 /** Ids in a body: at most `max`, repeats ignored. */
 const idList = (what: string, max: number) =>

@@ -4,6 +4,7 @@ import { requireRole } from '../boards/access.js';
 import { boardId } from '../boards/schemas.js';
 import { badRequest } from '../platform/errors.js';
 import { errorBody } from '../platform/openapi.js';
+import { ACTIVITY_TYPES, boardEvent } from './activity-types.js';
 import { openStream } from './open-stream.js';
 
 const eventId = /^\d{1,10}$/;
@@ -23,14 +24,17 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
           'comes every 15 s. Send `Last-Event-ID` (or `?lastEventId=`) to resume: missed events are ' +
           'replayed first. The stream ends when the credential stops working or loses the board, when ' +
           'the board is deleted (after its board.deleted event), or when the server shuts down. ' +
-          'A client that stops reading is disconnected rather than waited for.',
+          'A client that stops reading is disconnected rather than waited for. ' +
+          `Event types (each an Activity member of that name, e.g. card.moved → CardMovedActivity): ${ACTIVITY_TYPES.join(', ')}.`,
         params: boardId,
         querystring: z.object({ lastEventId: z.string().optional().describe('Same as the Last-Event-ID header.') }),
         headers: z.object({ 'last-event-id': z.string().optional().describe('Resume after this event id.') }).passthrough(),
         response: {
           200: {
-            description: 'The stream: one event per change (`data:` is an Activity as JSON), a `: ping` comment every 15 s.',
-            content: { 'text/event-stream': { schema: z.string().describe('Server-sent events (id:, event:, data: lines).') } },
+            description:
+              'The stream (text/event-stream): one BoardEvent per change, its `event:` one of the Activity types and its `data:` the ' +
+              'Activity as one line of JSON; a `: ping` comment every 15 s. The schema describes one event, not the body as a whole.',
+            content: { 'text/event-stream': { schema: boardEvent } },
           },
           400: errorBody,
           401: errorBody,

@@ -37,6 +37,8 @@ export interface DocsOptions {
   /** The server URL clients prefix to every path of the document. */
   serverUrl: string;
   securitySchemes: Record<string, Record<string, unknown>>;
+  /** Security of the operations outside the server URL that name none (the web backend takes a session only). */
+  outsideSecurity?: Record<string, string[]>[];
 }
 
 /**
@@ -83,10 +85,12 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
     transformObject: (documentObject) => {
       const openapiObject = jsonSchemaTransformObject(documentObject as never) as unknown as OpenApiDocument;
       for (const [path, item] of Object.entries(openapiObject.paths ?? {})) {
-        if (outside.has(path.replace(/\{(\w+)\}/g, ':$1'))) (item as { servers?: unknown }).servers = [{ url: '/' }];
+        const isOutside = outside.has(path.replace(/\{(\w+)\}/g, ':$1'));
+        if (isOutside) (item as { servers?: unknown }).servers = [{ url: '/' }];
         for (const [method, operation] of Object.entries(item)) {
           if (!isOperation(method, operation)) continue;
           operation.operationId ??= deriveOperationId(method, path);
+          if (isOutside && options.outsideSecurity) operation.security ??= options.outsideSecurity;
           describeResponses(operation);
           declareSharedErrors(method, operation, options.serverUrl !== '/v1', path.includes('{'));
         }
@@ -97,10 +101,14 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
       return openapiObject as never;
     },
   });
+  // Swagger UI loads its own copy of the document (`${path}/json`), made once: the schemes a page can use.
+  let uiDocument: Record<string, unknown> | undefined;
   await scope.register(swaggerUi, {
     routePrefix: options.path,
     theme: { title: `${options.title} — Taskboard server` },
     uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
+    transformSpecificationClone: false,
+    transformSpecification: (document) => (uiDocument ??= forSwaggerUi(structuredClone(document) as OpenApiDocument) as Record<string, unknown>),
   });
   scope.get(`${options.path}/openapi.json`, { schema: { hide: true } }, async () => scope.swagger());
   // Built once at start, not on the first request: building it holds the event loop for a while
@@ -108,15 +116,21 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   scope.addHook('onReady', async () => void scope.swagger());
 }
 
+type SecurityRequirement = Record<string, string[]>;
+
 interface Operation {
   operationId?: string;
+  description?: string;
+  security?: SecurityRequirement[];
   requestBody?: unknown;
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
 }
 
 interface OpenApiDocument {
+  info?: { description?: string };
   paths?: Record<string, Record<string, unknown>>;
-  components?: { schemas?: Record<string, unknown> };
+  security?: SecurityRequirement[];
+  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, { type?: string; in?: string }> };
 }
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -259,6 +273,39 @@ function declareSharedErrors(method: string, operation: Operation, forbiddenAppl
   if (!['get', 'head', 'options'].includes(method)) {
     if (forbiddenApplies) add('403', 'Not allowed: a read-only key, a role that may not do this, or a cross-origin request with a session.');
   }
+}
+
+/**
+ * The document as Swagger UI gets it: without the schemes a page cannot use. A page cannot set a
+ * Cookie header, so a cookie scheme's Authorize field would do nothing; a signed-in browser sends
+ * its cookie by itself, though. An operation that takes only such schemes needs none in the UI
+ * (so that the key entered is not sent where it is refused) and says so. The document at
+ * `openapi.json` stays as it is: it lists every scheme.
+ */
+function forSwaggerUi(document: OpenApiDocument): OpenApiDocument {
+  const schemes = document.components?.securitySchemes ?? {};
+  const unusable = new Set(Object.keys(schemes).filter((name) => schemes[name]!.type === 'apiKey' && schemes[name]!.in === 'cookie'));
+  if (unusable.size === 0) return document;
+  const usable = (requirements: SecurityRequirement[]) => requirements.filter((r) => Object.keys(r).every((name) => !unusable.has(name)));
+  for (const name of unusable) delete schemes[name];
+  if (document.security) document.security = usable(document.security);
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!isOperation(method, operation) || !operation.security) continue;
+      const kept = usable(operation.security);
+      if (kept.length === 0 && operation.security.length > 0) {
+        const note = 'Takes a signed-in session only: from this page, it works once this browser is signed in to the web app (the browser sends its cookie).';
+        operation.description = operation.description ? `${operation.description}\n\n${note}` : note;
+      }
+      operation.security = kept;
+    }
+  }
+  if (document.info) {
+    document.info.description =
+      `${document.info.description ?? ''}\n\nThis page offers only the schemes a page can send (${Object.keys(schemes).join(', ')}): ` +
+      `a page cannot set a Cookie header. The document itself (openapi.json) lists every scheme, the cookie (${[...unusable].join(', ')}) too.`;
+  }
+  return document;
 }
 
 /** OpenAPI 3.0 checks enum values against `nullable`: a nullable enum must list null itself. */

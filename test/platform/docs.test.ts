@@ -95,3 +95,51 @@ it('declares no 409 on reads: they change nothing, so they never conflict', asyn
     expect(reads.filter(([, item]) => '409' in item.get!.responses).map(([path]) => path)).toEqual([]);
   }
 });
+
+it('Swagger UI offers only the schemes a page can send; the document keeps every one, and the web backend says it takes a session only', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json();
+  expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+  expect(doc.security).toEqual([{ apiKey: [] }, { session: [] }]);
+  expect(doc.paths['/boards'].get.security).toBeUndefined();
+  // API keys are refused there (sessionAuthentication), so the document does not offer them.
+  expect(doc.paths['/account/keys'].get.security).toEqual([{ session: [] }]);
+  expect(doc.paths['/auth/login'].post.security).toEqual([]);
+
+  // A page cannot set a Cookie header: the UI's copy offers the key only.
+  const ui = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+  expect(Object.keys(ui.components.securitySchemes)).toEqual(['apiKey']);
+  expect(ui.security).toEqual([{ apiKey: [] }]);
+  expect(JSON.stringify(ui.paths)).not.toContain('"session"');
+  // Session-only operations send no key from the UI (it would be refused); a signed-in browser sends its cookie.
+  expect(ui.paths['/account/keys'].get.security).toEqual([]);
+  expect(ui.paths['/account/keys'].get.description).toMatch(/signed in to the web app/);
+  expect(ui.info.description).toMatch(/a page cannot set a Cookie header/);
+  expect(ui.paths['/boards'].get).toEqual(doc.paths['/boards'].get);
+
+  // /v1 has no cookie scheme: its UI gets the document as it is.
+  const v1 = (await t.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' })).json();
+  expect((await t.app.inject({ method: 'GET', url: '/v1/docs/json' })).json()).toEqual(v1);
+});
+
+it('documents the event stream, the Activity union and field values by type', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json();
+  const schemas = doc.components.schemas;
+  const stream = doc.paths['/boards/{id}/events'].get.responses['200'].content;
+  expect(Object.keys(stream)).toEqual(['text/event-stream']);
+  expect(stream['text/event-stream'].schema).toEqual({ $ref: '#/components/schemas/BoardEvent' });
+  expect(schemas.BoardEvent.properties.data).toEqual({ $ref: '#/components/schemas/Activity' });
+  const types: string[] = schemas.BoardEvent.properties.event.enum;
+  expect(types).toContain('card.moved');
+  expect(schemas.Activity.discriminator.propertyName).toBe('type');
+  expect(schemas.Activity.oneOf).toHaveLength(types.length);
+  expect(schemas.Activity.discriminator.mapping['card.moved']).toBe('#/components/schemas/CardMovedActivity');
+  expect(schemas.CardMovedActivity.properties.type.enum).toEqual(['card.moved']);
+  expect(schemas.CardMovedActivity.properties.data.required).toEqual(['cardId', 'listId', 'card', 'from', 'to']);
+  expect(schemas.ActivityPage.properties.activities.items).toEqual({ $ref: '#/components/schemas/Activity' });
+
+  const values = schemas.Card.properties.fieldValues.additionalProperties.anyOf.map((s: { $ref: string }) => s.$ref.split('/').at(-1));
+  expect(values).toEqual(['TextFieldValue', 'NumberFieldValue', 'DateFieldValue', 'CheckboxFieldValue', 'ListFieldValue']);
+  expect(doc.paths['/cards/{id}/fields/{fieldId}'].put.requestBody.content['application/json'].schema.properties.value).toEqual({
+    $ref: '#/components/schemas/FieldValueInput',
+  });
+});

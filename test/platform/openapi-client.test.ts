@@ -75,6 +75,13 @@ const move: MoveCardBody = { listId: done.id, position: 0 };
 const moved = ok(await api.POST('/cards/{id}/move', { params: { path: { id: card.id } }, body: move }));
 const activity = ok(await api.GET('/boards/{id}/activity', { params: { path: { id: board.id }, query: { limit: 10 } } }));
 const active = ok(await api.GET('/boards', { params: { query: { archived: false } } }));
+// Activity is a union discriminated by type: narrowing on it types data.
+const latest = activity.activities[0];
+const movedTo: number | null = latest?.type === 'card.moved' ? latest.data.to.listId : null;
+// @ts-expect-error only a card.moved activity is known to have data.to
+void activity.activities[0]?.data.to;
+// A card's field values are typed by field type: string | number | boolean.
+const values: Record<string, string | number | boolean> = moved.fieldValues;
 // @ts-expect-error limit is an integer, not a string
 void api.GET('/boards/{id}/activity', { params: { path: { id: board.id }, query: { limit: '10' } } });
 const missing = await api.GET('/cards/{id}', { params: { path: { id: 2147483647 } } });
@@ -85,6 +92,8 @@ console.log(JSON.stringify({
   doneId: done.id,
   dueAt: card.dueAt,
   types: activity.activities.map((a) => a.type),
+  movedTo,
+  values,
   boards: active.boards.map((b) => b.id),
   boardId: board.id,
   missing: [missing.response.status, message],
@@ -125,6 +134,8 @@ it('generates a client with openapi-typescript that strict tsc compiles and that
   expect(result.listId).toBe(result.doneId);
   expect(result.dueAt).toBe('2030-01-31T00:00:00.000Z');
   expect(result.types).toEqual(['card.moved', 'card.created', 'list.created', 'list.created', 'board.created']);
+  expect(result.movedTo).toBe(result.doneId);
+  expect(result.values).toEqual({});
   expect(result.boards).toEqual([result.boardId]);
   expect(result.missing).toEqual([404, expect.any(String)]);
 }, 120_000);

@@ -1,3 +1,4 @@
+import type { ActivityData, ActivityType, TypedActivity } from '../../events/activity-types.js';
 import { changeBoard, type RecordActivity, type Tx } from '../../events/board-change.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -7,7 +8,7 @@ import type { BoardContext } from '../context.js';
 import { authorize, type BoardAction } from '../policy.js';
 import { CARD_COLUMNS, type CardRow } from '../presenters.js';
 import { RETRY, withRetry } from '../retry.js';
-import type { CardView } from '../schemas.js';
+import type { CardSummaryView, CardView } from '../schemas.js';
 
 /** If-Match / body `version`: refuse (409) when the card changed since the client read it. */
 export function checkVersion(card: CardRow, expected: number | undefined) {
@@ -57,10 +58,23 @@ export async function dropOtherBoardsParts(tx: Tx, cardIds: number[], boardId: n
     AND NOT EXISTS (SELECT 1 FROM "BoardMember" m WHERE m."boardId" = ${boardId} AND m."userId" = a."userId")`;
 }
 
-/** What a change to a card's parts did: an activity to record (its `card` is added), or nothing. */
+/** The activity types whose data is the card's id, then the part's own data, then the card's summary. */
+type CardActivityType = { [K in ActivityType]: ActivityData<K> extends { cardId: number; card: CardSummaryView } ? K : never }[ActivityType];
+
+/** A card part's activity: one of those types, with its data but for the `cardId` and `card` that changeCardParts adds. */
+export type CardPartActivity = { [K in CardActivityType]: { type: K; data: Omit<ActivityData<K>, 'cardId' | 'card'> } }[CardActivityType];
+
+/** What a change to a card's parts did: an activity to record (its `cardId` and `card` are added), or nothing. */
 export interface CardPartChange<T> {
-  activity: { type: string; data: Record<string, unknown> } | null;
+  activity: CardPartActivity | null;
   result: T;
+}
+
+/** The part's activity with the card's id first and its summary last, as every card activity carries them. */
+function withCard(activity: CardPartActivity, cardId: number, card: CardSummaryView): TypedActivity {
+  // Each CardPartActivity type's data is that type's data less cardId and card: adding them back
+  // makes that type's data, which TypeScript cannot follow through the union.
+  return { type: activity.type, data: { cardId, ...activity.data, card } } as TypedActivity;
 }
 
 /**
@@ -93,7 +107,7 @@ export async function changeCardParts<T>(
       }
       const full = await fullCard(tx, current.id);
       if (activity) {
-        await record({ boardId: current.boardId, type: activity.type, data: { cardId: current.id, ...activity.data, card: summaryOf(full) } });
+        await record({ boardId: current.boardId, ...withCard(activity, current.id, summaryOf(full)) });
       }
       return { result, card: full };
     });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { activityPage } from '../../events/activity-types.js';
 import { sendEtag, etagOfBytes } from '../../platform/conditional.js';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
@@ -200,7 +201,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
           limit: s.limitQuery(50, 200),
           before: s.beforeQuery('an activity'),
         }),
-        response: { 200: s.activities, ...errors },
+        response: { 200: activityPage, ...errors },
         responseHeaders: { 200: { link: linkHeader } },
       },
     },

@@ -77,7 +77,8 @@ export const customFieldRoutes: FastifyPluginAsyncZod = async (app) => {
         params: s.cardFieldParams,
         headers: ifMatch,
         body: z.strictObject({
-          value: z.union([z.string(), z.number(), z.boolean(), z.null()], { message: 'must be a string, a number, true/false or null' }).describe('The value, or null to clear it.'),
+          // A reference to FieldValueInput: a description here would not be kept beside it.
+          value: s.fieldValueInput,
         }),
         response: { 200: s.card, ...errors },
       },
