@@ -44,7 +44,7 @@ await withBenchDatabase('webhooks', async (url) => {
   const user = await db.prisma.user.create({ data: { email: `webhook-bench-${Date.now()}@example.com`, name: 'Bench' } });
   const workspace = await createWorkspace({ db: db.prisma, name: 'Bench', ownerId: user.id });
   const { token } = await regenerateWorkspaceToken({ db: db.prisma, workspaceId: workspace.id });
-  const { endpoint } = await createEndpoint({ db: db.prisma, workspaceId: workspace.id, input: { url: `${receiverUrl}/hooks` }, allowPrivate: true });
+  const { endpoint } = await createEndpoint({ db: db.prisma, owner: { workspaceId: workspace.id }, input: { url: `${receiverUrl}/hooks` }, allowPrivate: true });
 
   const port = await freePort();
   const server: ChildProcess = spawn(tsx, ['src/server.ts'], {

@@ -16,6 +16,7 @@ import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
+import { boardWebhookRoutes } from './webhooks/routes/board-webhooks.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { adminRoutes } from './accounts/routes/admin.js';
@@ -80,7 +81,14 @@ Cards and boards carry a strong \`ETag\`: \`If-None-Match\` on GET answers 304 w
 a change of a card applies it only at that version (strong comparison: a weak \`W/"…"\` tag never matches),
 else 409, the status of every version conflict here.
 
-CORS: any origin may call with a key (\`Access-Control-Allow-Origin: *\`), never with cookies.`;
+CORS: any origin may call with a key (\`Access-Control-Allow-Origin: *\`), never with cookies.
+
+**Webhooks.** \`POST /boards/{id}/webhooks\` subscribes a URL to a board's changes: each is POSTed as
+\`{"type": "<activity type>", "timestamp", "data": <the Activity, as GET /boards/{id}/activity has it>}\`, signed per
+Standard Webhooks (\`webhook-id\`, the same on every attempt of one event; \`webhook-timestamp\`; \`webhook-signature: v1,…\`,
+two signatures during a secret rotation). Any non-2xx answer, timeout or connection error is retried on the server's
+schedule (by default 5s, 5m, 30m, 2h, 5h, 10h, 10h), honouring \`Retry-After\` on 429/503; \`410 Gone\` disables the webhook.
+A webhook is its creator's and receives events only while they can read the board.`;
 
 export const V1_DESCRIPTION = `The answer API (\`POST /v1/answer\`, \`X-API-Key: ans_…\`) and the ticket API
 (beta, \`/v1/tickets\`, \`Authorization: Bearer wst_…\`). Errors have the body
@@ -176,6 +184,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'tsk_…', description: 'A personal API key.' },
         session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The web app\'s session (POST /auth/login).' },
       },
+      // The web backend (/auth, /account, /admin, /agent) takes a session only: API keys are refused there.
+      outsideSecurity: [{ session: [] }],
     });
     await api.register(
       async (scoped) => {
@@ -190,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(commentRoutes);
         await scoped.register(attachmentRoutes, { config });
         await scoped.register(eventRoutes);
+        await scoped.register(boardWebhookRoutes, { config });
       },
       { prefix: '/api' },
     );

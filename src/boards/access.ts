@@ -120,6 +120,12 @@ export const requireAttachment = (db: DbClient, actor: Actor, attachmentId: numb
     SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x."createdAt", m.role::text AS role
     FROM "Attachment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${attachmentId}`);
 
+/** A board webhook on a board the actor can reach, with the actor's role there; 404 otherwise (who may do what: authorizeWebhook). */
+export const requireWebhook = (db: DbClient, actor: Actor, webhookId: number) =>
+  requireOnBoard<{ id: number; boardId: number; userId: number }>(db, actor, 'webhook', Prisma.sql`
+    SELECT x.id, x."boardId", x."userId", m.role::text AS role
+    FROM "WebhookEndpoint" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${webhookId} AND x."boardId" IS NOT NULL`);
+
 export interface AttachmentRow {
   id: number;
   cardId: number;

@@ -28,7 +28,7 @@ export const webhookCreate = defineCommand({
   flags: z.strictObject({ workspace: workspaceFlag, url: s.url, events: eventsFlag.optional(), description: s.description.optional() }),
   run: async ({ db, config }, f) => {
     await unsafeFindWorkspace({ db: db.prisma, workspaceId: f.workspace });
-    const { endpoint, secret } = await createEndpoint({ db: db.prisma, workspaceId: f.workspace, input: f, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+    const { endpoint, secret } = await createEndpoint({ db: db.prisma, owner: { workspaceId: f.workspace }, input: f, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
     return { id: endpoint.id, url: endpoint.url, secret };
   },
 });
@@ -50,7 +50,7 @@ export const webhookUpdate = defineCommand({
   summary: 'change an endpoint; --enabled true re-enables a disabled one',
   flags: z.strictObject({ workspace: workspaceFlag, id: recordId('an endpoint'), url: s.url.optional(), events: eventsFlag.optional(), enabled: boolText.optional(), description: s.description.optional() }),
   run: async ({ db, config }, f) => {
-    const endpoint = await updateEndpoint({ db: db.prisma, workspaceId: f.workspace, endpointId: f.id, changes: f, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+    const endpoint = await updateEndpoint({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, changes: f, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
     return presentEndpoint(endpoint);
   },
 });
@@ -61,7 +61,7 @@ export const webhookRotateSecret = defineCommand({
   summary: 'give an endpoint a new secret (printed once); the old one still signs for 24 hours',
   flags: z.strictObject({ workspace: workspaceFlag, id: recordId('an endpoint') }),
   run: async ({ db }, f) => {
-    const { endpoint, secret } = await rotateSecret({ db: db.prisma, workspaceId: f.workspace, endpointId: f.id });
+    const { endpoint, secret } = await rotateSecret({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id });
     return { id: endpoint.id, secret, previousSecretUntil: endpoint.previousSecretUntil!.toISOString() };
   },
 });
@@ -72,7 +72,7 @@ export const webhookDelete = defineCommand({
   summary: 'delete an endpoint with its delivery log',
   flags: z.strictObject({ workspace: workspaceFlag, id: recordId('an endpoint') }),
   run: async ({ db }, f) => {
-    await deleteEndpoint({ db: db.prisma, workspaceId: f.workspace, endpointId: f.id });
+    await deleteEndpoint({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id });
     return { id: f.id, deleted: true };
   },
 });
@@ -88,7 +88,7 @@ export const webhookDeliveries = defineCommand({
     limit: z.coerce.number({ message: 'must be 1-100' }).int({ message: 'must be 1-100' }).min(1, { message: 'must be 1-100' }).max(100, { message: 'must be 1-100' }).default(20),
   }),
   run: async ({ db }, f) => {
-    const page = await listDeliveries({ db: db.prisma, workspaceId: f.workspace, endpointId: f.id, limit: f.limit, status: f.status });
+    const page = await listDeliveries({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, limit: f.limit, status: f.status });
     return { deliveries: page.deliveries.map(presentDelivery), nextBefore: page.nextBefore };
   },
 });
@@ -107,8 +107,8 @@ export const webhookRedeliver = defineCommand({
     .refine((f) => (f.delivery === undefined) !== (f.since === undefined), { message: 'give --delivery or --since (one of them)' }),
   run: async ({ db, wakeWebhooks }, f) => {
     let redelivered = 1;
-    if (f.delivery !== undefined) await redeliverOne({ db: db.prisma, workspaceId: f.workspace, endpointId: f.id, deliveryId: f.delivery });
-    else redelivered = await redeliverFailedSince({ db: db.prisma, workspaceId: f.workspace, endpointId: f.id, since: new Date(f.since!) });
+    if (f.delivery !== undefined) await redeliverOne({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, deliveryId: f.delivery });
+    else redelivered = await redeliverFailedSince({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, since: new Date(f.since!) });
     wakeWebhooks?.();
     return { redelivered };
   },

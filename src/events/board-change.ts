@@ -2,17 +2,21 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Actor } from '../platform/auth.js';
 import type { PrismaClient } from '../platform/db.js';
 import type { EventBus } from '../platform/event-bus.js';
-import { type ActivityView, presentActivity } from './present-activity.js';
+import { z } from 'zod';
+import { recordWebhookEvent } from '../webhooks/record-event.js';
+import { activity, type ActivityView, presentActivity } from './present-activity.js';
 
 export type Tx = Prisma.TransactionClient;
 
-export interface ActivityInput {
+/**
+ * One activity to record: a type of src/events/activity-types.ts with that type's data, so a
+ * record call with an unknown type or data of another shape does not compile.
+ */
+export type ActivityInput = import('./activity-types.js').TypedActivity & {
   boardId: number;
-  type: string;
-  data: Record<string, unknown>;
   /** Attribute this activity to someone other than the change's actor (a user joining by invitation). */
   actor?: { id: number; name: string };
-}
+};
 
 export type RecordActivity = (input: ActivityInput) => Promise<ActivityView>;
 
@@ -25,27 +29,62 @@ function actorColumns(actor: Actor | null, override?: { id: number; name: string
 }
 
 /**
+ * The activity exactly as GET /boards/{id}/activity sends it: encoded through the response's own
+ * schema, as the route's serializer does. (Should the schema ever refuse an activity, that GET
+ * would fail on it too; the event then carries the activity as recorded rather than fail the change.)
+ */
+function asPresented(view: ActivityView): object {
+  const encoded = z.safeEncode(activity, view);
+  return encoded.success ? encoded.data : view;
+}
+
+/** An Activity row as the INSERT returns it, and whether the board has any webhook. */
+interface InsertedActivity {
+  id: number;
+  boardId: number;
+  type: string;
+  actorUserId: number | null;
+  actorKeyId: number | null;
+  actorName: string;
+  data: unknown;
+  createdAt: Date;
+  hooked: boolean;
+}
+
+/**
  * Runs a change in one transaction with an explicit `record(…)` for each activity it makes; the
  * activities are published on the bus only after the commit, so no stream ever announces a
  * change that rolled back.
+ *
+ * Each activity is also a board webhook event, put in the webhook outbox in the same transaction
+ * (the event is `{type, timestamp, data}`, data the activity as GET /boards/{id}/activity presents
+ * it). The hot path pays nothing for it on boards without webhooks: the activity's INSERT itself
+ * says whether the board has any (an index probe in the same statement), and only then is the
+ * outbox written, by a second statement. The dispatcher is woken after the commit.
  */
 export async function changeBoard<T>(
   options: { db: PrismaClient; events?: EventBus | undefined; actor: Actor | null },
   fn: (tx: Tx, record: RecordActivity) => Promise<T>,
 ): Promise<T> {
   const recorded: ActivityView[] = [];
+  let deliveries = 0;
   const result = await options.db.$transaction(
     async (tx) =>
       fn(tx, async ({ actor, ...input }) => {
-        const row = await tx.activity.create({
-          data: { ...input, data: input.data as Prisma.InputJsonValue, ...actorColumns(options.actor, actor) },
-        });
-        const view = presentActivity(row);
+        const who = actorColumns(options.actor, actor);
+        const [row] = await tx.$queryRaw<InsertedActivity[]>`
+          INSERT INTO "Activity" ("boardId", type, "actorUserId", "actorKeyId", "actorName", data, "createdAt")
+          VALUES (${input.boardId}, ${input.type}, ${who.actorUserId}, ${who.actorKeyId}, ${who.actorName}, ${JSON.stringify(input.data)}::jsonb, ${new Date()})
+          RETURNING id, "boardId", type, "actorUserId", "actorKeyId", "actorName", data, "createdAt",
+            EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."boardId" = ${input.boardId}) AS hooked`;
+        const view = presentActivity(row!);
+        if (row!.hooked) deliveries += await recordWebhookEvent(tx, { boardId: view.boardId, type: view.type, data: asPresented(view), at: row!.createdAt });
         recorded.push(view);
         return view;
       }),
     { timeout: 15_000, maxWait: 10_000 },
   );
   for (const activity of recorded) options.events?.publish(activity);
+  if (deliveries > 0) options.events?.webhooksDue();
   return result;
 }

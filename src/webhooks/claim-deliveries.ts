@@ -13,6 +13,11 @@ export interface ClaimedDelivery {
   secret: string;
   previousSecret: string | null;
   previousSecretUntil: string | null;
+  /**
+   * A board webhook whose creator can no longer read the board (removed from it, blocked): not
+   * sent, whatever was recorded while they could (see withholdDelivery).
+   */
+  withheld: boolean;
 }
 
 export interface ClaimDeliveriesOptions {
@@ -69,7 +74,13 @@ export async function claimDeliveries({ sql, limit, leaseSeconds, room, defaultR
     )
     SELECT COALESCE(json_agg(x ORDER BY x."endpointId", x.id), '[]')::text AS claimed FROM (
       SELECT c.id, c."eventId", c.round, c."leaseUntil", c."endpointId", ev.body,
-             e.url, e.secret, e."previousSecret", e."previousSecretUntil"
+             e.url, e.secret, e."previousSecret", e."previousSecretUntil",
+             -- Board webhooks only (CASE: a workspace's endpoint never runs the subquery): is the
+             -- creator still an active member? Asked at each attempt, on the claimed rows alone.
+             CASE WHEN e."boardId" IS NULL THEN false ELSE NOT EXISTS (
+               SELECT 1 FROM "BoardMember" m JOIN "User" u ON u.id = m."userId"
+               WHERE m."boardId" = e."boardId" AND m."userId" = e."userId" AND u.status = 'active'
+             ) END AS withheld
       FROM claimed c JOIN "WebhookEvent" ev ON ev.id = c."eventId" JOIN "WebhookEndpoint" e ON e.id = c."endpointId"
     ) x`,
     [full, limit, leaseSeconds, ids, rooms, defaultRoom],
@@ -100,5 +111,27 @@ export async function releaseDeliveries({ sql, claims }: { sql: OutboxSql; claim
      FROM unnest($1::int[], $2::timestamptz[]) AS r(id, lease)
      WHERE d.id = r.id AND d."leaseUntil" = r.lease`,
     [claims.map((c) => c.id), claims.map((c) => c.leaseUntil)],
+  );
+}
+
+/** What a withheld delivery's attempt row says. */
+export const WITHHELD_ERROR = "not sent: the webhook's creator can no longer read the board";
+
+/**
+ * Ends a claimed delivery of a board webhook whose creator can no longer read the board without
+ * sending it: failed, with an attempt row saying why (no request was made), so a creator who loses
+ * the board gets none of its events, retries of older ones included. Under the claim's lease, as
+ * every result. The endpoint's failure record is left alone: its receiver did nothing wrong.
+ */
+export async function withholdDelivery({ sql, delivery }: { sql: OutboxSql; delivery: Pick<ClaimedDelivery, 'id' | 'leaseUntil'> }) {
+  await sql(
+    `WITH moved AS (
+       UPDATE "WebhookDelivery" SET status = 'failed', "leaseUntil" = NULL, "updatedAt" = now()
+       WHERE id = $1 AND "leaseUntil" = $2::timestamptz
+       RETURNING id
+     )
+     INSERT INTO "WebhookAttempt" ("deliveryId", "startedAt", "durationMs", "statusCode", error, "responseExcerpt", succeeded)
+     SELECT id, now(), 0, NULL, $3, NULL, false FROM moved`,
+    [delivery.id, delivery.leaseUntil, WITHHELD_ERROR],
   );
 }

@@ -1,8 +1,8 @@
 import type { DbClient } from '../platform/db.js';
-import { endpointOfWorkspace } from './access.js';
+import { type EndpointScope, endpointInScope } from './access.js';
 
 /** Deletes an endpoint with its deliveries and their log. */
-export async function deleteEndpoint({ db, workspaceId, endpointId }: { db: DbClient; workspaceId: number; endpointId: number }) {
-  const endpoint = await endpointOfWorkspace({ db, workspaceId, endpointId });
+export async function deleteEndpoint({ db, scope, endpointId }: { db: DbClient; scope: EndpointScope; endpointId: number }) {
+  const endpoint = await endpointInScope({ db, scope, endpointId });
   await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
 }

@@ -1,6 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Database } from '../platform/db.js';
-import { type ClaimedDelivery, claimDeliveries, nextClaimableAt, releaseDeliveries } from './claim-deliveries.js';
+import { type ClaimedDelivery, claimDeliveries, nextClaimableAt, releaseDeliveries, withholdDelivery } from './claim-deliveries.js';
 import { type OutboxSql, outboxSql } from './outbox-sql.js';
 import { type AttemptResult, recordAttempts } from './record-attempts.js';
 import { createSender, type AttemptOutcome, type Sender } from './send-attempt.js';
@@ -275,6 +275,11 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: Queued, free: (durationMs: number | null) => void) {
+    if (delivery.withheld) {
+      free(null);
+      await withholdDelivery({ sql: this.sql, delivery });
+      return;
+    }
     const timestamp = new Date();
     const secrets = [delivery.secret];
     if (delivery.previousSecret && delivery.previousSecretUntil && Date.parse(delivery.previousSecretUntil) > timestamp.getTime()) secrets.push(delivery.previousSecret);

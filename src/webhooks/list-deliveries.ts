@@ -1,23 +1,23 @@
 import type { DbClient } from '../platform/db.js';
-import { endpointOfWorkspace } from './access.js';
+import { type EndpointScope, endpointInScope } from './access.js';
 
 /** An endpoint's deliveries, newest first, each with its attempts; `before` pages by id. */
 export async function listDeliveries({
   db,
-  workspaceId,
+  scope,
   endpointId,
   limit,
   before,
   status,
 }: {
   db: DbClient;
-  workspaceId: number;
+  scope: EndpointScope;
   endpointId: number;
   limit: number;
   before?: number | undefined;
   status?: 'pending' | 'succeeded' | 'failed' | undefined;
 }) {
-  await endpointOfWorkspace({ db, workspaceId, endpointId });
+  await endpointInScope({ db, scope, endpointId });
   const read = (tx: DbClient) =>
     tx.webhookDelivery.findMany({
       where: { endpointId, ...(before ? { id: { lt: before } } : {}), ...(status ? { status } : {}) },

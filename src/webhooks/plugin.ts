@@ -34,8 +34,11 @@ export const webhooksPlugin = fp<{ config: Config; enabled?: boolean }>(
       log: app.log,
     });
     app.decorate('webhooks', dispatcher);
+    // Board changes (src/events/board-change.ts) say so on the bus: they have no reach to `app`.
+    const stopListening = app.events.onWebhooksDue(() => dispatcher.wake());
+    app.addHook('onClose', async () => stopListening());
     app.addHook('onReady', async () => dispatcher.start());
     app.addHook('preClose', async () => dispatcher.stop(Math.min(config.WEBHOOK_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2)));
   },
-  { name: 'webhooks', dependencies: ['db'] },
+  { name: 'webhooks', dependencies: ['db', 'event-bus'] },
 );

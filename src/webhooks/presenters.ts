@@ -1,10 +1,13 @@
-import type { DeliveryView, EndpointView } from './schemas.js';
+import type { BoardWebhookView, DeliveryView, EndpointView } from './schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function presentEndpoint(e: {
+/** An endpoint row, whoever owns it. */
+interface EndpointRow {
   id: number;
-  workspaceId: number;
+  workspaceId: number | null;
+  boardId: number | null;
+  userId: number | null;
   url: string;
   description: string;
   events: string[];
@@ -15,10 +18,11 @@ export function presentEndpoint(e: {
   previousSecretUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
-}, now = new Date()): EndpointView {
+}
+
+/** What every endpoint shows, whoever owns it (never its secrets). */
+function endpointFields(e: EndpointRow, now: Date) {
   return {
-    id: e.id,
-    workspaceId: e.workspaceId,
     url: e.url,
     description: e.description,
     events: e.events.length ? e.events : null,
@@ -30,6 +34,18 @@ export function presentEndpoint(e: {
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };
+}
+
+/** A workspace's endpoint (console, CLI). */
+export function presentEndpoint(e: EndpointRow, now = new Date()): EndpointView {
+  if (e.workspaceId === null) throw new Error(`webhook endpoint ${e.id} is a board webhook: presentBoardWebhook`);
+  return { id: e.id, workspaceId: e.workspaceId, ...endpointFields(e, now) };
+}
+
+/** A board webhook (/api). */
+export function presentBoardWebhook(e: EndpointRow, now = new Date()): BoardWebhookView {
+  if (e.boardId === null || e.userId === null) throw new Error(`webhook endpoint ${e.id} is a workspace's: presentEndpoint`);
+  return { id: e.id, boardId: e.boardId, userId: e.userId, ...endpointFields(e, now) };
 }
 
 export function presentDelivery(d: {

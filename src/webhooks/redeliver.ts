@@ -1,6 +1,6 @@
 import type { DbClient } from '../platform/db.js';
 import { AppError } from '../platform/errors.js';
-import { endpointOfWorkspace } from './access.js';
+import { type EndpointScope, endpointInScope } from './access.js';
 
 const endpointDisabled = () => new AppError(409, 'endpoint_disabled', 'webhook: the endpoint is disabled; enable it first');
 
@@ -9,8 +9,8 @@ const endpointDisabled = () => new AppError(409, 'endpoint_disabled', 'webhook: 
  * A delivery whose attempt is in flight is 409; a pending one waiting for its next attempt is
  * brought forward to now.
  */
-export async function redeliverOne({ db, workspaceId, endpointId, deliveryId }: { db: DbClient; workspaceId: number; endpointId: number; deliveryId: number }) {
-  const endpoint = await endpointOfWorkspace({ db, workspaceId, endpointId });
+export async function redeliverOne({ db, scope, endpointId, deliveryId }: { db: DbClient; scope: EndpointScope; endpointId: number; deliveryId: number }) {
+  const endpoint = await endpointInScope({ db, scope, endpointId });
   if (!endpoint.enabled) throw endpointDisabled();
   const now = new Date();
   const moved = await db.webhookDelivery.updateMany({
@@ -26,8 +26,8 @@ export async function redeliverOne({ db, workspaceId, endpointId, deliveryId }: 
 }
 
 /** Sends again every delivery of the endpoint that failed and was created at or after `since`. */
-export async function redeliverFailedSince({ db, workspaceId, endpointId, since }: { db: DbClient; workspaceId: number; endpointId: number; since: Date }) {
-  const endpoint = await endpointOfWorkspace({ db, workspaceId, endpointId });
+export async function redeliverFailedSince({ db, scope, endpointId, since }: { db: DbClient; scope: EndpointScope; endpointId: number; since: Date }) {
+  const endpoint = await endpointInScope({ db, scope, endpointId });
   if (!endpoint.enabled) throw endpointDisabled();
   const { count } = await db.webhookDelivery.updateMany({
     where: { endpointId, status: 'failed', createdAt: { gte: since } },

@@ -1,5 +1,5 @@
 import type { DbClient } from '../platform/db.js';
-import { endpointOfWorkspace } from './access.js';
+import { type EndpointScope, endpointInScope } from './access.js';
 import { assertDeliverableUrl } from './destination.js';
 
 /**
@@ -8,18 +8,18 @@ import { assertDeliverableUrl } from './destination.js';
  */
 export async function updateEndpoint({
   db,
-  workspaceId,
+  scope,
   endpointId,
   changes,
   allowPrivate,
 }: {
   db: DbClient;
-  workspaceId: number;
+  scope: EndpointScope;
   endpointId: number;
   changes: { url?: string | undefined; events?: string[] | null | undefined; description?: string | undefined; enabled?: boolean | undefined };
   allowPrivate: boolean;
 }) {
-  const current = await endpointOfWorkspace({ db, workspaceId, endpointId });
+  const current = await endpointInScope({ db, scope, endpointId });
   const url = changes.url === undefined ? undefined : await assertDeliverableUrl(changes.url, allowPrivate);
   const toggled = changes.enabled !== undefined && changes.enabled !== current.enabled;
   return db.webhookEndpoint.update({

@@ -172,7 +172,7 @@ describe('assistant connector, end to end', () => {
         { externalId: 'export-data', title: 'Export your data', body: 'Open Settings, then Data, and click Export to download a CSV of your projects.' },
       ],
     });
-    const { secret } = await createEndpoint({ db: t.db.prisma, workspaceId: workspace.id, input: { url: receiver.url }, allowPrivate: true });
+    const { secret } = await createEndpoint({ db: t.db.prisma, owner: { workspaceId: workspace.id }, input: { url: receiver.url }, allowPrivate: true });
 
     const { client } = await connectAssistant(t, browser);
     const workspaces = await call(client, 'list_workspaces');

@@ -41,6 +41,8 @@ export async function makeFixtures(app: FastifyInstance): Promise<Fixtures> {
   await api('POST', `/boards/${board.id}/members`, { email: victim.email, role: 'member' });
   const inviteeEmail = 'fuzz-invitee@example.com';
   await api('POST', `/boards/${board.id}/members`, { email: inviteeEmail, role: 'member' });
+  // Subscribed before the cards are made, so that their activity is delivered (to nowhere) and logged.
+  const boardWebhook = (await api('POST', `/boards/${board.id}/webhooks`, { url: 'http://127.0.0.1:9/fuzz-board-hook' })).endpoint;
   const card = await api('POST', `/lists/${list.id}/cards`, { title: 'Fuzz card', labelIds: [label.id] });
   await api('POST', `/lists/${list.id}/cards`, { title: 'Second card' });
   const checklist = await api('POST', `/cards/${card.id}/checklists`, { name: 'Steps' });
@@ -79,6 +81,7 @@ export async function makeFixtures(app: FastifyInstance): Promise<Fixtures> {
     ['/api/items/', item.id],
     ['/api/comments/', comment.id],
     ['/api/attachments/', attachment.id],
+    ['/api/webhooks/', boardWebhook.id],
     ['/account/keys/', spareKey.id],
     ['/account/connections/', 1],
     ['/admin/users/', victim.id],

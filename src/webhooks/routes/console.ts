@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { id } from '../../platform/schemas.js';
-import { endpointOfWorkspace } from '../access.js';
+import { endpointInScope } from '../access.js';
 import { createEndpoint } from '../create-endpoint.js';
 import { deleteEndpoint } from '../delete-endpoint.js';
 import { listDeliveries } from '../list-deliveries.js';
@@ -53,7 +53,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const { endpoint, secret } = await createEndpoint({ db, workspaceId: workspace.id, input: request.body, allowPrivate });
+      const { endpoint, secret } = await createEndpoint({ db, owner: { workspaceId: workspace.id }, input: request.body, allowPrivate });
       return reply.status(201).send({ endpoint: presentEndpoint(endpoint), secret });
     },
   );
@@ -63,7 +63,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     { schema: { tags, summary: 'Get a webhook endpoint', params: endpointParams, response: { 200: s.endpoint, ...errors } } },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
-      return presentEndpoint(await endpointOfWorkspace({ db, workspaceId: workspace.id, endpointId: request.params.endpointId }));
+      return presentEndpoint(await endpointInScope({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId }));
     },
   );
 
@@ -72,7 +72,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     { schema: { tags, summary: 'Change, disable or enable an endpoint', params: endpointParams, body: s.endpointUpdate, response: { 200: s.endpoint, ...errors } } },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const endpoint = await updateEndpoint({ db, workspaceId: workspace.id, endpointId: request.params.endpointId, changes: request.body, allowPrivate });
+      const endpoint = await updateEndpoint({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, changes: request.body, allowPrivate });
       return presentEndpoint(endpoint);
     },
   );
@@ -82,7 +82,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     { schema: { tags, summary: 'Delete an endpoint with its delivery log', params: endpointParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      await deleteEndpoint({ db, workspaceId: workspace.id, endpointId: request.params.endpointId });
+      await deleteEndpoint({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId });
       return reply.status(204).send(null);
     },
   );
@@ -100,7 +100,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const { endpoint, secret } = await rotateSecret({ db, workspaceId: workspace.id, endpointId: request.params.endpointId });
+      const { endpoint, secret } = await rotateSecret({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId });
       return reply.status(201).send({ endpoint: presentEndpoint(endpoint), secret });
     },
   );
@@ -122,7 +122,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
-      const page = await listDeliveries({ db, workspaceId: workspace.id, endpointId: request.params.endpointId, ...request.query });
+      const page = await listDeliveries({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, ...request.query });
       return { deliveries: page.deliveries.map(presentDelivery), nextBefore: page.nextBefore };
     },
   );
@@ -139,7 +139,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const delivery = await redeliverOne({ db, workspaceId: workspace.id, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId });
+      const delivery = await redeliverOne({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId });
       app.webhooks.wake();
       return reply.status(202).send(presentDelivery(delivery));
     },
@@ -159,7 +159,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
       const since = new Date(request.body.since);
-      const redelivered = await redeliverFailedSince({ db, workspaceId: workspace.id, endpointId: request.params.endpointId, since });
+      const redelivered = await redeliverFailedSince({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, since });
       app.webhooks.wake();
       return reply.status(202).send({ redelivered });
     },
