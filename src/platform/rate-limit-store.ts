@@ -40,13 +40,18 @@ export function databaseCounters(db: Database): CounterBackend {
     query(`DELETE FROM "RateLimitBucket" WHERE "resetAt" < now() - interval '1 minute'`, []).catch(() => {});
   }, 60_000);
   sweep.unref();
+  let closed = false;
   return {
     kind: 'database',
     async incr(key, windowMs, by = 1) {
+      // A background flush may fire after the app closed: it must not write to a database that
+      // is no longer this app's (tests hand an emptied embedded database to the next app).
+      if (closed) throw new Error('rate-limit counters closed');
       const [row] = await query(INCREMENT, [key, windowMs, by], 'taskboard-rate-limit-incr');
       return { current: Number(row!.current), ttl: Number(row!.ttl) };
     },
     async close() {
+      closed = true;
       clearInterval(sweep);
     },
   };
