@@ -124,7 +124,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Pa
     ...env,
   });
   const logs = new LogCapture();
-  const app = await buildApp({ config, db, logStream: logs, ...options });
+  // Documents are built when a test asks for one: most never do, and building them costs ~150 ms an app.
+  const app = await buildApp({ config, db, logStream: logs, docsAtStart: false, ...options });
   return {
     app,
     db,

@@ -39,6 +39,8 @@ export interface DocsOptions {
   securitySchemes: Record<string, Record<string, unknown>>;
   /** Security of the operations outside the server URL that name none (the web backend takes a session only). */
   outsideSecurity?: Record<string, string[]>[];
+  /** Build the document when the app starts (default) rather than on its first request. */
+  buildAtStart?: boolean;
 }
 
 /**
@@ -113,7 +115,7 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   scope.get(`${options.path}/openapi.json`, { schema: { hide: true } }, async () => scope.swagger());
   // Built once at start, not on the first request: building it holds the event loop for a while
   // (hundreds of ms, more on a busy machine), long enough to shed the requests around it.
-  scope.addHook('onReady', async () => void scope.swagger());
+  if (options.buildAtStart !== false) scope.addHook('onReady', async () => void scope.swagger());
 }
 
 type SecurityRequirement = Record<string, string[]>;
