@@ -179,6 +179,9 @@ export class WebhookDispatcher {
     } finally {
       this.claiming = false;
       this.wakeAt(Date.now() + this.options.pollMs);
+      // Woken by a commit after the last claim looked (while the next due time was read): that
+      // commit's deliveries would otherwise wait for the poll (seen in CI: one of twenty, 60 s late).
+      if (this.again && this.running) this.wake();
     }
   }
 
