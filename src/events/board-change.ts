@@ -4,7 +4,7 @@ import type { PrismaClient } from '../platform/db.js';
 import type { EventBus } from '../platform/event-bus.js';
 import { z } from 'zod';
 import { recordWebhookEvent } from '../webhooks/record-event.js';
-import { activity, type ActivityView, presentActivity } from './present-activity.js';
+import { activity, type ActivityRow, type ActivityView, presentActivity } from './present-activity.js';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -39,17 +39,7 @@ function asPresented(view: ActivityView): object {
 }
 
 /** An Activity row as the INSERT returns it, and whether the board has any webhook. */
-interface InsertedActivity {
-  id: number;
-  boardId: number;
-  type: string;
-  actorUserId: number | null;
-  actorKeyId: number | null;
-  actorName: string;
-  data: unknown;
-  createdAt: Date;
-  hooked: boolean;
-}
+type InsertedActivity = ActivityRow & { hooked: boolean };
 
 /**
  * Runs a change in one transaction with an explicit `record(…)` for each activity it makes; the

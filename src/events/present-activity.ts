@@ -7,7 +7,7 @@ export { activity, type ActivityView };
  * An activity row as the log and the stream send it. Its `type` and `data` are what a typed
  * `record(…)` call wrote (src/events/board-change.ts), so the row is presented as it is.
  */
-export function presentActivity(a: {
+export interface ActivityRow {
   id: number;
   boardId: number;
   type: string;
@@ -16,7 +16,9 @@ export function presentActivity(a: {
   actorName: string;
   data: unknown;
   createdAt: Date;
-}): ActivityView {
+}
+
+export function presentActivity(a: ActivityRow): ActivityView {
   return {
     id: a.id,
     boardId: a.boardId,
