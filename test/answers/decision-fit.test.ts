@@ -14,7 +14,7 @@ const samples: Sample[] = Array.from({ length: 40 }, (_, i) => {
 describe('the needs_human decision model', () => {
   it('gives a probability in [0, 1] that grows with the top score, and confidence from it', () => {
     const low = probability({ ...zero, top: 0.05, unknownShare: 0.8, unknownNouns: 0.6 });
-    const high = probability({ ...zero, top: 0.9, titleCoverage: 1, margin: 0.6 });
+    const high = probability({ ...zero, top: 0.9, coverage: 1, titleCoverage: 1, keyCoverage: 1, margin: 0.6, length: Math.log1p(4) });
     expect(low).toBeGreaterThanOrEqual(0);
     expect(high).toBeLessThanOrEqual(1);
     expect(high).toBeGreaterThan(low);
@@ -36,6 +36,22 @@ describe('fitting the decision (eval/fit-decision.ts)', () => {
     expect(m.weights.top).toBeGreaterThan(0);
     expect(m.weights.unknownShare).toBeLessThan(0);
     expect(m.weights.margin).toBe(0);
+  });
+
+  it('reaches the optimum of the class-balanced, L2-penalised log-likelihood (its gradient is zero there)', () => {
+    const l2 = 0.03;
+    const m = fitLogistic(samples, ['top', 'unknownShare'], l2);
+    const pos = samples.filter((s) => s.y === 1).length;
+    const weightOf = (y: number) => (y === 1 ? samples.length / (2 * pos) : samples.length / (2 * (samples.length - pos)));
+    const gradient = { bias: 0, top: l2 * m.weights.top, unknownShare: l2 * m.weights.unknownShare };
+    for (const { x, y } of samples) {
+      const p = 1 / (1 + Math.exp(-(m.bias + m.weights.top * x.top + m.weights.unknownShare * x.unknownShare)));
+      const err = ((p - y) * weightOf(y)) / samples.length;
+      gradient.bias += err;
+      gradient.top += err * x.top;
+      gradient.unknownShare += err * x.unknownShare;
+    }
+    for (const g of Object.values(gradient)) expect(Math.abs(g)).toBeLessThan(1e-8);
   });
 
   it('gives out-of-fold probabilities that are reproducible and better than chance', () => {
