@@ -1,13 +1,12 @@
 /**
  * `npm run eval [-- --fit] [-- --set DIR]`: the answer agent's quality on an evaluation set (by default
  * eval/set-a: an invented help centre of 104 articles and 210 customer questions), per half, next to a plain BM25 baseline.
- * The "tune" half is the only one anything was tuned on; "test" is held out. Then eval/set-b (116 more
- * questions over the same articles, written later and never used for tuning), all of it held out.
- * --fit: fits the decision model on the tune half and prints its coefficients (to paste into
+ * The training questions are set A's "tune" half and eval/set-c (230 more, written later for fitting only);
+ * "test" is held out. Then eval/set-b (116 more questions over the same articles, never used for tuning), all of it held out.
+ * --fit: fits the decision model on the training questions and prints its coefficients (to paste into
  * src/answers/retrieval/decide.ts); the metrics then use the fitted model.
- * --tune: reports the tune half only (what to run while tuning). --failures: lists the tune half's
- * failures (never the held-out half's).
- */
+ * --tune: reports the training questions only (what to run while tuning). --failures: lists their
+ * failures (never the held-out ones'). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { composeAnswer } from '../src/answers/compose-answer.js';
@@ -38,8 +37,10 @@ const setArg = process.argv.indexOf('--set');
 const dir = path.resolve(import.meta.dirname, setArg > 0 ? process.argv[setArg + 1]! : 'set-a');
 const articles = JSON.parse(readFileSync(path.join(dir, 'articles.json'), 'utf8')) as Article[];
 const questions = JSON.parse(readFileSync(path.join(dir, 'questions.json'), 'utf8')) as Question[];
-/** Sets of questions over the same articles, written after set A had been tuned on: held out entirely, baseline threshold from set A's tune half. */
+/** Sets of questions over the same articles, written after set A had been tuned on: held out entirely, baseline threshold from the training questions. */
 const HELD_OUT_SETS = setArg > 0 ? [] : [{ name: 'set B (held out)', file: path.resolve(import.meta.dirname, 'set-b/questions.json') }];
+/** Training questions over the same articles, written later than set A's and used only for fitting, with set A's tune half. */
+const TRAINING_SETS = setArg > 0 ? [] : [{ name: 'set C (training)', file: path.resolve(import.meta.dirname, 'set-c/questions.json') }];
 const index = new KnowledgeIndex(articles.map((a, i) => prepareArticle({ id: i + 1, externalId: a.externalId, title: a.title, body: a.body, url: a.url ?? null })));
 const bm25 = new Bm25(articles);
 const generator = new OfflineGenerator();
@@ -147,6 +148,8 @@ const CANDIDATES: (keyof Features)[][] = [
   ['top', 'titleCoverage', 'margin', 'unknownNouns', 'unknownShare'],
   ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'unknownShare', 'length'],
   ['top', 'unknownNouns'],
+  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownShare', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap'],
+  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap'],
 ];
 
 /** The issue's targets (held-out half): balanced needs_human accuracy, out-of-scope questions answered with a source. */
@@ -160,7 +163,7 @@ const TARGETS = { balanced: 0.85, falseSource: 0.1 };
 function fit(qs: Question[]): DecisionModel {
   const samples = samplesOf(qs);
   const choice = chooseByCrossValidation(samples, CANDIDATES, [0.003, 0.03, 0.3], console.log);
-  console.log(`chosen by cross-validation on the tune half: ${choice.features.join(', ')} (l2 ${choice.l2}, out-of-fold log-loss ${choice.logLoss.toFixed(3)})`);
+  console.log(`chosen by cross-validation on the training questions: ${choice.features.join(', ')} (l2 ${choice.l2}, out-of-fold log-loss ${choice.logLoss.toFixed(3)})`);
   const model = fitModel(samples, choice);
   const oof = new Map(samples.map((s, i) => [s.q.id, choice.oof[i]!]));
   // Questions outside the samples: an intent or nothing retrieved needs a human; a request for a
@@ -176,6 +179,11 @@ function fit(qs: Question[]): DecisionModel {
     return { t, balanced: m.needsHumanBalanced, falseSource: m.falseSource };
   });
   const point = chooseThreshold(points, TARGETS);
+  const bestBalanced = points.reduce((a, b) => (b.balanced > a.balanced ? b : a));
+  const within = points.find((p) => p.falseSource <= TARGETS.falseSource);
+  for (const [name, p] of [['best balanced', bestBalanced], ['first within the false-source bound', within]] as const) {
+    if (p) console.log(`out of fold, ${name}: threshold ${p.t}, balanced ${p.balanced.toFixed(3)}, false-source ${p.falseSource.toFixed(3)}`);
+  }
   console.log(`threshold ${point.t}: out-of-fold balanced needs_human ${point.balanced.toFixed(3)}, false-source rate ${point.falseSource.toFixed(3)}`);
   // High confidence: above the threshold and above 40 % of the answerable questions' out-of-fold probabilities.
   const answerable = samples.flatMap((s, i) => (s.y === 1 ? [choice.oof[i]!] : [])).sort((a, b) => a - b);
@@ -189,18 +197,21 @@ async function main() {
   let model = DEFAULT_MODEL;
   const tune = questions.filter((q) => q.half === 'tune');
   const test = questions.filter((q) => q.half === 'test');
+  const training = TRAINING_SETS.map((set) => ({ name: set.name, qs: JSON.parse(readFileSync(set.file, 'utf8')) as Question[] }));
+  const fitOn = [...tune, ...training.flatMap((set) => set.qs)];
   if (process.argv.includes('--fit')) {
-    model = fit(tune);
-    console.log('fitted on the tune half:', JSON.stringify(model));
+    model = fit(fitOn);
+    console.log('fitted on the training questions:', JSON.stringify(model));
   }
-  const threshold = tuneBaseline(tune);
+  const threshold = tuneBaseline(fitOn);
   const heldOut = process.argv.includes('--tune') ? [] : HELD_OUT_SETS.map((set) => ({ name: set.name, qs: JSON.parse(readFileSync(set.file, 'utf8')) as Question[] }));
   const more = heldOut.map((set) => `; ${set.name}: ${set.qs.length} questions`).join('');
-  console.log(`${articles.length} articles, ${questions.length} questions (tune ${tune.length}, test ${test.length})${more}; baseline threshold ${threshold.toFixed(2)} (tuned on the tune half)\n`);
+  const trained = training.map((set) => `; ${set.name}: ${set.qs.length} questions`).join('');
+  console.log(`${articles.length} articles, ${questions.length} questions (tune ${tune.length}, test ${test.length})${trained}${more}; baseline threshold ${threshold.toFixed(2)} (tuned on the training questions)\n`);
   console.log('| half | system | recall@1 | recall@3 | MRR | needs_human (balanced) | false-source rate | follow-up accuracy |');
   console.log('|---|---|---|---|---|---|---|---|');
   // --tune: the tune half only, so tuning never shows the held-out half.
-  const halves: [string, Question[]][] = [['tune', tune]];
+  const halves: [string, Question[]][] = [['tune', tune], ...training.map((set): [string, Question[]] => [set.name, set.qs])];
   if (!process.argv.includes('--tune')) halves.push(['test (held out)', test], ...heldOut.map((set): [string, Question[]] => [set.name, set.qs]));
   for (const [name, qs] of halves) {
     const a = metrics(await Promise.all(qs.map((q) => ours(q, model))));
@@ -210,7 +221,7 @@ async function main() {
     }
   }
   if (process.argv.includes('--failures')) {
-    for (const q of tune) {
+    for (const q of fitOn) {
       const o = await ours(q, model);
       const ok = q.needsHuman ? o.needsHuman : !o.needsHuman && (q.expected.length === 0 || q.expected.includes(o.ranking[0]!));
       if (!ok) console.log(`${q.id} ${q.kind} nh=${q.needsHuman}->${o.needsHuman} exp=${q.expected} got=${o.ranking.slice(0, 3)} :: ${q.turns.join(' || ')}`);
