@@ -152,6 +152,8 @@ describe('human intents', () => {
     ['can somebody get back to me today', 'human_requested'],
     ['I would like to file a complaint', 'human_requested'],
     ['is anyone there', 'human_requested'],
+    ['can one of your staff merge our two accounts', 'human_requested'],
+    ['how do I give my staff access to the invoices', null],
     ['is there a money-back guarantee', null],
     ['can someone help me reset my password', null],
     ['how do I see the audit log of logins', null],

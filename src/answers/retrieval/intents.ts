@@ -13,6 +13,8 @@ const HUMAN = [
   /\b(call|ring) me\b/,
   /\b(someone|somebody|anyone|anybody|a person)\b[^.?!]{0,20}\b(contact|email|get back to|reach out to) me\b/,
   /\bis (there )?(anyone|anybody|someone) (there|real|human)\b/,
+  // Asking the vendor's people to do something ("can one of your staff merge our accounts").
+  /\b(one of your|a member of your|your) (staff|employees)\b/,
   /\b(file|make|lodge|raise|submit) (a |an )?(formal )?complaint\b|\b(i|we) (want|wish|would like) to complain\b/,
 ];
 
