@@ -160,6 +160,10 @@ export const configSchema = z.object({
   WEBHOOK_DISABLE_AFTER: duration.default(duration.parse('5d')),
   /** How often each process looks for due deliveries besides being woken by commits. */
   WEBHOOK_POLL_MS: int(50, 60_000).default(1000),
+  /** Events older than this, with every delivery settled, are deleted with their deliveries and attempts. */
+  WEBHOOK_RETENTION: duration
+    .refine((ms) => ms >= 3_600_000, { message: 'must be at least 1h: a shorter one would delete the delivery log before anyone reads it' })
+    .default(duration.parse('30d')),
   LLM_BASE_URL: url(['http:', 'https:']).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),

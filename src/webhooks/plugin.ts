@@ -1,6 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { WebhookDispatcher } from './dispatcher.js';
+import { outboxSql } from './outbox-sql.js';
+import { pruneWebhookEvents } from './prune-events.js';
+
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** What routes and commands need of the dispatcher: a nudge after their commit. */
 export interface WebhookWaker {
@@ -38,7 +43,40 @@ export const webhooksPlugin = fp<{ config: Config; enabled?: boolean }>(
     const stopListening = app.events.onWebhooksDue(() => dispatcher.wake());
     app.addHook('onClose', async () => stopListening());
     app.addHook('onReady', async () => dispatcher.start());
+    schedulePruning(app, config.WEBHOOK_RETENTION);
     app.addHook('preClose', async () => dispatcher.stop(Math.min(config.WEBHOOK_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2)));
   },
   { name: 'webhooks', dependencies: ['db', 'event-bus'] },
 );
+
+/**
+ * Deletes old settled events (see pruneWebhookEvents) once the app is ready, in the background,
+ * then every hour; closing waits for a prune under way. A failed prune is logged and tried again
+ * at the next hour: nothing is lost by waiting.
+ */
+function schedulePruning(app: FastifyInstance, retentionMs: number) {
+  const sql = outboxSql(app.db);
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const prune = () => {
+    running = running.then(async () => {
+      if (closed) return;
+      try {
+        const deleted = await pruneWebhookEvents(sql, retentionMs);
+        if (deleted) app.log.info({ deleted }, 'old webhook events deleted');
+      } catch (err) {
+        app.log.error({ err }, 'deleting old webhook events failed');
+      }
+    });
+  };
+  app.addHook('onReady', async () => {
+    prune();
+    timer = setInterval(prune, PRUNE_EVERY_MS).unref();
+  });
+  app.addHook('preClose', async () => {
+    closed = true;
+    if (timer) clearInterval(timer);
+    await running;
+  });
+}

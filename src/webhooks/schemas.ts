@@ -155,3 +155,7 @@ export const webhookDelivery = delivery.meta({ id: 'WebhookDelivery', descriptio
 export const webhookDeliveryPage = z
   .object({ deliveries: z.array(webhookDelivery).describe('Newest first.'), nextBefore })
   .meta({ id: 'WebhookDeliveryPage', description: "A page of a webhook's delivery log, newest first." });
+
+/** Said where the delivery log is read: how long it goes back (WEBHOOK_RETENTION). */
+export const retentionNote =
+  'Events are kept for the server\'s WEBHOOK_RETENTION (default 30 days), then deleted with their deliveries once none is pending; older deliveries are no longer listed and cannot be redelivered.';

@@ -19,6 +19,7 @@ describe('configuration', () => {
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.WEBHOOK_RETRY_SCHEDULE).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
+    expect(config.WEBHOOK_RETENTION).toBe(30 * 86_400_000);
   });
 
   it('parses what it is given', () => {
@@ -38,6 +39,8 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, /^invalid setting LOG_LEVEL: /],
     [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /^invalid setting WEBHOOK_RETRY_SCHEDULE: "soon" is not a duration/],
     [{ RATE_LIMIT_MAX: '0' }, /^invalid setting RATE_LIMIT_MAX: must be at least 1/],
+    [{ WEBHOOK_RETENTION: '30m' }, /^invalid setting WEBHOOK_RETENTION: must be at least 1h/],
+    [{ WEBHOOK_RETENTION: 'forever' }, /^invalid setting WEBHOOK_RETENTION: "forever" is not a duration/],
   ])('rejects %o with one line naming the variable and the rule', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

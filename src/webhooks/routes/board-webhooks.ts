@@ -159,7 +159,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         operationId: 'listBoardWebhookDeliveries',
         tags,
         summary: 'The delivery log: deliveries newest first, each with its attempts, paginated with ?before=',
-        description: ownerNote,
+        description: `${ownerNote} ${s.retentionNote}`,
         params: webhookId,
         querystring: z.object({
           limit: b.limitQuery(20, 100),

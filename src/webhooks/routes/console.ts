@@ -111,6 +111,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
       schema: {
         tags,
         summary: 'The delivery log: deliveries newest first, each with its attempts',
+        description: s.retentionNote,
         params: endpointParams,
         querystring: z.strictObject({
           limit: limitQuery(100, 20).describe('1-100, default 20.'),

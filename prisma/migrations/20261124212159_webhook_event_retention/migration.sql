@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "WebhookEvent_createdAt_id_idx" ON "WebhookEvent"("createdAt", "id");
