@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { WebhookDispatcher } from './dispatcher.js';
-import { outboxSql } from './outbox-sql.js';
 import { pruneWebhookEvents } from './prune-events.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -43,19 +42,19 @@ export const webhooksPlugin = fp<{ config: Config; enabled?: boolean }>(
     const stopListening = app.events.onWebhooksDue(() => dispatcher.wake());
     app.addHook('onClose', async () => stopListening());
     app.addHook('onReady', async () => dispatcher.start());
-    schedulePruning(app, config.WEBHOOK_RETENTION);
     app.addHook('preClose', async () => dispatcher.stop(Math.min(config.WEBHOOK_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2)));
+    // After the dispatcher's hooks: closing stops the dispatcher first, then the prune.
+    schedulePruning(app, config.WEBHOOK_RETENTION);
   },
   { name: 'webhooks', dependencies: ['db', 'event-bus'] },
 );
 
 /**
  * Deletes old settled events (see pruneWebhookEvents) once the app is ready, in the background,
- * then every hour; closing waits for a prune under way. A failed prune is logged and tried again
+ * then every hour; closing waits for the batch under way. A failed prune is logged and tried again
  * at the next hour: nothing is lost by waiting.
  */
 function schedulePruning(app: FastifyInstance, retentionMs: number) {
-  const sql = outboxSql(app.db);
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -63,7 +62,8 @@ function schedulePruning(app: FastifyInstance, retentionMs: number) {
     running = running.then(async () => {
       if (closed) return;
       try {
-        const deleted = await pruneWebhookEvents(sql, retentionMs);
+        // Closing stops it between batches: a large first backlog must not hold up the shutdown.
+        const deleted = await pruneWebhookEvents(app.db, retentionMs, () => closed);
         if (deleted) app.log.info({ deleted }, 'old webhook events deleted');
       } catch (err) {
         app.log.error({ err }, 'deleting old webhook events failed');

@@ -44,13 +44,13 @@ describe('webhook event retention (WEBHOOK_RETENTION)', () => {
     await event('msg_old_one_pending', w.workspaceId, endpoints, 40, ['succeeded', 'pending']);
     await event('msg_recent', w.workspaceId, endpoints, 10, ['succeeded']);
 
-    expect(await pruneWebhookEvents(outboxSql(t.db), 30 * DAY)).toBe(2);
+    expect(await pruneWebhookEvents(t.db, 30 * DAY)).toBe(2);
     expect(await eventIds()).toEqual(['msg_old_one_pending', 'msg_old_pending', 'msg_recent']);
     // 4 deliveries (and their attempts) left: 1 + 2 + 1.
     expect(await count('WebhookDelivery')).toBe(4);
     expect(await count('WebhookAttempt')).toBe(4);
     // Nothing more to do: a second run deletes nothing.
-    expect(await pruneWebhookEvents(outboxSql(t.db), 30 * DAY)).toBe(0);
+    expect(await pruneWebhookEvents(t.db, 30 * DAY)).toBe(0);
     // The endpoints themselves are untouched.
     expect(await count('WebhookEndpoint')).toBe(2);
   });
@@ -70,7 +70,7 @@ describe('webhook event retention (WEBHOOK_RETENTION)', () => {
       [w.endpoint.id],
     );
     await event('msg_recent', w.workspaceId, [w.endpoint.id], 1, ['succeeded']);
-    expect(await pruneWebhookEvents(sql, 30 * DAY)).toBe(4321);
+    expect(await pruneWebhookEvents(t.db, 30 * DAY)).toBe(4321);
     expect(await count('WebhookEvent')).toBe(2501);
     expect(await count('WebhookDelivery')).toBe(2501);
     expect((await eventIds()).at(-1)).toBe('msg_recent');
@@ -87,5 +87,45 @@ describe('webhook event retention (WEBHOOK_RETENTION)', () => {
     await server.close();
     expect(await eventIds()).toEqual(['msg_one_day']);
     expect(t.logs.lines.some((l) => l.msg === 'old webhook events deleted' && l.deleted === 1)).toBe(true);
+  });
+
+  it('stops between batches when the server closes, rather than holding up the shutdown', async () => {
+    const w = await webhookWorkspace(t, 'http://127.0.0.1:9/hook');
+    await outboxSql(t.db)(
+      `INSERT INTO "WebhookEvent" (id, "workspaceId", type, body, "createdAt")
+       SELECT 'msg_bulk_' || g, $1, 'ticket.created', '{}', now() - interval '60 days' FROM generate_series(1, 10000) g`,
+      [w.workspaceId],
+    );
+    const server = await buildApp({ config: t.config, db: t.db, logStream: t.logs, docsAtStart: false });
+    await server.ready();
+    await server.close();
+    // The batch under way when closing began was finished; the rest waits for the next start.
+    const left = await count('WebhookEvent');
+    expect(left).toBeGreaterThan(0);
+    expect(await pruneWebhookEvents(t.db, 30 * DAY)).toBe(left);
+  });
+
+  // The embedded database runs one transaction at a time: the race needs two connections.
+  it.skipIf(!process.env.TEST_DATABASE_URL)('keeps a delivery that a redelivery makes pending while the prune runs (PostgreSQL)', async () => {
+    const pool = t.db.pool!;
+    const w = await webhookWorkspace(t, 'http://127.0.0.1:9/hook');
+    await event('msg_old', w.workspaceId, [w.endpoint.id], 40, ['failed']);
+    // redeliverFailedSince's UPDATE on its own connection, not yet committed when the prune starts.
+    const redelivery = await pool.connect();
+    try {
+      await redelivery.query('BEGIN');
+      const moved = await redelivery.query(`UPDATE "WebhookDelivery" SET status = 'pending', round = 0, "nextAttemptAt" = now() WHERE "endpointId" = $1 AND status = 'failed'`, [
+        w.endpoint.id,
+      ]);
+      expect(moved.rowCount).toBe(1);
+      const pruning = pruneWebhookEvents(t.db, 30 * DAY);
+      await new Promise((r) => setTimeout(r, 300));
+      await redelivery.query('COMMIT');
+      expect(await pruning).toBe(0);
+    } finally {
+      redelivery.release();
+    }
+    expect(await eventIds()).toEqual(['msg_old']);
+    expect((await outboxSql(t.db)<{ status: string }>(`SELECT status::text FROM "WebhookDelivery"`, []))[0]!.status).toBe('pending');
   });
 });
