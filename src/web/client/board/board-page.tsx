@@ -30,7 +30,11 @@ export function BoardPage({ boardId }: { boardId: number }) {
   const focusAfterMove = useRef<number | null>(null);
 
   // Coalesced: one fetch in flight, and at most one more queued behind it, however many events come.
-  const sync = useRef({ running: false, again: false });
+  // `moves` counts this tab's moves not yet answered and `generation` every move started: a fetch
+  // that began before one of them was answered may show the board as it was before it (the echo
+  // of an earlier move triggers such fetches), so it is dropped rather than shown, which would put
+  // the card back for a moment and lose its focus; the move's answer fetches again.
+  const sync = useRef({ running: false, again: false, moves: 0, generation: 0 });
   const resync = useCallback(async () => {
     const state = sync.current;
     if (state.running) {
@@ -42,7 +46,11 @@ export function BoardPage({ boardId }: { boardId: number }) {
       do {
         state.again = false;
         try {
-          setBoard(await get<Board>(`/api/boards/${boardId}`));
+          const generation = state.generation;
+          const movesAtStart = state.moves;
+          const fresh = await get<Board>(`/api/boards/${boardId}`);
+          if (movesAtStart > 0 || state.moves > 0 || state.generation !== generation) continue;
+          setBoard(fresh);
           setLoadError(null);
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) setGone((g) => g ?? 'no-access');
@@ -119,25 +127,35 @@ export function BoardPage({ boardId }: { boardId: number }) {
   const canEdit = board.role !== 'observer';
   const isAdmin = board.role === 'admin';
 
+  /** Shows a move at once, sends it, and fetches the board again once it is answered (see `sync`). */
+  const sendMove = async (show: (b: Board) => Board, send: () => Promise<unknown>) => {
+    const state = sync.current;
+    state.moves++;
+    state.generation++;
+    setBoard((b) => (b ? show(b) : b));
+    try {
+      await send();
+    } catch (error) {
+      setProblem(error);
+    } finally {
+      state.moves--;
+      void resync();
+    }
+  };
   const moveCard = async (cardId: number, listId: number, index: number) => {
     const from = findCard(board, cardId);
     if (!from) return;
     if (from.list.id === listId && from.index === index) return;
-    setBoard((b) => (b ? withCardMoved(b, cardId, listId, index) : b));
-    try {
-      await post(`/api/cards/${cardId}/move`, { listId, position: index });
-    } catch (error) {
-      refused(error);
-    }
+    await sendMove(
+      (b) => withCardMoved(b, cardId, listId, index),
+      () => post(`/api/cards/${cardId}/move`, { listId, position: index }),
+    );
   };
-  const moveList = async (listId: number, index: number) => {
-    setBoard((b) => (b ? withListMoved(b, listId, index) : b));
-    try {
-      await post(`/api/lists/${listId}/move`, { position: index });
-    } catch (error) {
-      refused(error);
-    }
-  };
+  const moveList = (listId: number, index: number) =>
+    sendMove(
+      (b) => withListMoved(b, listId, index),
+      () => post(`/api/lists/${listId}/move`, { position: index }),
+    );
   const keyboardMove = (card: CardSummary, key: string) => {
     const at = findCard(board, card.id);
     if (!at) return false;
