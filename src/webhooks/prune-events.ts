@@ -2,9 +2,10 @@ import type { Database } from '../platform/db.js';
 
 /**
  * Events looked at per transaction: each one's locks and WAL stay small on a large backlog (a
- * batch takes tens to hundreds of milliseconds, under the statement timeout).
+ * batch takes tens to hundreds of milliseconds, under the statement timeout). The embedded
+ * database has one connection, which every request waits for while a batch holds it: smaller.
  */
-const BATCH = 2000;
+const BATCH = { postgres: 2000, embedded: 500 } as const;
 
 /**
  * Deletes the events created more than `retentionMs` ago whose deliveries are all settled
@@ -13,6 +14,7 @@ const BATCH = 2000;
  * `stopped` is asked between batches (the server is closing). Returns how many events were deleted.
  */
 export async function pruneWebhookEvents(db: Database, retentionMs: number, stopped: () => boolean = () => false): Promise<number> {
+  const batchSize = BATCH[db.kind];
   let total = 0;
   // Each batch goes on from where the last one stopped, in ("createdAt", id) order: the old events
   // kept for a pending delivery are passed over once, not at every batch.
@@ -23,7 +25,7 @@ export async function pruneWebhookEvents(db: Database, retentionMs: number, stop
       const events = await tx.$queryRawUnsafe<{ id: string; at: string }[]>(
         `SELECT id, to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM "WebhookEvent"
          WHERE "createdAt" < now() - make_interval(secs => $1::double precision / 1000) AND ("createdAt", id) > ($2::timestamptz, $3::text)
-         ORDER BY "createdAt", id LIMIT ${BATCH}
+         ORDER BY "createdAt", id LIMIT ${batchSize}
          FOR UPDATE SKIP LOCKED`,
         retentionMs,
         after[0],
@@ -46,7 +48,7 @@ export async function pruneWebhookEvents(db: Database, retentionMs: number, stop
       return { looked: events.length, deleted, last: [last.at, last.id] as [string, string] };
     });
     total += batch.deleted;
-    if (batch.looked < BATCH || !batch.last) break;
+    if (batch.looked < batchSize || !batch.last) break;
     after = batch.last;
   }
   return total;
