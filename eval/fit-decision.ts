@@ -18,7 +18,6 @@ type Weights = DecisionModel['weights'];
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const linear = (bias: number, weights: Weights, x: Features) => featureNames.reduce((z, f) => z + weights[f] * x[f], bias);
 
-
 /**
  * Logistic regression by Newton's method (iteratively reweighted least squares: a few steps, where
  * gradient descent needed thousands), classes weighted equally, L2 on the weights but not the bias

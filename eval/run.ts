@@ -6,7 +6,8 @@
  * --fit: fits the decision model on the training questions and prints its coefficients (to paste into
  * src/answers/retrieval/decide.ts); the metrics then use the fitted model.
  * --tune: reports the training questions only (what to run while tuning). --failures: lists their
- * failures (never the held-out ones'). */
+ * failures (never the held-out ones').
+ */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { composeAnswer } from '../src/answers/compose-answer.js';
