@@ -101,13 +101,19 @@ export const FLUSH_INTERVAL_MS = 50;
 /** A key's shared count is read again at least this often while it is in use. */
 const LOCAL_FRESH_MS = 1000;
 
+type Answer = (error: Error | null, result?: Count) => void;
+
 interface Local {
-  /** The shared counter as last read (it includes every flushed local count). */
+  /** The shared counter as last read: it includes every count of this process answered so far. */
   shared: number;
   /** Counted here since, not yet added to the shared counter. */
   pending: number;
-  /** Sent to the shared counter by a flush that has not answered yet (so not in `shared`). */
+  /** Sent by the call under way and not yet in `shared`: still counted meanwhile. */
   inFlight: number;
+  /** One call at a time per key, so each answer includes every count sent before it. */
+  busy: boolean;
+  /** Requests that need the shared count, sent together by the next call. */
+  waiting: { answer: Answer; max: number }[];
   resetAt: number;
   readAt: number;
   windowMs: number;
@@ -115,12 +121,15 @@ interface Local {
 
 /**
  * The store @fastify/rate-limit calls, over a shared backend, cheap on the hot path:
- * - a key's first request in this process, and every request once the key has used half its
- *   budget, is counted in the shared store and waits for the answer (exact where it matters);
- * - below half its budget, a request is counted in memory and answered at once; those counts are
- *   added to the shared counter every FLUSH_INTERVAL_MS, in the background. Other processes see
- *   them that much later, so several processes together can let a burst overshoot a budget by
- *   what they accept locally within one flush interval — never by more than half a budget each;
+ * - below half its budget (as last read, within LOCAL_FRESH_MS, plus what this process counted
+ *   since), a request is counted in memory and answered at once; those counts are added to the
+ *   shared counter every FLUSH_INTERVAL_MS, in the background;
+ * - a key's first request in this process, and every request past half its budget, waits for
+ *   the shared counter. One call per key is under way at a time: requests arriving meanwhile wait
+ *   and are counted by the next call together, each taking its place in the answer. So a process
+ *   never admits more than a budget, however many requests arrive at once;
+ * - several processes see each other's in-memory counts only once flushed: together they admit at
+ *   most max + (N − 1) × ⌊max / 2⌋ in a window (README, "Rate limits");
  * - a key over its limit is remembered until its window ends: a client that keeps hammering is
  *   answered from memory, with no database or Redis work at all.
  */
@@ -129,30 +138,56 @@ export function storeOver(backend: CounterBackend, defaults: { windowMs: number;
   const local = new Map<string, Local>();
   let flushing: NodeJS.Timeout | null = null;
 
+  const scheduleFlush = () => {
+    flushing ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
+  };
+
+  const call = (key: string, entry: Local) => {
+    const batch = entry.waiting;
+    entry.waiting = [];
+    const by = entry.pending + batch.length;
+    entry.pending = 0;
+    entry.inFlight = by;
+    entry.busy = true;
+    backend.incr(key, entry.windowMs, by).then(
+      (count) => {
+        const at = Date.now();
+        Object.assign(entry, { busy: false, inFlight: 0, shared: count.current, resetAt: at + count.ttl, readAt: at });
+        // The batch's requests are the last `batch.length` of the `by` just counted, in arrival order.
+        batch.forEach(({ answer, max }, i) => {
+          const current = count.current - batch.length + 1 + i;
+          if (current > max) {
+            if (blocked.size >= 100_000) blocked.clear();
+            blocked.set(key, at + count.ttl);
+          }
+          answer(null, { current, ttl: count.ttl });
+        });
+        next(key, entry);
+      },
+      (error: Error) => {
+        // Lost counts: the store is down, and requests then fail or go unlimited anyway.
+        Object.assign(entry, { busy: false, inFlight: 0 });
+        for (const { answer } of batch) answer(error);
+        next(key, entry);
+      },
+    );
+  };
+
+  const next = (key: string, entry: Local) => {
+    if (entry.waiting.length > 0) call(key, entry);
+    else if (entry.pending > 0) scheduleFlush();
+  };
+
   const flush = () => {
     flushing = null;
     const now = Date.now();
     for (const [key, entry] of local) {
-      if (now >= entry.resetAt) {
+      if (now >= entry.resetAt && !entry.busy) {
         local.delete(key); // its window ended: counts still pending belonged to it
         continue;
       }
-      if (entry.pending === 0) continue;
-      const by = entry.pending;
-      entry.pending = 0;
-      // Still counted while the flush is under way: RateLimit-Remaining must not go back up meanwhile.
-      entry.inFlight += by;
-      backend.incr(key, entry.windowMs, by).then(
-        (count) => {
-          entry.inFlight -= by;
-          entry.shared = Math.max(entry.shared, count.current);
-          entry.resetAt = Date.now() + count.ttl;
-          entry.readAt = Date.now();
-        },
-        () => {
-          entry.inFlight -= by; // lost counts: the store is down, and requests then fail or go unlimited anyway
-        },
-      );
+      // A key with a call under way sends its pending counts when that call answers.
+      if (entry.pending > 0 && !entry.busy) call(key, entry);
     }
   };
 
@@ -160,7 +195,7 @@ export function storeOver(backend: CounterBackend, defaults: { windowMs: number;
     constructor(_options: FastifyRateLimitOptions) {}
 
     // The plugin passes the window and the limit (its typings do not say so yet).
-    incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow = defaults.windowMs, max = defaults.max) {
+    incr(key: string, callback: Answer, timeWindow = defaults.windowMs, max = defaults.max) {
       const now = Date.now();
       const until = blocked.get(key);
       if (until !== undefined) {
@@ -171,34 +206,21 @@ export function storeOver(backend: CounterBackend, defaults: { windowMs: number;
         blocked.delete(key);
       }
       let entry = local.get(key);
-      if (entry && (now >= entry.resetAt || entry.windowMs !== timeWindow)) {
-        local.delete(key);
-        entry = undefined;
+      if (!entry || now >= entry.resetAt || entry.windowMs !== timeWindow) {
+        // A new window (or key): its count is unknown until read, so nothing is taken in memory.
+        entry = { shared: 0, pending: 0, inFlight: 0, busy: false, waiting: [], resetAt: now + timeWindow, readAt: -Infinity, windowMs: timeWindow };
+        if (local.size >= 100_000) local.clear();
+        local.set(key, entry);
       }
-      if (entry && now - entry.readAt < LOCAL_FRESH_MS && 2 * (entry.shared + entry.inFlight + entry.pending + 1) <= max) {
+      const counted = entry.shared + entry.inFlight + entry.pending + 1;
+      if (now - entry.readAt < LOCAL_FRESH_MS && entry.waiting.length === 0 && 2 * counted <= max) {
         entry.pending++;
-        flushing ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
-        callback(null, { current: entry.shared + entry.inFlight + entry.pending, ttl: entry.resetAt - now });
+        scheduleFlush();
+        callback(null, { current: counted, ttl: entry.resetAt - now });
         return;
       }
-      // Counted in the shared store now, together with what this process counted meanwhile.
-      const by = (entry?.pending ?? 0) + 1;
-      if (entry) entry.pending = 0;
-      backend.incr(key, timeWindow, by).then(
-        (count) => {
-          const at = Date.now();
-          const current = local.get(key) ?? { shared: 0, pending: 0, inFlight: 0, resetAt: 0, readAt: 0, windowMs: timeWindow };
-          Object.assign(current, { shared: count.current, resetAt: at + count.ttl, readAt: at });
-          if (local.size >= 100_000) local.clear();
-          local.set(key, current);
-          if (count.current > max) {
-            if (blocked.size >= 100_000) blocked.clear();
-            blocked.set(key, at + count.ttl);
-          }
-          callback(null, count);
-        },
-        (error: Error) => callback(error),
-      );
+      entry.waiting.push({ answer: callback, max });
+      if (!entry.busy) call(key, entry);
     }
 
     child(): FastifyRateLimitStore {
