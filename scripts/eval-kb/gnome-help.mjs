@@ -51,9 +51,11 @@ function titleOf(el) {
   return t ? squash(plainInline(t)) : '';
 }
 
+let currentPage = null; // the page being rendered, for links within it (xref="#section")
+
 function xrefText(xref) {
   const [pid, sid] = xref.split('#');
-  const p = pages.get(pid || '');
+  const p = pid ? pages.get(pid) : currentPage;
   if (!p) return '';
   if (sid) {
     const sec = findFirst(p.page, (e) => e.attrs.id === sid);
@@ -246,6 +248,7 @@ const skipped = [];
 const kinds = { topic: 0, guide: 0 };
 for (const [id, p] of pages) {
   if (id === 'index' || id === 'legal') { skipped.push(`${id} (index)`); continue; }
+  currentPage = p;
   const title = articleTitle(p);
   const info = p.page.children.find((c) => c.type === 'el' && c.name === 'info');
   const descEl = info?.children.find((c) => c.type === 'el' && c.name === 'desc');
@@ -258,7 +261,7 @@ for (const [id, p] of pages) {
     render(c, w);
   }
   // an inline icon without fallback text leaves empty brackets behind
-  let body = w.result().replace(/ ?\(\s*\)/g, '').replace(/ +([.,;:])(?=\s|$)/gm, '$1');
+  let body = w.result().replace(/ ?\(\s*\)/g, '');
   const kind = p.type === 'guide' ? 'guide' : 'topic';
   if (kind === 'guide' && body.length < MIN_GUIDE_BODY) { skipped.push(`${id} (navigation, ${body.length} chars)`); continue; }
   if (kind === 'topic' && body.length < MIN_TOPIC_BODY) { skipped.push(`${id} (stub, ${body.length} chars)`); continue; }
