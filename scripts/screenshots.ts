@@ -5,6 +5,7 @@
  * through /v1/answer, a ticket through /v1/tickets), with a webhook receiver on loopback.
  * Usage: npx tsx scripts/screenshots.ts [outDir=docs/screenshots]
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -177,6 +178,36 @@ try {
   );
   await shoot(page, 'api-keys', '/settings/keys', (p) => p.getByText('Nightly import job').waitFor());
   await shoot(page, 'site-admin', '/site-admin', (p) => p.getByText('grace@example.com').waitFor());
+  // An assistant asks to connect (what an MCP client does: register, then send the person to authorise).
+  const redirectUri = 'http://127.0.0.1:8976/callback'; // answered inside the browser (context.route)
+  const client = await (
+    await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Claude', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'read write' }),
+    })
+  ).json() as { client_id: string };
+  const authorize = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    scope: 'read write',
+    state: 'screenshot',
+    code_challenge: createHash('sha256').update('a verifier for the screenshot, long enough for PKCE rules').digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  await context.route(`${redirectUri}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'connected' }));
+  await shoot(
+    page,
+    'connector-consent',
+    `/oauth/authorize?${authorize}`,
+    (p) => p.getByRole('button', { name: /^Approve/ }).waitFor(),
+    async (p) => p.setViewportSize({ width: 1280, height: 700 }),
+  );
+  await page.getByRole('button', { name: /^Approve/ }).click();
+  await page.waitForURL(`${redirectUri}**`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shoot(page, 'connected-apps', '/settings/apps', (p) => p.getByTestId('connector-url').waitFor());
   await shoot(
     page,
     'support-try',

@@ -36,7 +36,7 @@ import { startAdminSocket } from './cli/admin-socket.js';
 import { streamsPlugin } from './events/plugin.js';
 import { eventRoutes } from './events/routes.js';
 import { healthRoutes } from './health/routes.js';
-import { webPlugin } from './web/plugin.js';
+import { webPlugin, webStylesheet } from './web/plugin.js';
 import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './platform/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
@@ -227,7 +227,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // The assistant connector: /mcp, its OAuth authorisation server and consent page (src/connector).
-  await app.register(connectorPlugin, { config, generator });
+  await app.register(connectorPlugin, { config, generator, stylesheet: webStylesheet() });
 
   await app.register(async (v1) => {
     await registerDocs(v1, {

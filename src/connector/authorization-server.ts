@@ -2,7 +2,7 @@ import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../platform/db.js';
-import { errorPage } from './consent-page.js';
+import { consentPolicy, errorPage, OAUTH_REFERRER_POLICY, type StylesheetHref } from './consent-page.js';
 import { loadOAuthKeys } from './oauth-keys.js';
 import { oauthStore } from './oauth-store.js';
 import { CONNECTOR_SCOPES } from './policy.js';
@@ -47,7 +47,14 @@ export const CONSENT_PATH = '/oauth/consent';
  * revocation. People sign in and consent on our own page (CONSENT_PATH); the library never
  * renders a login form.
  */
-async function createAuthorizationServer({ db, config, urls }: { db: PrismaClient; config: Config; urls: ConnectorUrls }): Promise<Provider> {
+interface AuthorizationServerDeps {
+  db: PrismaClient;
+  config: Config;
+  urls: ConnectorUrls;
+  stylesheet: StylesheetHref;
+}
+
+async function createAuthorizationServer({ db, config, urls, stylesheet }: AuthorizationServerDeps): Promise<Provider> {
   const { default: OidcProvider, errors } = await importOidcProvider();
   const keys = await loadOAuthKeys({ db });
   const configuration: Configuration = {
@@ -102,8 +109,10 @@ async function createAuthorizationServer({ db, config, urls }: { db: PrismaClien
     ttl: { ...TOKEN_TTL },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.set('content-security-policy', "default-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
-      ctx.body = errorPage('Authorisation failed', `${out.error}: ${out.error_description ?? ''}`.trim());
+      ctx.set('content-security-policy', consentPolicy(undefined));
+      ctx.set('referrer-policy', OAUTH_REFERRER_POLICY);
+      ctx.set('cache-control', 'no-store');
+      ctx.body = errorPage('Authorisation failed', out.error_description ? `${out.error_description} (${out.error})` : out.error, await stylesheet());
     },
   };
   const provider = new OidcProvider(urls.issuer, configuration);
@@ -136,7 +145,7 @@ async function importOidcProvider() {
  * a process whose database is down at start must still start, answer /healthz and recover. A
  * failed attempt is not remembered; the next request tries again.
  */
-export function lazyAuthorizationServer(deps: { db: PrismaClient; config: Config; urls: ConnectorUrls; onCreate?: (server: Provider) => void }) {
+export function lazyAuthorizationServer(deps: AuthorizationServerDeps & { onCreate?: (server: Provider) => void }) {
   let pending: Promise<Provider> | null = null;
   return (): Promise<Provider> => {
     pending ??= createAuthorizationServer(deps).then(

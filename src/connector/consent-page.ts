@@ -3,18 +3,34 @@ import { CONTENT_SECURITY_POLICY } from '../web/plugin.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-function page(title: string, body: string) {
+/**
+ * The web app's stylesheet, when it is built (`/assets/app-<hash>.css`): the pages of the
+ * authorisation flow are where people decide to trust a client, so they look like the app.
+ */
+export type StylesheetHref = () => Promise<string | null>;
+
+/**
+ * The referrer policy of these pages. Not `no-referrer`: with it a browser sends `Origin: null`
+ * on the consent form's post, which the same-origin guard must refuse. `same-origin` still keeps
+ * the consent URL (and its interaction id) from the client's redirect URI.
+ */
+export const OAUTH_REFERRER_POLICY = 'same-origin';
+
+function page(title: string, body: string, stylesheet: string | null) {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
+<meta name="referrer" content="${OAUTH_REFERRER_POLICY}">
+<title>${escapeHtml(title)} · Task boards</title>
 <link rel="icon" href="data:,">
-</head>
+${stylesheet ? `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">\n` : ''}</head>
 <body>
-<main>
+<header class="top">
+<nav aria-label="Main"><a class="brand" href="/boards">Task boards</a></nav>
+</header>
+<main class="narrow auth oauth">
 ${body}
 </main>
 </body>
@@ -47,34 +63,42 @@ export interface ConsentView {
   userEmail: string;
   /** The client asked for write access too (else read only). */
   write: boolean;
+  stylesheet: string | null;
 }
 
 /** The consent page: who asks, for what, on whose behalf; Approve / Deny as a plain form. */
 export function consentPage(view: ConsentView): string {
   const client = escapeHtml(view.clientName);
-  const scopes = view.write
-    ? '<li><strong>Read</strong> your boards, cards, activity, knowledge and tickets</li>\n<li><strong>Write</strong>: create, edit, move and comment on cards, ask the agent, and file tickets — as you</li>'
-    : '<li><strong>Read</strong> your boards, cards, activity, knowledge and tickets</li>';
-  const readOnlyChoice = view.write
-    ? '\n<button type="submit" name="decision" value="approve_read">Allow read only</button>'
-    : '';
+  const read = '<li><strong>Read</strong> your boards, cards, comments, activity, support knowledge and tickets.</li>';
+  const write =
+    '<li><strong>Write</strong>: create, edit, move, archive and comment on cards, ask the support agent and file tickets — in your name.</li>';
+  const readOnlyChoice = view.write ? '\n<button type="submit" name="decision" value="approve_read">Allow read only</button>' : '';
   return page(
     `Connect ${view.clientName}`,
-    `<h1>Connect <q>${client}</q> to your account?</h1>
-<p>Signed in as ${escapeHtml(view.userName)} (${escapeHtml(view.userEmail)}).</p>
-<p><q>${client}</q>${view.clientUri ? ` (${escapeHtml(view.clientUri)})` : ''} is asking to act as you, with exactly your permissions:</p>
+    `<h1>Connect <q>${client}</q>?</h1>
+<p class="lead">Signed in as <strong>${escapeHtml(view.userName)}</strong> (${escapeHtml(view.userEmail)}).</p>
+<section class="panel">
+<p><q>${client}</q>${view.clientUri ? ` (${escapeHtml(view.clientUri)})` : ''} asks to act as you, with exactly your permissions on each board and workspace. It will be able to:</p>
 <ul>
-${scopes}
+${read}${view.write ? `\n${write}` : ''}
 </ul>
-<p>After approving you return to <code>${escapeHtml(view.redirectUri)}</code>. You can disconnect it at any time under Connected apps.</p>
-<form method="post" action="${escapeHtml(view.action)}">
-<button type="submit" name="decision" value="approve">${view.write ? 'Approve read and write' : 'Approve'}</button>${readOnlyChoice}
+${view.write ? '<p class="hint">Choose <em>Allow read only</em> to let it look but change nothing.</p>\n' : ''}<p class="hint">After you answer you return to <code>${escapeHtml(view.redirectUri)}</code>. You can disconnect it at any time under <a href="/settings/apps">Connected apps</a>.</p>
+</section>
+<form method="post" action="${escapeHtml(view.action)}" class="actions column">
+<button type="submit" class="primary" name="decision" value="approve">${view.write ? 'Approve read and write' : 'Approve'}</button>${readOnlyChoice}
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>`,
+    view.stylesheet,
   );
 }
 
-/** An error page of the authorisation flow (never details of the server). */
-export function errorPage(title: string, message: string): string {
-  return page(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>\n<p>Start again from your assistant.</p>`);
+/** An error page of the authorisation flow (never details of the server), with a way back. */
+export function errorPage(title: string, message: string, stylesheet: string | null): string {
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p class="alert" role="alert">${escapeHtml(message)}</p>
+<p>Start connecting again from your assistant, or <a href="/boards">go to your boards</a>.</p>`,
+    stylesheet,
+  );
 }

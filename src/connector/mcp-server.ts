@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { getBoardJson } from '../boards/get-board.js';
 import { listBoards } from '../boards/list-boards.js';
 import { notFound, toAppError } from '../platform/errors.js';
-import { authorizeTool } from './policy.js';
+import { authorizeTool, hasScope } from './policy.js';
 import { boardTools } from './tools/boards.js';
 import { supportTools } from './tools/support.js';
 import type { ConnectorTool, ToolContext } from './tools/tool.js';
@@ -61,8 +61,9 @@ async function runTool(ctx: ToolContext, tool: ConnectorTool, args: unknown): Pr
  */
 export function buildMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const canWrite = hasScope(ctx.credential.scope, 'write');
   for (const tool of CONNECTOR_TOOLS) {
-    server.registerTool(
+    const registered = server.registerTool(
       tool.name,
       {
         title: tool.title,
@@ -78,6 +79,8 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
       },
       (async (args: unknown) => runTool(ctx, tool, args)) as never,
     );
+    // A read-only connection is not offered what it may not do: hidden from tools/list, refused if called.
+    if (tool.access === 'write' && !canWrite) registered.disable();
   }
 
   server.registerResource(

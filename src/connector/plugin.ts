@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Generator } from '../answers/generators/generator.js';
 import type { Config } from '../config.js';
 import { lazyAuthorizationServer } from './authorization-server.js';
+import type { StylesheetHref } from './consent-page.js';
 import { sweepExpiredOAuthRecords } from './oauth-store.js';
 import { connectionRoutes } from './routes/connections.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -15,15 +16,19 @@ const SWEEP_EVERY_MS = 60 * 60_000;
  * front of it (/oauth/…, /.well-known/…), and the consent page. "Connected apps"
  * (/account/connections) is registered with the web backend (see connectionRoutes).
  */
-export const connectorPlugin: FastifyPluginAsync<{ config: Config; generator: Generator }> = async (app, { config, generator }) => {
+export const connectorPlugin: FastifyPluginAsync<{ config: Config; generator: Generator; stylesheet: StylesheetHref }> = async (
+  app,
+  { config, generator, stylesheet },
+) => {
   const urls = connectorUrls(config);
   const server = lazyAuthorizationServer({
     db: app.db.prisma,
     config,
     urls,
+    stylesheet,
     onCreate: (provider) => provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'authorisation server error')),
   });
-  await app.register(oauthRoutes, { server, urls, config });
+  await app.register(oauthRoutes, { server, urls, config, stylesheet });
   await app.register(mcpRoutes, { server, urls, generator });
 
   // Expired codes and tokens are already refused; this only keeps the table small.

@@ -20,6 +20,8 @@ export const connection = z
 export type ConnectionView = z.infer<typeof connection>;
 
 export const connectionList = z.object({
+  /** The URL to paste into an assistant to connect it (the MCP server, `<PUBLIC_BASE_URL>/mcp`). */
+  connectorUrl: z.string().describe('The URL to paste into an assistant to connect it (the MCP server, `<PUBLIC_BASE_URL>/mcp`).'),
   /** Most recent first. */
   connections: z.array(connection).describe('Most recent first.'),
 });

@@ -42,6 +42,9 @@ function expectedOrigin(request: FastifyRequest, config: Config): string {
 function checkSameOrigin(request: FastifyRequest, config: Config) {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.origin;
+  // A page whose referrer policy is no-referrer posts with `Origin: null`; the browser's own
+  // Sec-Fetch-Site (which no script can set) still tells a same-origin form from a foreign one.
+  if (origin === 'null' && request.headers['sec-fetch-site'] === 'same-origin') return;
   if (origin !== undefined && origin !== expectedOrigin(request, config)) {
     throw forbidden('origin: cross-origin request refused');
   }

@@ -51,6 +51,28 @@ function securityHeaders(reply: FastifyReply) {
     .header('referrer-policy', 'same-origin');
 }
 
+/**
+ * The built stylesheet's URL (`/assets/app-<hash>.css`), or null before the app is built: for
+ * server-rendered pages of other modules (the connector's consent page) that should look like the app.
+ */
+export function webStylesheet(dist = WEB_DIST) {
+  let href: string | null = null;
+  let builtAt = 0;
+  return async (): Promise<string | null> => {
+    const manifestPath = path.join(dist, 'manifest.json');
+    try {
+      const { mtimeMs } = await stat(manifestPath);
+      if (mtimeMs !== builtAt) {
+        href = `/assets/${(JSON.parse(await readFile(manifestPath, 'utf8')) as WebManifest).style}`;
+        builtAt = mtimeMs;
+      }
+    } catch {
+      // not built (yet): the pages stay readable unstyled
+    }
+    return href;
+  };
+}
+
 /** The web app: its page at every client route and its hashed, immutable assets under /assets. */
 export const webPlugin: FastifyPluginAsync<{ dist?: string }> = async (app, { dist = WEB_DIST }) => {
   let html: string | null = null;

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Browser as Chromium } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildTestApp, type TestApp } from '../helper.js';
 import { freePort } from '../net.js';
@@ -62,8 +63,75 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   }
 }
 
+/** Whoever answers the consent page: follows the authorisation URL and returns where the flow ended. */
+export interface Person {
+  consent(authorizationUrl: URL, decision: 'approve' | 'approve_read' | 'deny'): Promise<URL>;
+}
+
+/**
+ * A person in Chromium: opens the authorisation URL, signs in through the web app's form, and
+ * clicks on the consent page, as people do (the browser sets Origin, Referer and Sec-Fetch-*
+ * itself). The client's redirect URI is answered inside the browser, where the flow ends.
+ */
+export class ChromiumPerson implements Person {
+  /** The consent page as the person saw it, for assertions on its look. */
+  consentScreenshot: Buffer | null = null;
+  consentTitle = '';
+  consentButtonBackground = '';
+  problems: string[] = [];
+
+  constructor(
+    readonly chromium: Chromium,
+    readonly base: string,
+    readonly user: { email: string; password: string },
+  ) {}
+
+  async consent(authorizationUrl: URL, decision: 'approve' | 'approve_read' | 'deny') {
+    const context = await this.chromium.newContext({ baseURL: this.base });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      page.on('pageerror', (error) => this.problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (/Content.Security.Policy/i.test(message.text())) this.problems.push(`CSP: ${message.text()}`);
+      });
+      const redirect = new URL(authorizationUrl.searchParams.get('redirect_uri')!);
+      let ended: URL | null = null;
+      await context.route(`${redirect.origin}${redirect.pathname}**`, async (route) => {
+        ended = new URL(route.request().url());
+        await route.fulfill({ status: 200, contentType: 'text/plain', body: 'You can close this window.' });
+      });
+
+      await page.goto(authorizationUrl.href);
+      // Not signed in: the app's sign-in page, which returns to the consent page afterwards.
+      await page.waitForURL(/\/signin\?next=/);
+      await page.getByLabel('E-mail').fill(this.user.email);
+      await page.getByLabel('Password').fill(this.user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/oauth\/consent\//);
+      this.consentTitle = await page.title();
+      const approve = page.getByRole('button', { name: /^Approve/ });
+      this.consentButtonBackground = await approve.evaluate((button) => getComputedStyle(button).backgroundColor);
+      this.consentScreenshot = await page.screenshot({ fullPage: true });
+      const label = { approve: /^Approve/, approve_read: /^Allow read only$/, deny: /^Deny$/ }[decision];
+      await page.getByRole('button', { name: label }).click();
+      try {
+        await expect.poll(() => ended, { timeout: 10_000 }).not.toBeNull();
+      } catch {
+        const shown = await page.textContent('body').catch(() => null);
+        throw new Error(`the flow did not reach ${redirect.href}; the browser shows ${page.url()}: ${shown?.replace(/\s+/g, ' ').slice(0, 400)}`);
+      }
+      return ended!;
+    } finally {
+      await context.close();
+    }
+  }
+}
+
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
+
 /** A browser for the consent flow: keeps cookies, never follows redirects by itself. */
-export class Browser {
+export class Browser implements Person {
   readonly cookies = new Map<string, string>();
   constructor(readonly base: string) {}
 
@@ -116,7 +184,7 @@ export class Browser {
  */
 export async function connectAssistant(
   t: ConnectorApp,
-  browser: Browser,
+  browser: Person,
   options: { decision?: 'approve' | 'approve_read'; provider?: MemoryOAuthProvider } = {},
 ) {
   const provider = options.provider ?? new MemoryOAuthProvider();

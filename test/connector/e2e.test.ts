@@ -10,7 +10,9 @@ import { makeBoard, makeKey, makeUser } from '../factories.js';
 import { SseClient } from '../sse-client.js';
 import { startReceiver, type Receiver } from '../webhook-receiver.js';
 import { makeWorkspace } from '../workspace-factories.js';
-import { Browser, call, type ConnectorApp, connectAssistant, MemoryOAuthProvider, startConnectorApp } from './connector-helpers.js';
+import type { Browser as Chromium } from 'playwright-core';
+import { launchBrowser } from '../web/browser.js';
+import { Browser, call, ChromiumPerson, type ConnectorApp, connectAssistant, MemoryOAuthProvider, startConnectorApp } from './connector-helpers.js';
 
 /**
  * The connector end to end, as an assistant uses it: the MCP SDK's own client and OAuth provider
@@ -20,11 +22,14 @@ import { Browser, call, type ConnectorApp, connectAssistant, MemoryOAuthProvider
 describe('assistant connector, end to end', () => {
   let t: ConnectorApp;
   let receiver: Receiver;
+  let chromium: Chromium;
   beforeAll(async () => {
     t = await startConnectorApp();
     receiver = await startReceiver();
+    chromium = await launchBrowser();
   });
   afterAll(async () => {
+    await chromium?.close();
     await receiver.close();
     await t.close();
   });
@@ -67,8 +72,8 @@ describe('assistant connector, end to end', () => {
     expect(as.scopes_supported).toEqual(expect.arrayContaining(['read', 'write']));
   });
 
-  it('connects through the SDK (register, code + PKCE, consent), lists honest tools, moves a card seen on the SSE stream', async () => {
-    const { user, browser } = await signedIn();
+  it('connects through the SDK (register, code + PKCE) with a person who signs in and approves in Chromium, lists honest tools, moves a card seen on the SSE stream', async () => {
+    const user = await makeUser(t.db);
     const board = await makeBoard(t.db, user.id);
     const { token: apiKey } = await makeKey(t.db, user.id);
     const api = apiClient(t.app, { authorization: `Bearer ${apiKey}` });
@@ -76,7 +81,12 @@ describe('assistant connector, end to end', () => {
     const done = await makeList(api, board.id, 'Done');
     const [card] = await makeCards(api, todo.id, 2);
 
-    const { client, provider } = await connectAssistant(t, browser);
+    const person = new ChromiumPerson(chromium, t.base, user);
+    const { client, provider } = await connectAssistant(t, person);
+    // The consent page is the app's: its stylesheet applied (the primary button's accent colour), no CSP breakage.
+    expect(person.consentTitle).toBe('Connect Test assistant · Task boards');
+    expect(person.consentButtonBackground).not.toMatch(/^rgba?\(0, 0, 0(, 0)?\)$|^rgb\(239, 239, 239\)$/);
+    expect(person.problems).toEqual([]);
     expect(provider.info?.client_id).toBeTruthy();
     expect(provider.saved?.refresh_token).toBeTruthy();
     expect(provider.saved?.scope?.split(' ').sort()).toEqual(['read', 'write']);
@@ -201,23 +211,48 @@ describe('assistant connector, end to end', () => {
     expect((await call(client, 'get_ticket', { workspaceId: outsider.id, ticketId: ticket.data.id })).text).toBe('workspace: not found');
   });
 
-  it('a read-only grant can call only read-only tools', async () => {
+  it('a read-only grant (Allow read only, clicked in Chromium) lists and calls only read-only tools', async () => {
     const { user, browser } = await signedIn();
     const board = await makeBoard(t.db, user.id);
     const { token: apiKey } = await makeKey(t.db, user.id);
     const list = await makeList(apiClient(t.app, { authorization: `Bearer ${apiKey}` }), board.id);
 
-    const { client, provider } = await connectAssistant(t, browser, { decision: 'approve_read' });
+    const person = new ChromiumPerson(chromium, t.base, user);
+    const { client, provider } = await connectAssistant(t, person, { decision: 'approve_read' });
+    expect(person.problems).toEqual([]);
     expect(provider.saved?.scope).toBe('read');
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name)).toEqual([]);
+    expect(tools.map((tool) => tool.name)).not.toContain('create_card');
     expect((await call(client, 'list_boards')).data.boards).toHaveLength(1);
     const refused = await call(client, 'create_card', { listId: list.id, title: 'nope' });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/^this connection is read-only: create_card changes data/);
+    expect(refused.text).toContain('create_card');
     expect(await t.db.prisma.card.count({ where: { listId: list.id } })).toBe(0);
 
     const res = await browser.request('/account/connections');
     const { connections } = (await res.json()) as { connections: { scopes: string[]; clientName: string }[] };
     expect(connections).toEqual([expect.objectContaining({ clientName: 'Test assistant', scopes: ['read'] })]);
+
+    // Connected apps, as the person sees it: the connection, and the URL to paste into an assistant with a copy button.
+    const context = await chromium.newContext({ baseURL: t.base });
+    try {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.base });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto('/signin?next=%2Fsettings%2Fapps');
+      await page.getByLabel('E-mail').fill(user.email);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByTestId('connector-url').textContent()).resolves.toBe(`${t.base}/mcp`);
+      await expect(page.getByRole('row', { name: /Test assistant/ }).textContent()).resolves.toContain('Read only');
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await page.getByText('Copied to the clipboard.').waitFor();
+      expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(`${t.base}/mcp`);
+    } finally {
+      await context.close();
+    }
   });
 
   it('tokens never cross surfaces: a connector token on /api or /v1 is refused, a tsk_ key on /mcp too', async () => {

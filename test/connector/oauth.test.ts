@@ -107,9 +107,40 @@ describe('connector OAuth: consent page and protocol rules', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const cross = await browser.request(consent, { method: 'POST', headers: { ...form, origin: 'https://evil.example' }, body: 'decision=approve' });
     expect(cross.status).toBe(403);
+    // A person reads the refusal: a page of the app with a way back, never raw JSON.
+    expect(cross.headers.get('content-type')).toMatch(/^text\/html/);
+    const refusal = await cross.text();
+    expect(refusal).toContain('Request refused');
+    expect(refusal).toContain('href="/boards"');
+    // `Origin: null` (a no-referrer page, a sandboxed frame) is refused unless the browser itself says same-origin.
+    const opaque = await browser.request(consent, { method: 'POST', headers: { ...form, origin: 'null', 'sec-fetch-site': 'cross-site' }, body: 'decision=approve' });
+    expect(opaque.status).toBe(403);
     const bad = await browser.request(consent, { method: 'POST', headers: { ...form, origin: t.base }, body: 'decision=maybe' });
     expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await t.db.prisma.connectorConnection.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('takes an approval posted with Origin: null when the browser marks it same-origin (Sec-Fetch-Site)', async () => {
+    const clientId = await register();
+    const { user, browser } = await signedIn();
+    const consent = await toConsent(browser, clientId);
+    await browser.request(consent);
+    const posted = await browser.request(consent, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': 'same-origin' },
+      body: 'decision=approve',
+    });
+    expect(posted.status).toBe(303);
+    expect(await t.db.prisma.connectorConnection.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it('serves its pages with a referrer policy that keeps the Origin header (no-referrer makes browsers send Origin: null)', async () => {
+    const clientId = await register();
+    const { browser } = await signedIn();
+    const page = await browser.request(await toConsent(browser, clientId));
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
+    expect(await page.text()).not.toContain('no-referrer');
   });
 
   it('an unknown or foreign interaction is an error page, not a 500', async () => {

@@ -8,10 +8,12 @@ import { disconnect } from '../disconnect.js';
 import { listConnections } from '../list-connections.js';
 import { presentConnection } from '../presenters.js';
 import * as s from '../schemas.js';
+import { connectorUrls } from '../urls.js';
 
 /** /account/connections: the assistants a person connected (session only; keys and connector tokens get 401). */
 export const connectionRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   app.addHook('onRequest', sessionAuthentication(config));
+  const { resource } = connectorUrls(config);
 
   app.get(
     '/account/connections',
@@ -22,7 +24,10 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
         response: { 200: s.connectionList, 401: errorBody },
       },
     },
-    async (request) => ({ connections: (await listConnections({ db: app.db.prisma, userId: request.actor.userId })).map(presentConnection) }),
+    async (request) => ({
+      connectorUrl: resource,
+      connections: (await listConnections({ db: app.db.prisma, userId: request.actor.userId })).map(presentConnection),
+    }),
   );
 
   app.delete(

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { resolveSession } from '../../accounts/resolve-credential.js';
 import type { Config } from '../../config.js';
 import { SESSION_COOKIE, sameOriginOnly } from '../../platform/auth.js';
+import { toAppError } from '../../platform/errors.js';
 import { type AuthorizationServerHandle, CONSENT_PATH, OAUTH_ROUTES } from '../authorization-server.js';
-import { consentPage, consentPolicy, errorPage } from '../consent-page.js';
+import { consentPage, consentPolicy, errorPage, OAUTH_REFERRER_POLICY, type StylesheetHref } from '../consent-page.js';
 import { createConnection } from '../create-connection.js';
 import { requestedWrite } from '../policy.js';
 import type { ConnectorUrls } from '../urls.js';
@@ -29,13 +30,11 @@ const html = (reply: FastifyReply, status: number, body: string, policy = consen
     .header('content-security-policy', policy)
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', OAUTH_REFERRER_POLICY)
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(body);
 
-const expired = (reply: FastifyReply) =>
-  html(reply, 400, errorPage('This request has expired', 'The authorisation request is no longer valid, or was opened in another browser.'));
 
 /** The signed-in person (the web app's session cookie), or null. */
 async function sessionUser(request: FastifyRequest) {
@@ -48,10 +47,13 @@ async function sessionUser(request: FastifyRequest) {
  * own bodies: form-encoded token requests, JSON registrations), and our consent page, where a
  * signed-in person approves or denies a client.
  */
-export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; urls: ConnectorUrls; config: Config }> = async (
+export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; urls: ConnectorUrls; config: Config; stylesheet: StylesheetHref }> = async (
   app,
-  { server: getServer, urls, config },
+  { server: getServer, urls, config, stylesheet },
 ) => {
+  const expired = async (reply: FastifyReply) =>
+    html(reply, 400, errorPage('This request has expired', 'The authorisation request is no longer valid, or was opened in another browser.', await stylesheet()));
+
   await app.register(async (raw) => {
     // The library parses its own bodies: leave the stream unread.
     raw.removeAllContentTypeParsers();
@@ -78,6 +80,19 @@ export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle
     const consent = scope.withTypeProvider<ZodTypeProvider>();
     consent.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    // A person reads these answers in a browser: every refusal is a page of the app, never JSON.
+    consent.setErrorHandler(async (error, request, reply) => {
+      const appError = toAppError(error);
+      if (appError.status >= 500) request.log.error({ err: error }, 'consent page failed');
+      const message =
+        appError.status === 403
+          ? 'This form was sent from another site, so it was refused. Open the consent page again from your assistant.'
+          : appError.status >= 500
+            ? 'Something went wrong on the server. Try again in a moment.'
+            : 'This request could not be understood. Open the consent page again from your assistant.';
+      return html(reply, appError.status, errorPage(appError.status >= 500 ? 'Something went wrong' : 'Request refused', message, await stylesheet()));
     });
 
     const params = z.strictObject({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -125,6 +140,7 @@ export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle
           userName: user.name,
           userEmail: user.email,
           write: requestedWrite(details.params.scope as string | undefined),
+          stylesheet: await stylesheet(),
         }),
         consentPolicy(redirectUri),
       );

@@ -12,21 +12,21 @@ interface Connection {
 
 /** Assistants connected through OAuth (the MCP connector): who can act as you, and a way to stop them. */
 export function AppsPage() {
-  const connections = useLoad(
+  const listed = useLoad(
     () =>
-      get<{ connections: Connection[] }>('/account/connections')
-        .then((r) => r.connections)
-        .catch((e: unknown) => {
-          if (e instanceof ApiError && e.status === 404) return null;
-          throw e;
-        }),
+      get<{ connectorUrl: string; connections: Connection[] }>('/account/connections').catch((e: unknown) => {
+        if (e instanceof ApiError && e.status === 404) return null;
+        throw e;
+      }),
     [],
   );
+  const connections = { ...listed, data: listed.data ? listed.data.connections : listed.data };
   const [revoking, setRevoking] = useState<Connection | null>(null);
   return (
     <main>
       <PageTitle>Connected apps</PageTitle>
       <p class="lead">AI assistants you connected to this server act as you, with the permission you granted. Disconnect one and its access stops at its next request.</p>
+      {listed.data && <ConnectorUrl url={listed.data.connectorUrl} />}
       <Alert error={connections.error} />
       {connections.data === null && !connections.error && <p>No connector is available on this server.</p>}
       {connections.data && connections.data.length === 0 && <p>No connected apps.</p>}
@@ -75,10 +75,40 @@ export function AppsPage() {
           onConfirm={async () => {
             await del(`/account/connections/${encodeURIComponent(revoking.id)}`);
             setRevoking(null);
-            await connections.reload();
+            await listed.reload();
           }}
         />
       )}
     </main>
+  );
+}
+
+/** What a person pastes into their assistant's "add a connector" form; the assistant does the rest (OAuth). */
+function ConnectorUrl({ url }: { url: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  return (
+    <section class="panel" aria-labelledby="connector-url-heading">
+      <h2 id="connector-url-heading">Connect an assistant</h2>
+      <p>Add this URL as a custom connector (MCP server) in your assistant. It asks you to sign in here and approve what it may do.</p>
+      <div class="token-row">
+        <code class="token" data-testid="connector-url">
+          {url}
+        </code>
+        <button
+          type="button"
+          onClick={async () => {
+            try {
+              await navigator.clipboard.writeText(url);
+              setCopied('yes');
+            } catch {
+              setCopied('failed');
+            }
+          }}
+        >
+          Copy
+        </button>
+      </div>
+      <p role="status">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the URL and copy it by hand.' : ''}</p>
+    </section>
   );
 }
