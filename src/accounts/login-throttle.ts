@@ -1,8 +1,12 @@
 import { AppError } from '../platform/errors.js';
 
 const WINDOW_MS = 15 * 60_000;
-const MAX_FAILURES_PER_EMAIL = 5;
-const MAX_FAILURES_PER_ADDRESS = 20;
+/**
+ * Per address and account: one address guessing one password. Per account across addresses: far
+ * higher, so that it takes many addresses to lock an owner out, and guessing from many is still
+ * bounded (100 guesses per 15 minutes). Per address across accounts: one address spraying.
+ */
+const LIMITS = { pair: 5, account: 100, address: 20 } as const;
 
 interface Counter {
   failures: number;
@@ -10,18 +14,20 @@ interface Counter {
 }
 
 /**
- * Slows password guessing: after 5 failed logins for one e-mail, or 20 from one address, within
- * 15 minutes, further attempts get 429 (with Retry-After) until the window passes. An attempt
- * counts as a failure from the moment it starts (so guesses sent all at once are counted too)
- * and is taken back when it turns out not to be a wrong password. Checked before the password,
- * so a throttled guesser learns nothing.
+ * Slows password guessing: after 5 failed logins for one account from one address, 20 from one
+ * address, or 100 for one account from anywhere, within 15 minutes, further attempts of that kind
+ * get 429 (with Retry-After) until the window passes. Failures from one address do not lock the
+ * account's owner out elsewhere: the right password from another address still works. An attempt
+ * counts as a failure from the moment it starts (so guesses sent all at once are counted too) and
+ * is taken back when it turns out not to be a wrong password. Checked before the password, so a
+ * throttled guesser learns nothing. Counted by each process.
  */
 export class LoginThrottle {
   private readonly counters = new Map<string, Counter>();
 
-  /** Counts an attempt, or throws 429 when either limit is reached. */
+  /** Counts an attempt, or throws 429 when a limit is reached. */
   begin(email: string, ip: string, now = Date.now()) {
-    const keys = [[`e:${email}`, MAX_FAILURES_PER_EMAIL], [`a:${ip}`, MAX_FAILURES_PER_ADDRESS]] as const;
+    const keys = this.keys(email, ip);
     for (const [key, max] of keys) {
       const c = this.current(key, now);
       if (c && c.failures >= max) {
@@ -39,16 +45,28 @@ export class LoginThrottle {
 
   /** The attempt was not a wrong password (right password, blocked account, database down). */
   release(email: string, ip: string, now = Date.now()) {
-    for (const key of [`e:${email}`, `a:${ip}`]) {
+    for (const [key] of this.keys(email, ip)) {
       const c = this.current(key, now);
       if (c) c.failures = Math.max(0, c.failures - 1);
     }
   }
 
-  /** A successful login also forgives that e-mail's earlier failures. */
+  /**
+   * A successful login also forgives that address's earlier failures for the account. Not the
+   * account's count: an owner logging in must not hand a distributed guesser a fresh allowance.
+   */
   succeeded(email: string, ip: string, now = Date.now()) {
     this.release(email, ip, now);
-    this.counters.delete(`e:${email}`);
+    this.counters.delete(this.keys(email, ip)[0][0]);
+  }
+
+  private keys(email: string, ip: string) {
+    const account = email.toLowerCase();
+    return [
+      [`p:${ip}\n${account}`, LIMITS.pair],
+      [`e:${account}`, LIMITS.account],
+      [`a:${ip}`, LIMITS.address],
+    ] as const;
   }
 
   private current(key: string, now: number): Counter | undefined {

@@ -72,13 +72,22 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
         summary: 'First run: create the first site administrator and log in (409 once any user exists)',
         security: [],
         body: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional() }),
-        response: { 201: userResponse, 400: errorBody, 409: errorBody },
+        response: { 201: userResponse, 400: errorBody, 409: errorBody, 429: errorBody },
       },
     },
     async (request, reply) => {
       const { email, password, name } = request.body;
-      await createFirstAdmin({ db: app.db.prisma, email, password, name });
-      const result = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
+      // Throttled like a login: a 409 here counts as a failed attempt from the address.
+      throttle.begin(email, request.ip);
+      let result: Awaited<ReturnType<typeof login>>;
+      try {
+        await createFirstAdmin({ db: app.db.prisma, email, password, name });
+        result = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
+      } catch (error) {
+        if (!(error instanceof AppError && error.status === 409)) throttle.release(email, request.ip);
+        throw error;
+      }
+      throttle.succeeded(email, request.ip);
       setSessionCookie(request, reply, result);
       return reply.status(201).send({ user: presentUser(result.user) });
     },
