@@ -2,6 +2,7 @@ import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../platform/db.js';
+import { clientMetadataFetchAllowed, guardedMetadataFetch } from './client-metadata-fetch.js';
 import { consentPolicy, errorPage, OAUTH_REFERRER_POLICY, type StylesheetHref } from './consent-page.js';
 import { loadOAuthKeys } from './oauth-keys.js';
 import { oauthStore } from './oauth-store.js';
@@ -59,6 +60,8 @@ async function createAuthorizationServer({ db, config, urls, stylesheet }: Autho
   const keys = await loadOAuthKeys({ db });
   const configuration: Configuration = {
     adapter: oauthStore(db),
+    // Every document the library fetches (client metadata, a client's jwks_uri) goes through the guard.
+    fetch: guardedMetadataFetch as never,
     jwks: keys.jwks,
     cookies: {
       keys: keys.cookieKeys,
@@ -72,7 +75,9 @@ async function createAuthorizationServer({ db, config, urls, stylesheet }: Autho
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // No registration access token: client management (RFC 7592) is off, so it would only be a
+      // row that never expires.
+      registration: { enabled: true, issueRegistrationAccessToken: false },
       // A client may revoke only its own tokens; revoking a refresh token revokes its whole grant.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: false },
@@ -88,8 +93,21 @@ async function createAuthorizationServer({ db, config, urls, stylesheet }: Autho
         },
       },
       // The MCP authorisation spec's preferred registration: the client_id is an https URL of a
-      // metadata document, fetched (and cached) by the library, which refuses special-use addresses.
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' } as never,
+      // metadata document, fetched (and cached) by the library — only from hosts that are public
+      // before any connection is opened (client-metadata-fetch.ts).
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02', allowFetch: async (_ctx: unknown, clientId: string) => clientMetadataFetchAllowed(clientId) } as never,
+    },
+    // OAuth 2.1 and MCP: a code may only travel in clear text to the client's own machine.
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value) => {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value as unknown[]) {
+          if (typeof uri === 'string' && !redirectUriAllowed(uri)) {
+            throw new errors.InvalidRedirectUri(`${uri}: http redirect URIs are allowed only on loopback (127.0.0.1, [::1], localhost); use https`);
+          }
+        }
+      },
     },
     findAccount: async (_ctx, sub) => {
       const user = /^\d{1,10}$/.test(sub) ? await db.user.findUnique({ where: { id: Number(sub) }, select: { status: true } }) : null;
@@ -121,6 +139,19 @@ async function createAuthorizationServer({ db, config, urls, stylesheet }: Autho
 }
 
 export type AuthorizationServer = Provider;
+
+/** https anywhere; http only to the loopback interface (RFC 8252 §7.3); other schemes (app links) as the library allows. */
+export function redirectUriAllowed(uri: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return true; // the library refuses what does not parse, with its own message
+  }
+  if (url.protocol !== 'http:') return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 /**
  * oidc-provider 9 prints "Unsupported runtime" on import under Node 20 (it tests on 22 and later;

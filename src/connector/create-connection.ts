@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../platform/db.js';
 import type { AuthorizationServer } from './authorization-server.js';
+import { keepClient } from './oauth-store.js';
 import { scopeFor } from './policy.js';
 
 /**
@@ -35,5 +36,6 @@ export async function createConnection({
   grant.addOIDCScope(oidc.filter((s) => s !== 'write' || write).join(' '));
   if (!write && oidc.includes('write')) grant.rejectOIDCScope('write');
   const grantId = await grant.save();
+  await keepClient({ db, clientId });
   return db.connectorConnection.create({ data: { userId, grantId, clientId, clientName: clientName.slice(0, 200), scope } });
 }

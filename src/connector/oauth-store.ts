@@ -40,6 +40,13 @@ const TOKEN_KINDS = new Set([
 const live = (now = new Date()) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
 /**
+ * A dynamically registered client that no person approves within a day is forgotten:
+ * registration is open to anyone, so unused registrations must not pile up. Approving one
+ * keeps it (keepClient).
+ */
+export const UNAPPROVED_CLIENT_TTL_S = 24 * 60 * 60;
+
+/**
  * oidc-provider's storage on our database (table OAuthRecord), so every process shares clients,
  * grants and tokens and a restart loses none. Revoking a grant also ends its connection.
  */
@@ -51,7 +58,7 @@ export function oauthStore(db: PrismaClient): AdapterFactory {
         payload: storable(kind, id, payload),
         grantId: payload.grantId ?? (kind === 'Grant' ? id : null),
         uid: payload.uid ?? null,
-        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : kind === 'Client' ? new Date(Date.now() + UNAPPROVED_CLIENT_TTL_S * 1000) : null,
       };
       await db.oAuthRecord.upsert({ where: { kind_id: { kind, id: key } }, create: { kind, id: key, ...data }, update: data });
     },
@@ -98,4 +105,9 @@ export function oauthStore(db: PrismaClient): AdapterFactory {
 export async function sweepExpiredOAuthRecords({ db, now = new Date() }: { db: PrismaClient; now?: Date }) {
   const { count } = await db.oAuthRecord.deleteMany({ where: { expiresAt: { lt: now } } });
   return count;
+}
+
+/** A person approved this client: its registration no longer expires. */
+export async function keepClient({ db, clientId }: { db: PrismaClient; clientId: string }) {
+  await db.oAuthRecord.updateMany({ where: { kind: 'Client', id: keyOf(clientId) }, data: { expiresAt: null } });
 }

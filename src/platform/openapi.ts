@@ -109,6 +109,9 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
     routePrefix: options.path,
     theme: { title: `${options.title} — Taskboard server` },
     uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
+    // As strict as the web app's pages: Swagger UI's bundle needs no inline script; its theme
+    // CSS and SVG icons are its own files or data: URLs; the page may not be framed.
+    staticCSP: DOCS_CSP,
     transformSpecificationClone: false,
     transformSpecification: (document) => (uiDocument ??= forSwaggerUi(structuredClone(document) as OpenApiDocument) as Record<string, unknown>),
   });
@@ -117,6 +120,21 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   // (hundreds of ms, more on a busy machine), long enough to shed the requests around it.
   if (options.buildAtStart !== false) scope.addHook('onReady', async () => void scope.swagger());
 }
+
+const DOCS_CSP = {
+  'default-src': "'self'",
+  'script-src': "'self'",
+  // The one <style> element Swagger UI's bundle writes (its SVG icons' sizing), by hash: a new
+  // Swagger UI version changes it, and test/web/docs.test.ts then fails on the violation.
+  'style-src': "'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+  'img-src': "'self' data:",
+  'connect-src': "'self'",
+  'font-src': "'self' data:",
+  'object-src': "'none'",
+  'base-uri': "'none'",
+  'form-action': "'self'",
+  'frame-ancestors': "'none'",
+};
 
 type SecurityRequirement = Record<string, string[]>;
 

@@ -176,6 +176,6 @@ export async function assertDeliverableUrl(raw: string, allowPrivate: boolean, r
         },
       );
   const blocked = addresses.find(isPrivateAddress);
-  if (blocked) throw badRequest(`url: ${host} is a private or loopback address (${blocked}); webhooks go to public addresses only`);
+  if (blocked) throw badRequest(`url: ${host} is a private or loopback address (${blocked}); webhooks go to public addresses only (to test against a local receiver, start the server with WEBHOOK_ALLOW_PRIVATE=true)`);
   return url.toString();
 }

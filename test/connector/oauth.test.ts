@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeKey, makeUser } from '../factories.js';
 import { Browser, type ConnectorApp, connectAssistant, startConnectorApp } from './connector-helpers.js';
@@ -163,6 +164,68 @@ describe('connector OAuth: consent page and protocol rules', () => {
     expect(plain.get('error')).toBe('invalid_request');
     const other = await errorOf(authorizeUrl(clientId, pkce().challenge, { resource: `${t.base}/api` }));
     expect(other.get('error')).toBe('invalid_target');
+  });
+
+  it('never opens a connection to a loopback or private host named as a client ID metadata document', async () => {
+    // A listener on loopback that must see nothing: the authorize endpoint is unauthenticated, and
+    // a connection (even one closed at once) lets anyone probe internal ports by timing.
+    const connections: string[] = [];
+    const listener = net.createServer((socket) => {
+      connections.push(`${socket.remoteAddress}`);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as net.AddressInfo;
+    try {
+      const { browser } = await signedIn();
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::ffff:127.0.0.1]:${port}`, `127.1:${port}`, `0x7f000001:${port}`, `[::1]:${port}`]) {
+        const clientId = `https://${host}/client.json`;
+        const res = await browser.request(authorizeUrl(clientId, pkce().challenge));
+        expect(res.status, clientId).toBe(400);
+        expect(res.headers.get('content-type'), clientId).toMatch(/^text\/html/);
+        expect(await res.text(), clientId).toContain('Authorisation failed');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(connections).toEqual([]);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
+  it('registers http redirect URIs only on loopback (the code must not travel in clear text), and issues no registration token', async () => {
+    const registerWith = (redirect: string) =>
+      fetch(`${t.base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'c', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+      });
+    for (const refused of ['http://example.com/callback', 'http://10.1.2.3/cb', 'http://127.0.0.1.example.com/cb']) {
+      const res = await registerWith(refused);
+      expect(res.status, refused).toBe(400);
+      expect(((await res.json()) as { error: string }).error, refused).toBe('invalid_redirect_uri');
+    }
+    for (const allowed of ['http://127.0.0.1:33418/callback', 'http://localhost:6274/oauth/callback', 'http://[::1]:8080/cb', 'https://assistant.example/callback']) {
+      const res = await registerWith(allowed);
+      expect(res.status, allowed).toBe(201);
+      expect(await res.json(), allowed).not.toHaveProperty('registration_access_token');
+    }
+  });
+
+  it('forgets a registered client nobody approves within a day; an approved one stays', async () => {
+    const { sweepExpiredOAuthRecords, UNAPPROVED_CLIENT_TTL_S } = await import('../../src/connector/oauth-store.js');
+    const unused = await register('never approved');
+    const approved = await register('approved');
+    const { browser } = await signedIn();
+    const consent = await toConsent(browser, approved);
+    await browser.request(consent);
+    const posted = await browser.request(consent, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.base }, body: 'decision=approve' });
+    expect(posted.status).toBe(303);
+    const clientRow = (id: string) => t.db.prisma.oAuthRecord.findFirst({ where: { kind: 'Client', id: createHash('sha256').update(id).digest('hex') } });
+    expect((await clientRow(unused))?.expiresAt?.getTime()).toBeGreaterThan(Date.now() + (UNAPPROVED_CLIENT_TTL_S - 60) * 1000);
+    expect((await clientRow(approved))?.expiresAt).toBeNull();
+    await sweepExpiredOAuthRecords({ db: t.db.prisma, now: new Date(Date.now() + (UNAPPROVED_CLIENT_TTL_S + 60) * 1000) });
+    expect(await clientRow(unused)).toBeNull();
+    expect(await clientRow(approved)).not.toBeNull();
   });
 
   it('redeems a code once, only with its verifier; a code replay revokes what it issued', async () => {

@@ -1,3 +1,4 @@
+import { clientMetadataFetchAllowed, guardedMetadataFetch } from '../../src/connector/client-metadata-fetch.js';
 import { describe, expect, it } from 'vitest';
 import { CONNECTOR_TOOLS } from '../../src/connector/mcp-server.js';
 import { authorizeTool, requestedWrite, scopeFor } from '../../src/connector/policy.js';
@@ -31,5 +32,16 @@ describe('connector policy', () => {
     const writes = CONNECTOR_TOOLS.filter((t) => t.access === 'write').map((t) => t.name).sort();
     expect(writes).toEqual(['add_checklist_item', 'add_comment', 'ask_agent', 'create_card', 'create_checklist', 'create_ticket', 'move_card', 'update_card']);
     for (const tool of CONNECTOR_TOOLS) expect(tool.name).toMatch(/^[a-z_]+$/);
+  });
+});
+
+describe('client ID metadata documents: which URLs may be fetched', () => {
+  it('refuses http, and IP literals that are private, loopback, link-local or special-use, before any connection', async () => {
+    for (const url of ['http://example.com/client.json', 'https://10.0.0.1/c', 'https://192.168.1.1/c', 'https://169.254.169.254/c', 'https://[fe80::1]/c', 'https://[::ffff:10.0.0.1]/c', 'https://100.64.0.1/c', 'not a url']) {
+      expect(await clientMetadataFetchAllowed(url), url).toBe(false);
+    }
+    // The fetch itself refuses the same literals, whatever the check before it said.
+    await expect(guardedMetadataFetch('https://10.0.0.1/c')).rejects.toThrow(/private or loopback/);
+    await expect(guardedMetadataFetch('http://203.0.113.9/c')).rejects.toThrow(/https only/);
   });
 });

@@ -33,6 +33,16 @@ describe.each([
     const init = await t.app.inject({ method: 'GET', url: `${docs}/static/swagger-initializer.js` });
     expect(init.body).toContain('persistAuthorization');
   });
+
+  it('serves the page under a strict Content-Security-Policy that forbids framing', async () => {
+    for (const url of [`${docs}/`, `${docs}/static/index.html`]) {
+      const page = await t.app.inject({ method: 'GET', url });
+      const csp = String(page.headers['content-security-policy'] ?? '');
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).not.toContain('unsafe-inline');
+    }
+  });
 });
 
 it('describes the /api routes in the /api document only, and /v1 routes in the /v1 one', async () => {
