@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { credentialIdentity } from '../accounts/credential-identity.js';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
 import { databaseCounters, redisCounters, storeOver } from './rate-limit-store.js';
@@ -23,11 +24,17 @@ const VERIFIED_TTL_MS = 10 * 60_000;
 const MAX_VERIFIED = 10_000;
 const SESSION_COOKIE = /(?:^|;\s*)tb_session=([^;]*)/;
 
+/** The session cookie's value, read from the header (cookies are parsed after this plugin's hook). */
+const sessionToken = (request: FastifyRequest) => {
+  const { cookie } = request.headers;
+  return cookie === undefined ? undefined : SESSION_COOKIE.exec(cookie)?.[1];
+};
+
 /** The credential headers of a request, hashed (the raw token is kept nowhere); null when there are none. */
 function fingerprint(request: FastifyRequest): string | null {
-  const { authorization, cookie } = request.headers;
+  const { authorization } = request.headers;
   const apiKey = request.headers['x-api-key'];
-  const session = cookie === undefined ? undefined : SESSION_COOKIE.exec(cookie)?.[1];
+  const session = sessionToken(request);
   if (apiKey === undefined && authorization === undefined && !session) return null;
   return createHash('sha256').update(`${String(apiKey ?? '')}\n${authorization ?? ''}\n${session ?? ''}`).digest('base64url');
 }
@@ -50,13 +57,16 @@ function identityOf(request: FastifyRequest): string | null {
  * answer key, workspace token, session user, assistant connection), else per client address; 429 with Retry-After and
  * RateLimit-Limit/-Remaining/-Reset (the IETF draft's names) in the surface's error shape.
  *
- * It runs as a root onRequest hook, before any surface's authentication, so a flood costs no
- * credential lookup. The key is derived without a lookup: a credential this process has seen
- * authenticate (remembered by the hash of its headers, with the identity it proved) counts
- * against that identity; anything else — no credential, a malformed, unknown or revoked one, or a
- * good one seen for the first time — counts against the client address, so random tokens share
- * one budget instead of each getting a fresh one. Counters live in the database (or Redis with
- * REDIS_URL), so every process shares each budget.
+ * It runs as a root onRequest hook, before any surface's authentication. A credential this
+ * process has seen authenticate (remembered by the hash of its headers, with the identity it
+ * proved) counts against that identity with no lookup. A personal key or session not seen yet is
+ * checked here (through the credential cache, whose answer the gate then reuses), so a good one
+ * gets its own budget from its first request, even while others spend its address's. Anything
+ * else — no credential, a malformed, unknown or revoked one, or a first-seen answer key, workspace
+ * token or connection (learned once their gate lets them in) — counts against the client address,
+ * so random tokens share one budget instead of each getting a fresh one; malformed ones and those
+ * with a wrong checksum cost no lookup. Counters live in the database (or Redis with REDIS_URL),
+ * so every process shares each budget.
  */
 export const rateLimitPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
@@ -69,6 +79,10 @@ export const rateLimitPlugin = fp<{ config: Config }>(
     });
 
     const verified = new Map<string, { identity: string; at: number }>();
+    const remember = (fp: string, identity: string) => {
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      verified.set(fp, { identity, at: Date.now() });
+    };
     const windowSeconds = Math.ceil(config.RATE_LIMIT_WINDOW_MS / 1000);
 
     await app.register(rateLimit, {
@@ -80,14 +94,22 @@ export const rateLimitPlugin = fp<{ config: Config }>(
       // Redis down: serve unlimited rather than refuse everyone. The database down: the request
       // needs it anyway, and the store's error becomes the 503 it would have got.
       skipOnError: backend.kind === 'redis',
-      keyGenerator: (request) => {
+      keyGenerator: async (request) => {
         const fp = fingerprint(request);
         request.credentialFingerprint = fp;
-        if (fp !== null) {
-          const known = verified.get(fp);
-          if (known && Date.now() - known.at < VERIFIED_TTL_MS) return known.identity;
-        }
-        return `ip:${request.ip}`;
+        if (fp === null) return `ip:${request.ip}`;
+        const known = verified.get(fp);
+        if (known && Date.now() - known.at < VERIFIED_TTL_MS) return known.identity;
+        // A personal key or session seen for the first time here: checked now, so that a good one
+        // never waits on an address whose budget others spent. Unknown ones stay on the address.
+        const identity = await credentialIdentity({
+          db: app.db.prisma,
+          authorization: request.headers.authorization,
+          sessionToken: sessionToken(request),
+        }); // The database down: its error is the 503 the gate would have answered, without waiting twice.
+        if (identity === null) return `ip:${request.ip}`;
+        remember(fp, identity);
+        return identity;
       },
       errorResponseBuilder: (_request, context) =>
         new AppError(429, 'rate_limited', `too many requests: at most ${context.max} per ${windowSeconds} s; retry in ${context.after}`),
@@ -109,8 +131,7 @@ export const rateLimitPlugin = fp<{ config: Config }>(
       const known = verified.get(fp);
       const now = Date.now();
       if (known && known.identity === identity && now - known.at < VERIFIED_TTL_MS / 2) return;
-      if (verified.size >= MAX_VERIFIED) verified.clear();
-      verified.set(fp, { identity, at: now });
+      remember(fp, identity);
     });
     // A credential that stopped working (revoked, expired) counts against the address again.
     app.addHook('onResponse', async (request, reply) => {
