@@ -1,5 +1,5 @@
 /**
- * Fitting the needs_human decision (src/answers/retrieval/decide.ts) on the tune half only:
+ * Fitting the needs_human decision (src/answers/retrieval/decide.ts) on training questions only:
  * a class-balanced logistic regression whose feature set and L2 strength are chosen by repeated,
  * stratified 5-fold cross-validation (lowest out-of-fold log-loss), and whose threshold is chosen
  * on the out-of-fold probabilities, so that nothing is judged on the questions it was fitted on.
@@ -11,6 +11,8 @@ export interface Sample {
   x: Features;
   /** 1: the knowledge answers the message; 0: a human is needed. */
   y: number;
+  /** How much the sample counts (default 1): samples of a smaller knowledge base weigh more, so each base counts alike. */
+  w?: number;
 }
 
 type Weights = DecisionModel['weights'];
@@ -24,8 +26,9 @@ const linear = (bias: number, weights: Weights, x: Features) => featureNames.red
  * (features not listed stay 0).
  */
 export function fitLogistic(samples: Sample[], features: (keyof Features)[], l2: number): { bias: number; weights: Weights } {
-  const pos = samples.filter((s) => s.y === 1).length;
-  const classWeight = (y: number) => (y === 1 ? samples.length / (2 * pos) : samples.length / (2 * (samples.length - pos)));
+  const total = samples.reduce((n, s) => n + (s.w ?? 1), 0);
+  const pos = samples.reduce((n, s) => n + (s.y === 1 ? (s.w ?? 1) : 0), 0);
+  const classWeight = (y: number) => (y === 1 ? total / (2 * pos) : total / (2 * (total - pos)));
   const k = features.length + 1;
   const rows = samples.map((s) => [1, ...features.map((f) => s.x[f])]);
   let beta = new Array<number>(k).fill(0);
@@ -35,7 +38,7 @@ export function fitLogistic(samples: Sample[], features: (keyof Features)[], l2:
     samples.forEach((s, n) => {
       const x = rows[n]!;
       const p = sigmoid(x.reduce((z, v, j) => z + v * beta[j]!, 0));
-      const c = classWeight(s.y) / samples.length;
+      const c = (classWeight(s.y) * (s.w ?? 1)) / total;
       for (let i = 0; i < k; i++) {
         grad[i]! += c * (p - s.y) * x[i]!;
         for (let j = 0; j < k; j++) hess[i]![j]! += c * p * (1 - p) * x[i]! * x[j]!;
@@ -100,10 +103,10 @@ export function outOfFold(samples: Sample[], features: (keyof Features)[], l2: n
 
 /** Class-balanced log-loss of probabilities against the samples' labels (lower is better). */
 export function logLoss(samples: Sample[], p: number[]): number {
-  const pos = samples.filter((s) => s.y === 1).length;
-  const neg = samples.length - pos;
+  const pos = samples.reduce((n, s) => n + (s.y === 1 ? (s.w ?? 1) : 0), 0);
+  const neg = samples.reduce((n, s) => n + (s.y === 1 ? 0 : (s.w ?? 1)), 0);
   const eps = 1e-6;
-  return samples.reduce((n, s, i) => n - (s.y ? Math.log(Math.max(eps, p[i]!)) / pos : Math.log(Math.max(eps, 1 - p[i]!)) / neg) / 2, 0);
+  return samples.reduce((n, s, i) => n - ((s.w ?? 1) * (s.y ? Math.log(Math.max(eps, p[i]!)) / pos : Math.log(Math.max(eps, 1 - p[i]!)) / neg)) / 2, 0);
 }
 
 export interface Choice {

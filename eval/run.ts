@@ -1,233 +1,188 @@
 /**
- * `npm run eval [-- --fit] [-- --set DIR]`: the answer agent's quality on an evaluation set (by default
- * eval/set-a: an invented help centre of 104 articles and 210 customer questions), per half, next to a plain BM25 baseline.
- * The training questions are set A's "tune" half and eval/set-c (230 more, written later for fitting only);
- * "test" is held out. Then eval/set-b (116 more questions over the same articles, never used for tuning), all of it held out.
- * --fit: fits the decision model on the training questions and prints its coefficients (to paste into
- * src/answers/retrieval/decide.ts); the metrics then use the fitted model.
- * --tune: reports the training questions only (what to run while tuning). --failures: lists their
- * failures (never the held-out ones').
+ * `npm run eval [-- --fit] [-- --set-b] [-- --compare]`: the answer agent's quality on several knowledge bases
+ * (eval/bases.ts: set A with set C, GNOME's user help, Python's FAQ and tutorial), each **left out** in turn:
+ * the needs_human decision is fitted on the other bases (L2 by cross-validation there, the threshold on their
+ * out-of-fold probabilities) and measured on the one left out, with `sources` exactly as composeAnswer returns
+ * them; next to plain BM25 whose needs_human threshold is tuned on the same other bases.
+ * --fit: the model fitted on all three bases (to paste into src/answers/retrieval/decide.ts).
+ * --set-b: also set B (over set A's articles, never fitted on), with the model fitted without set A.
+ * --compare: the leave-one-out figures of each candidate feature set (how FEATURES below was chosen).
+ * --failures NAME: the left-out base's messages the agent got wrong.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { composeAnswer } from '../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
 import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/retrieval/decide.js';
 import { humanIntent } from '../src/answers/retrieval/intents.js';
-import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import { type Features, retrieve } from '../src/answers/retrieval/retrieve.js';
-import { Bm25 } from './baseline-bm25.js';
+import { type Base, loadBases, loadSetB, type Question } from './bases.js';
 import { chooseByCrossValidation, chooseThreshold, fitModel, type Sample } from './fit-decision.js';
+import { HEADER, type Metrics, metrics, type Outcome, row } from './metrics.js';
 
-interface Article {
-  externalId: string;
-  title: string;
-  body: string;
-  url?: string;
-}
-interface Question {
-  id: string;
-  kind: string;
-  half: 'tune' | 'test';
-  turns: string[];
-  expected: string[];
-  needsHuman: boolean;
-}
-
-const setArg = process.argv.indexOf('--set');
-const dir = path.resolve(import.meta.dirname, setArg > 0 ? process.argv[setArg + 1]! : 'set-a');
-const articles = JSON.parse(readFileSync(path.join(dir, 'articles.json'), 'utf8')) as Article[];
-const questions = JSON.parse(readFileSync(path.join(dir, 'questions.json'), 'utf8')) as Question[];
-/** Sets of questions over the same articles, written after set A had been tuned on: held out entirely, baseline threshold from the training questions. */
-const HELD_OUT_SETS = setArg > 0 ? [] : [{ name: 'set B (held out)', file: path.resolve(import.meta.dirname, 'set-b/questions.json') }];
-/** Training questions over the same articles, written later than set A's and used only for fitting, with set A's tune half. */
-const TRAINING_SETS = setArg > 0 ? [] : [{ name: 'set C (training)', file: path.resolve(import.meta.dirname, 'set-c/questions.json') }];
-const index = new KnowledgeIndex(articles.map((a, i) => prepareArticle({ id: i + 1, externalId: a.externalId, title: a.title, body: a.body, url: a.url ?? null })));
-const bm25 = new Bm25(articles);
 const generator = new OfflineGenerator();
 const agent = { name: 'Eval', fallbackMessage: 'A person will help.', referralText: '', attachmentFallback: 'answer' as const };
 
-interface Outcome {
-  q: Question;
-  ranking: string[];
-  sources: string[];
-  needsHuman: boolean;
-}
-
-async function ours(q: Question, model: DecisionModel): Promise<Outcome> {
+/** A message's turns through composeAnswer as the API runs them: the thread grows, a hand-off sticks. */
+async function ours(base: Base, q: Question, model: DecisionModel): Promise<Outcome> {
   const thread: { question: string; reply: string }[] = [];
   let needsHumanBefore = false;
   let last;
-  for (const message of q.turns) {
-    last = await composeAnswer({ index, message, thread, agent, generator, model, conversationNeedsHuman: needsHumanBefore });
+  for (const [i, message] of q.turns.entries()) {
+    const attachmentText = i === q.turns.length - 1 ? q.attachmentText : undefined;
+    last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore });
     thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;
   }
   return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman };
 }
 
-function baseline(q: Question, threshold: number): Outcome {
-  const { ranking, top } = bm25.search(q.turns.at(-1)!);
-  const needsHuman = top < threshold;
-  return { q, ranking, sources: needsHuman ? [] : ranking.slice(0, 1), needsHuman };
+/** Plain BM25 on the last message (with its attachment's text): its top three as sources, needs_human below the threshold. */
+function baseline(base: Base, q: Question, threshold: number): Outcome {
+  const { ranking, top } = base.bm25.search(`${q.turns.at(-1)!} ${q.attachmentText ?? ''}`);
+  return { q, ranking, sources: ranking.slice(0, 3), needsHuman: top < threshold };
 }
 
-interface Metrics {
-  n: number;
-  recall1: number;
-  recall3: number;
-  mrr: number;
-  needsHumanBalanced: number;
-  falseSource: number;
-  followUp: number;
-}
-
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const RANKED_KINDS = new Set(['direct', 'paraphrase', 'typo', 'smalltalk', 'multi']);
-
-function metrics(outcomes: Outcome[]): Metrics {
-  const ranked = outcomes.filter((o) => RANKED_KINDS.has(o.q.kind) && o.q.expected.length);
-  const rank = (o: Outcome) => o.ranking.findIndex((id) => o.q.expected.includes(id));
-  const yes = outcomes.filter((o) => o.q.needsHuman);
-  const no = outcomes.filter((o) => !o.q.needsHuman);
-  const outOfScope = outcomes.filter((o) => o.q.kind === 'out_of_scope');
-  const followUps = outcomes.filter((o) => o.q.kind === 'followup');
-  return {
-    n: outcomes.length,
-    recall1: mean(ranked.map((o) => (rank(o) === 0 ? 1 : 0))),
-    recall3: mean(ranked.map((o) => (rank(o) >= 0 && rank(o) < 3 ? 1 : 0))),
-    mrr: mean(ranked.map((o) => (rank(o) >= 0 ? 1 / (rank(o) + 1) : 0))),
-    needsHumanBalanced: (mean(yes.map((o) => (o.needsHuman ? 1 : 0))) + mean(no.map((o) => (o.needsHuman ? 0 : 1)))) / 2,
-    falseSource: mean(outOfScope.map((o) => (o.sources.length ? 1 : 0))),
-    followUp: mean(
-      followUps.map((o) =>
-        o.q.needsHuman ? (o.needsHuman ? 1 : 0) : !o.needsHuman && o.sources.length > 0 && o.q.expected.includes(o.sources[0]!) ? 1 : 0,
-      ),
-    ),
-  };
-}
-
-/** The baseline's threshold that maximises balanced needs_human accuracy on the given questions. */
-function tuneBaseline(qs: Question[]): number {
+/** The threshold maximising balanced needs_human accuracy, averaged over the given bases. */
+function tuneBaseline(bases: Base[]): number {
   let best = { t: 0, score: -1 };
   for (let t = 0; t <= 1; t += 0.01) {
-    const score = metrics(qs.map((q) => baseline(q, t))).needsHumanBalanced;
+    const score = bases.reduce((n, b) => n + metrics(b.questions.map((q) => baseline(b, q, t))).needsHumanBalanced, 0) / bases.length;
     if (score > best.score) best = { t, score };
   }
   return best.t;
 }
 
-/** Features of a question's last turn, with its thread as context, as composeAnswer computes them. */
-function featuresOf(q: Question): Features | null {
-  const context = q.turns.slice(0, -1);
-  const r = retrieve(index, { message: q.turns.at(-1)!, context });
+/** Features of a message's last turn with its thread and attachment, as composeAnswer computes them; null when nothing is retrieved. */
+function featuresOf(base: Base, q: Question): Features | null {
+  const r = retrieve(base.index, { message: q.turns.at(-1)!, context: q.turns.slice(0, -1), attachmentText: q.attachmentText });
   return r.candidates.length ? r.features : null;
 }
 
-interface TuneSample extends Sample {
+interface BaseSample extends Sample {
   q: Question;
+  base: Base;
 }
 
-/** Samples of the decision: a question's last turn (with its thread) and whether it is in scope. */
-function samplesOf(qs: Question[]): TuneSample[] {
-  return qs
-    .filter((q) => q.kind !== 'human_request' && !humanIntent(q.turns.at(-1)!))
-    .map((q) => ({ q, x: featuresOf(q), y: q.needsHuman ? 0 : 1 }))
-    .filter((s): s is TuneSample => s.x !== null);
+const sampleCache = new Map<Base, BaseSample[]>();
+
+/** The decision's samples of a base (messages an intent hands over are not the model's to decide), weighted so each base counts alike. */
+function samplesOf(base: Base): BaseSample[] {
+  let out = sampleCache.get(base);
+  if (!out) {
+    const all = base.questions
+      .filter((q) => q.kind !== 'human_request' && !humanIntent(q.turns.at(-1)!))
+      .map((q) => ({ q, base, x: featuresOf(base, q), y: q.needsHuman ? 0 : 1 }))
+      .filter((s): s is BaseSample => s.x !== null);
+    out = all.map((s) => ({ ...s, w: 100 / all.length }));
+    sampleCache.set(base, out);
+  }
+  return out;
 }
 
-/** Feature sets cross-validation chooses among: each a reading of "does the best article cover the message". */
+/** The feature set of the decision, chosen by the leave-one-base-out figures (--compare). */
+const FEATURES: (keyof Features)[] = ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap'];
+
+/** Other feature sets --compare measures. */
 const CANDIDATES: (keyof Features)[][] = [
+  FEATURES,
   ['top', 'coverage', 'titleCoverage', 'margin', 'unknownShare', 'length'],
-  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownShare', 'length', 'keyCoverage', 'capabilityGap'],
-  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownShare', 'length', 'capabilityGap'],
-  ['top', 'keyCoverage', 'titleCoverage', 'margin', 'unknownShare', 'capabilityGap'],
-  ['top', 'titleCoverage', 'margin', 'unknownShare'],
-  ['top', 'unknownShare'],
-  // Unknown words split: nouns (another subject) apart from the rest (the customer's story).
   ['top', 'titleCoverage', 'margin', 'unknownNouns'],
-  ['top', 'titleCoverage', 'margin', 'unknownNouns', 'unknownShare'],
-  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'unknownShare', 'length'],
-  ['top', 'unknownNouns'],
-  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownShare', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap'],
-  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap'],
+  ['top', 'coverage', 'keyCoverage', 'margin', 'unknownNouns'],
 ];
 
-/** The issue's targets (held-out half): balanced needs_human accuracy, out-of-scope questions answered with a source. */
-const TARGETS = { balanced: 0.85, falseSource: 0.1 };
+/** The issue's targets: balanced needs_human accuracy, out-of-scope messages answered with a source. */
+const TARGETS = { balanced: 0.8, falseSource: 0.1 };
 
 /**
- * Picks the feature set and L2 by cross-validation inside the tune half, fits them on the whole
- * tune half, then picks the threshold on the out-of-fold probabilities (every tune question as
- * composeAnswer decides it, intents included): the one that falls least short of the issue's targets.
+ * The decision fitted on the given bases: L2 by cross-validation over their samples, then the threshold
+ * on the out-of-fold probabilities (every message as composeAnswer decides it, intents included), the
+ * one falling least short of the targets averaged over the bases.
  */
-function fit(qs: Question[]): DecisionModel {
-  const samples = samplesOf(qs);
-  const choice = chooseByCrossValidation(samples, CANDIDATES, [0.003, 0.03, 0.3], console.log);
-  console.log(`chosen by cross-validation on the training questions: ${choice.features.join(', ')} (l2 ${choice.l2}, out-of-fold log-loss ${choice.logLoss.toFixed(3)})`);
+function fit(bases: Base[], features = FEATURES, log: (line: string) => void = () => {}): DecisionModel {
+  const samples = bases.flatMap(samplesOf);
+  const choice = chooseByCrossValidation(samples, [features], [0.003, 0.03, 0.3], log);
   const model = fitModel(samples, choice);
-  const oof = new Map(samples.map((s, i) => [s.q.id, choice.oof[i]!]));
-  // Questions outside the samples: an intent or nothing retrieved needs a human; a request for a
-  // person that no intent caught meets the model (fitted without it).
-  const pOf = (q: Question) => {
-    const x = humanIntent(q.turns.at(-1)!) ? null : featuresOf(q);
+  const oof = new Map(samples.map((s, i) => [s.q, choice.oof[i]!]));
+  const pOf = (b: Base, q: Question) => {
+    const x = humanIntent(q.turns.at(-1)!) ? null : featuresOf(b, q);
     return x ? probability(x, model) : 0;
   };
-  const decided = qs.map((q) => ({ q, p: oof.get(q.id) ?? pOf(q) }));
+  const decided = bases.map((b) => b.questions.map((q) => ({ q, p: oof.get(q) ?? pOf(b, q) })));
   const points = Array.from({ length: 61 }, (_, i) => {
     const t = Math.round((0.2 + i * 0.01) * 100) / 100;
-    const m = metrics(decided.map(({ q, p }) => ({ q, ranking: [], sources: p >= t ? [''] : [], needsHuman: p < t })));
-    return { t, balanced: m.needsHumanBalanced, falseSource: m.falseSource };
+    const per = decided.map((d) => metrics(d.map(({ q, p }) => ({ q, ranking: [], sources: p >= t ? [''] : [], needsHuman: p < t }))));
+    return { t, balanced: avg(per, 'needsHumanBalanced'), falseSource: avg(per, 'falseSource') };
   });
   const point = chooseThreshold(points, TARGETS);
-  const bestBalanced = points.reduce((a, b) => (b.balanced > a.balanced ? b : a));
-  const within = points.find((p) => p.falseSource <= TARGETS.falseSource);
-  for (const [name, p] of [['best balanced', bestBalanced], ['first within the false-source bound', within]] as const) {
-    if (p) console.log(`out of fold, ${name}: threshold ${p.t}, balanced ${p.balanced.toFixed(3)}, false-source ${p.falseSource.toFixed(3)}`);
-  }
-  console.log(`threshold ${point.t}: out-of-fold balanced needs_human ${point.balanced.toFixed(3)}, false-source rate ${point.falseSource.toFixed(3)}`);
-  // High confidence: above the threshold and above 40 % of the answerable questions' out-of-fold probabilities.
+  log(`l2 ${choice.l2}, out-of-fold log-loss ${choice.logLoss.toFixed(3)}; threshold ${point.t}: out-of-fold balanced ${point.balanced.toFixed(3)}, false-source ${point.falseSource.toFixed(3)}`);
+  // High confidence: above the threshold and above 40 % of the answerable messages' out-of-fold probabilities.
   const answerable = samples.flatMap((s, i) => (s.y === 1 ? [choice.oof[i]!] : [])).sort((a, b) => a - b);
   const high = Math.round(Math.max(point.t + 0.1, answerable[Math.floor(answerable.length * 0.4)] ?? 0.8) * 1000) / 1000;
   return { ...model, threshold: point.t, high };
 }
 
-const fmt = (n: number) => (Number.isNaN(n) ? '  -  ' : n.toFixed(3));
+const avg = (ms: Metrics[], key: keyof Metrics) => ms.reduce((n, m) => n + (m[key] as number), 0) / ms.length;
+
+interface LeftOut {
+  base: Base;
+  ours: Metrics;
+  bm25: Metrics;
+  model: DecisionModel;
+}
+
+/** Each base left out in turn: fitted on the others, measured on it. */
+async function leaveOneOut(bases: Base[], features = FEATURES, log?: (line: string) => void): Promise<LeftOut[]> {
+  const out: LeftOut[] = [];
+  for (const left of bases) {
+    const others = bases.filter((b) => b !== left);
+    const model = fit(others, features, log);
+    const threshold = tuneBaseline(others);
+    const oursM = metrics(await Promise.all(left.questions.map((q) => ours(left, q, model))));
+    const bm25M = metrics(left.questions.map((q) => baseline(left, q, threshold)));
+    out.push({ base: left, ours: oursM, bm25: bm25M, model });
+  }
+  return out;
+}
 
 async function main() {
-  let model = DEFAULT_MODEL;
-  const tune = questions.filter((q) => q.half === 'tune');
-  const test = questions.filter((q) => q.half === 'test');
-  const training = TRAINING_SETS.map((set) => ({ name: set.name, qs: JSON.parse(readFileSync(set.file, 'utf8')) as Question[] }));
-  const fitOn = [...tune, ...training.flatMap((set) => set.qs)];
-  if (process.argv.includes('--fit')) {
-    model = fit(fitOn);
-    console.log('fitted on the training questions:', JSON.stringify(model));
+  const bases = loadBases();
+  const args = process.argv.slice(2);
+  if (args.includes('--compare')) {
+    for (const features of CANDIDATES) {
+      const results = await leaveOneOut(bases, features);
+      const m = results.map((r) => r.ours);
+      console.log(`${features.join(',')}: recall@1 ${avg(m, 'recall1').toFixed(3)}, balanced ${results.map((r) => r.ours.needsHumanBalanced.toFixed(3)).join('/')}, false-source ${results.map((r) => r.ours.falseSource.toFixed(3)).join('/')}, follow-ups ${avg(m, 'followUp').toFixed(3)}`);
+    }
+    return;
   }
-  const threshold = tuneBaseline(fitOn);
-  const heldOut = process.argv.includes('--tune') ? [] : HELD_OUT_SETS.map((set) => ({ name: set.name, qs: JSON.parse(readFileSync(set.file, 'utf8')) as Question[] }));
-  const more = heldOut.map((set) => `; ${set.name}: ${set.qs.length} questions`).join('');
-  const trained = training.map((set) => `; ${set.name}: ${set.qs.length} questions`).join('');
-  console.log(`${articles.length} articles, ${questions.length} questions (tune ${tune.length}, test ${test.length})${trained}${more}; baseline threshold ${threshold.toFixed(2)} (tuned on the training questions)\n`);
-  console.log('| half | system | recall@1 | recall@3 | MRR | needs_human (balanced) | false-source rate | follow-up accuracy |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  // --tune: the tune half only, so tuning never shows the held-out half.
-  const halves: [string, Question[]][] = [['tune', tune], ...training.map((set): [string, Question[]] => [set.name, set.qs])];
-  if (!process.argv.includes('--tune')) halves.push(['test (held out)', test], ...heldOut.map((set): [string, Question[]] => [set.name, set.qs]));
-  for (const [name, qs] of halves) {
-    const a = metrics(await Promise.all(qs.map((q) => ours(q, model))));
-    const b = metrics(qs.map((q) => baseline(q, threshold)));
-    for (const [system, m] of [['agent', a], ['BM25 baseline', b]] as const) {
-      console.log(`| ${name} | ${system} | ${fmt(m.recall1)} | ${fmt(m.recall3)} | ${fmt(m.mrr)} | ${fmt(m.needsHumanBalanced)} | ${fmt(m.falseSource)} | ${fmt(m.followUp)} |`);
+  console.log(`bases: ${bases.map((b) => `${b.name} ${b.index.size} articles, ${b.questions.length} messages`).join('; ')}`);
+  const results = await leaveOneOut(bases, FEATURES, (line) => console.log(`  fit: ${line}`));
+  console.log(`\n${HEADER}`);
+  for (const r of results) {
+    console.log(row(r.base.name, `agent (threshold ${r.model.threshold})`, r.ours));
+    console.log(row(r.base.name, 'BM25 baseline', r.bm25));
+  }
+  if (args.includes('--set-b')) {
+    const setB = loadSetB(bases[0]!);
+    const others = bases.slice(1);
+    const model = fit(others);
+    const threshold = tuneBaseline(others);
+    console.log(row(setB.name, 'agent', metrics(await Promise.all(setB.questions.map((q) => ours(setB, q, model))))));
+    console.log(row(setB.name, 'BM25 baseline', metrics(setB.questions.map((q) => baseline(setB, q, threshold)))));
+  }
+  const failures = args.indexOf('--failures');
+  if (failures >= 0) {
+    const r = results.find((x) => x.base.name.startsWith(args[failures + 1] ?? ''))!;
+    for (const q of r.base.questions) {
+      const o = await ours(r.base, q, r.model);
+      const ok = q.needsHuman ? o.needsHuman : !o.needsHuman && (q.expected.length === 0 || q.expected.includes(o.sources[0] ?? ''));
+      if (!ok) console.log(`${q.id} ${q.kind} nh=${q.needsHuman}->${o.needsHuman} exp=${q.expected} got=${o.sources.slice(0, 3)} rank=${o.ranking.slice(0, 2)} :: ${q.turns.join(' || ')}`);
     }
   }
-  if (process.argv.includes('--failures')) {
-    for (const q of fitOn) {
-      const o = await ours(q, model);
-      const ok = q.needsHuman ? o.needsHuman : !o.needsHuman && (q.expected.length === 0 || q.expected.includes(o.ranking[0]!));
-      if (!ok) console.log(`${q.id} ${q.kind} nh=${q.needsHuman}->${o.needsHuman} exp=${q.expected} got=${o.ranking.slice(0, 3)} :: ${q.turns.join(' || ')}`);
-    }
+  if (args.includes('--fit')) {
+    const model = fit(bases, FEATURES, (line) => console.log(`  fit on all bases: ${line}`));
+    console.log('fitted on all bases:', JSON.stringify(model));
   }
+  console.log(`\ncurrent model (${JSON.stringify(DEFAULT_MODEL.threshold)}) is what the API uses; the rows above are each fitted without their base.`);
 }
 
 await main();
