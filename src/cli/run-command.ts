@@ -22,6 +22,8 @@ export async function runCommand(argv: string[], ctx: CommandContext): Promise<C
       const flag = issue.path.length ? `--${toKebab(String(issue.path[0]))}` : 'flags';
       const keys = (issue as { keys?: string[] }).keys;
       if (issue.code === 'unrecognized_keys' && keys?.length) return fail(`--${toKebab(keys[0]!)}: unknown flag for "${name}" (usage: ${command.usage})`);
+      // A flag left out is "required", whatever its schema says of a wrong value (zod's default names the type it got: undefined).
+      if (issue.path.length === 1 && (flags as Record<string, unknown>)[String(issue.path[0])] === undefined) return fail(`${flag} is required (usage: ${command.usage})`);
       return fail(`${flag}: ${issue.message} (usage: ${command.usage})`);
     }
     return { exitCode: 0, body: await command.run(ctx, parsed.data) };

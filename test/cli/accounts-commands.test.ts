@@ -34,7 +34,8 @@ describe('user commands', () => {
     await admin('user', 'create', '--email', e, '--password', 'longenough');
     expect(await admin('user', 'create', '--email', e, '--password', 'longenough')).toEqual({ exitCode: 1, body: { error: 'email: already registered' } });
     expect((await admin('user', 'create', '--email', email(), '--password', 'short')).body.error).toMatch(/^--password: must be at least 8/);
-    expect((await admin('user', 'create', '--password', 'longenough')).body.error).toMatch(/^--email: /);
+    expect((await admin('user', 'create', '--password', 'longenough')).body.error).toMatch(/^--email is required \(usage: /);
+    expect((await admin('user', 'create', '--email', email())).body.error).toMatch(/^--password is required \(usage: user create /);
   });
 });
 

@@ -48,7 +48,7 @@ describe('workspace, answer-key, agent and knowledge commands', () => {
   it('fail with exit 1 and {error} naming the flag or the file\'s fault', async () => {
     const owner = await makeUser(t.db);
     const W = String((await admin('workspace', 'create', '--name', 'W', '--owner', owner.email)).body.id);
-    expect((await admin('answer-key', 'create', '--name', 'x')).body.error).toMatch(/^--workspace: /);
+    expect((await admin('answer-key', 'create', '--name', 'x')).body.error).toMatch(/^--workspace is required \(usage: /);
     expect(await admin('answer-key', 'create', '--workspace', '999999', '--name', 'x')).toEqual({ exitCode: 1, body: { error: 'workspace: no workspace 999999' } });
     expect((await admin('workspace', 'create', '--name', 'W', '--owner', 'nobody@example.com')).body.error).toMatch(/no user/);
     expect((await admin('knowledge', 'import', '--workspace', W, '--file', await file('not json'))).body.error).toMatch(/^--file: not readable JSON/);
