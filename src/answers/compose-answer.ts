@@ -2,7 +2,7 @@ import { type Generator } from './generators/generator.js';
 import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
 import { humanIntent } from './retrieval/intents.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
-import { bestPassages, DEFAULT_QUERY, type QueryParams, retrieve } from './retrieval/retrieve.js';
+import { bestPassages, type Candidate, DEFAULT_QUERY, type QueryParams, retrieve } from './retrieval/retrieve.js';
 
 export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
 
@@ -53,6 +53,12 @@ const MIN_RELATIVE = 0.5;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
+/** Said after the fallback message when a hand-off carries sources: they are a starting point, not the answer. */
+function handOffLine(cited: Candidate[]): string {
+  const titles = cited.map((c) => (c.article.doc.url ? `"${c.article.doc.title}" (${c.article.doc.url})` : `"${c.article.doc.title}"`));
+  return `I am passing this to a person. Meanwhile, these articles may be related: ${titles.join('; ')}.`;
+}
+
 /**
  * The agent's answer to one message: retrieval, the decision whether the knowledge answers it,
  * and the generator's reply. Pure: no database; the caller loads and stores.
@@ -66,23 +72,25 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
   );
   const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
   const p = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
+  const top = retrieval.candidates[0]?.score ?? 0;
+  const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
+  const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round((p * c.score) / top) }));
 
-  const human = (reason: NeedsHumanReason): ComposedAnswer => ({
-    message: agent.referralText ? `${agent.fallbackMessage}\n\n${agent.referralText}` : agent.fallbackMessage,
-    sources: [],
-    needsHuman: true,
-    confidence: 'low',
-    reason,
-    ranking,
-  });
+  const human = (reason: NeedsHumanReason): ComposedAnswer => {
+    // The passages the message was weighed against go with the hand-off, so the person taking over (and the
+    // caller) start from them, unless the best shares no word with the message itself (nothing relevant: it matched
+    // only through the thread or a synonym). An unreadable
+    // attachment hands over before the message is weighed at all.
+    const handed = reason !== 'attachment_unreadable' && retrieval.features.coverage > 0 ? sources : [];
+    const parts = [agent.fallbackMessage, agent.referralText, handed.length ? handOffLine(cited) : ''];
+    return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking };
+  };
 
   const intent = humanIntent(options.message);
   if (intent) return human(intent);
   if (options.attachmentsUnreadable && agent.attachmentFallback === 'needs_human') return human('attachment_unreadable');
   if (p < model.threshold) return human('no_knowledge');
 
-  const top = retrieval.candidates[0]!.score;
-  const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
   const generation = await options.generator.generate({
     message: options.message,
     thread: options.thread,
@@ -98,7 +106,6 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
   });
   if (!generation.covered) return human('not_covered');
 
-  const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round((p * c.score) / top) }));
   if (options.conversationNeedsHuman) {
     // The thread already went to a person: answer, but do not let the client think it is settled.
     return { message: generation.message, sources, needsHuman: true, confidence: 'low', reason: 'earlier_turn', ranking };

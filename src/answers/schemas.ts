@@ -53,9 +53,9 @@ export const source = z
   .object({
     externalId: z.string().describe('The article\'s externalId.'),
     title: z.string().describe('The article\'s title.'),
-    score: z.number().min(0).max(1).describe('Relevance in [0, 1]. The first source\'s score is the agent\'s estimated probability that it answers the message; the others are scaled by their relevance relative to it.'),
+    score: z.number().min(0).max(1).describe('Relevance in [0, 1]. The first source\'s score is the agent\'s estimated probability that it answers the message; the others are scaled by their relevance relative to it. Low (under the agent\'s threshold) when the agent handed the message over because the knowledge did not seem to answer it.'),
   })
-  .meta({ id: 'Source', description: 'An article the reply used.' });
+  .meta({ id: 'Source', description: 'An article the reply used, or (when needs_human is true) one the message was weighed against.' });
 
 export const confidence = z.enum(['high', 'medium', 'low']).describe('`low` whenever needs_human is true.');
 
@@ -63,8 +63,8 @@ export const answerResponse = z
   .object({
     conversationId: z.string().describe('The conversation created or continued (`cnv_…`).'),
     agentId: z.string().describe('The agent that answered.'),
-    message: z.string().describe('The reply, ready to display. When needs_human is true, the agent\'s configured message (and referral).'),
-    sources: z.array(source).describe('Knowledge the reply used, best first; empty when nothing relevant was found.'),
+    message: z.string().describe('The reply, ready to display. When needs_human is true, the agent\'s configured message (and referral), then, when there are sources, a line saying the message is passed to a person and naming them.'),
+    sources: z.array(source).describe('Knowledge the reply used, best first (at most 3). When needs_human is true, still the articles the message was weighed against (with low scores), so that the person taking over and the caller start from them; empty when nothing relevant was found, and when unreadable attachments sent the message to a person before it was weighed.'),
     needs_human: z.boolean().describe('True when the agent could not resolve the request: nothing relevant enough in the knowledge, the user asked for a person or for something only staff can do, unreadable attachments with a needs_human fallback, or an earlier turn of the conversation needed a human. The API never escalates by itself: the client decides.'),
     confidence,
   })

@@ -43,10 +43,26 @@ describe('POST /v1/answer: the answer', () => {
     expect(turn.reason).toBe('no_knowledge');
   });
 
-  it('needs a human when the user asks for a person, whatever the knowledge says', async () => {
-    const w = await answerWorkspace(t);
+  it('needs a human when the user asks for a person, whatever the knowledge says, handing over what it weighed', async () => {
+    const w = await answerWorkspace(t, { fallback: 'A person will help you.' });
     const body = (await ask(t, w.token, { message: 'I want to talk to a real person about my password' })).json();
-    expect(body).toMatchObject({ needs_human: true, sources: [], confidence: 'low' });
+    expect(body).toMatchObject({ needs_human: true, confidence: 'low' });
+    // The person taking over (and the caller) start from the passages the message was weighed against.
+    expect(body.sources.map((s: { externalId: string }) => s.externalId)).toContain('pw-reset');
+    expect(body.message).toMatch(/^A person will help you\.\n\nI am passing this to a person\. Meanwhile, these articles may be related: .*"Reset your password" \(https:\/\/help\.example\/pw-reset\)/);
+    const bare = (await ask(t, w.token, { message: 'can I speak to a human' })).json();
+    expect(bare).toMatchObject({ needs_human: true, sources: [], confidence: 'low', message: 'A person will help you.' });
+  });
+
+  it('hands over a message the knowledge does not answer with the articles it was weighed against, at low scores', async () => {
+    const w = await answerWorkspace(t);
+    const body = (await ask(t, w.token, { message: 'does the android app work on my smart watch and my car dashboard?' })).json();
+    expect(body).toMatchObject({ needs_human: true, confidence: 'low' });
+    expect(body.sources[0]).toMatchObject({ externalId: 'android', title: 'Android app' });
+    for (const s of body.sources) expect(s.score).toBeLessThan(0.6);
+    const turn = await t.db.prisma.conversationTurn.findFirstOrThrow({ where: { conversationId: body.conversationId } });
+    expect(turn).toMatchObject({ reason: 'no_knowledge', needsHuman: true });
+    expect(turn.sources).toEqual(body.sources);
   });
 
   it('continues a conversation by conversationRef and reads a follow-up with the thread', async () => {
