@@ -77,12 +77,13 @@ interface ConversationRow {
   _count: { turns: number };
 }
 
-export function presentConversationSummary(c: ConversationRow & { turns: TurnRow[] }): z.infer<typeof v.conversationSummary> {
+export function presentConversationSummary(c: ConversationRow & { turns: TurnRow[]; channels: string[] }): z.infer<typeof v.conversationSummary> {
   const last = c.turns[0];
   return {
     id: c.id,
     ref: c.ref,
     agentId: c.agentId,
+    channels: c.channels,
     needsHuman: c.needsHuman,
     turnCount: c._count.turns,
     createdAt: c.createdAt.toISOString(),
@@ -91,7 +92,7 @@ export function presentConversationSummary(c: ConversationRow & { turns: TurnRow
   };
 }
 
-export function presentConversation(c: ConversationRow & { turns: TurnRow[] }): z.infer<typeof v.conversation> {
+export function presentConversation(c: ConversationRow & { turns: TurnRow[]; channels: string[] }): z.infer<typeof v.conversation> {
   const { lastTurn: _, ...summary } = presentConversationSummary({ ...c, turns: c.turns.slice(-1) });
   return { ...summary, turns: c.turns.map(presentTurn) };
 }

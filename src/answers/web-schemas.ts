@@ -85,6 +85,7 @@ const conversationBase = {
   id: z.string().describe('cnv_…'),
   ref: z.string().nullable().describe('The caller\'s conversationRef.'),
   agentId: z.string(),
+  channels: z.array(z.string()).describe('Every channel its turns came in on (`email`, `chat`, `console` …), first seen first; empty when no turn named one.'),
   needsHuman: z.boolean().describe('Some turn needed a human.'),
   turnCount: z.number().int(),
   createdAt: z.string(),

@@ -96,6 +96,8 @@ describe('the support console backend (/agent, session)', () => {
     const w = await asOwner();
     await ask(t, w.token, { message: 'how do I reset my password?', conversationRef: 'a', channel: 'email' });
     await ask(t, w.token, { message: 'and how do I change it?', conversationRef: 'a', channel: 'email' });
+    await ask(t, w.token, { message: 'how do I reset my password again?', conversationRef: 'a', channel: 'chat' });
+    await ask(t, w.token, { message: 'how do I reset my password once more?', conversationRef: 'a' });
     await ask(t, w.token, { message: 'what is the capital of peru?', channel: 'chat' });
     const all = (await w.call('GET', '/conversations')).json();
     expect(all.conversations).toHaveLength(2);
@@ -104,17 +106,21 @@ describe('the support console backend (/agent, session)', () => {
     expect(needing[0].lastTurn.question).toBe('what is the capital of peru?');
     expect((await w.call('GET', '/conversations?channel=email')).json().conversations).toHaveLength(1);
     const a = all.conversations.find((c: { ref: string }) => c.ref === 'a');
+    // Every channel its turns came in on, first seen first (its last turn named none).
+    expect(a.channels).toEqual(['email', 'chat']);
+    expect(a.lastTurn.channel).toBeNull();
     const detail = (await w.call('GET', `/conversations/${a.id}`)).json();
-    expect(detail.turns.map((x: { question: string }) => x.question)).toEqual(['how do I reset my password?', 'and how do I change it?']);
+    expect(detail.channels).toEqual(['email', 'chat']);
+    expect(detail.turns.map((x: { question: string }) => x.question)).toEqual(['how do I reset my password?', 'and how do I change it?', 'how do I reset my password again?', 'how do I reset my password once more?']);
     expect(detail.turns[0].sources[0].externalId).toBe('pw-reset');
     expect((await w.call('GET', '/conversations/cnv_nope')).statusCode).toBe(404);
 
     const metrics = (await w.call('GET', '/metrics')).json();
-    expect(metrics.total).toMatchObject({ answers: 3, needsHuman: 1, needsHumanShare: 0.333 });
+    expect(metrics.total).toMatchObject({ answers: 5, needsHuman: 1, needsHumanShare: 0.2 });
     expect(metrics.total.confidence.low).toBeGreaterThanOrEqual(1);
     expect(metrics.total.latencyMs.p50).toBeGreaterThanOrEqual(0);
     expect(metrics.days).toHaveLength(1);
-    expect(metrics.days[0].answers).toBe(3);
+    expect(metrics.days[0].answers).toBe(5);
     expect((await w.call('GET', '/metrics?from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z')).statusCode).toBe(400);
   });
 

@@ -154,3 +154,36 @@ describe('the workspace token', () => {
     expect((await t.app.inject({ method: 'POST', url: `/agent/workspaces/${w.workspaceId}/token`, headers: { cookie: memberCookie } })).statusCode).toBe(403);
   });
 });
+
+describe('the support console changes tickets', () => {
+  it('PATCH /agent/workspaces/{id}/tickets/{id}: owners and admins change status and priority (ticket.updated is recorded); members 403, other workspaces 404', async () => {
+    const w = await ticketWorkspace();
+    const created = (await w.call('POST', '/v1/tickets', valid)).json();
+    // A paused endpoint: its deliveries wait, so the event is recorded and nothing is sent.
+    await t.db.prisma.webhookEndpoint.create({ data: { workspaceId: w.workspaceId, url: 'https://hooks.example.com/t', secret: 'whsec_test', events: [], enabled: false, disabledReason: 'manual' } });
+    const { cookie } = await loginCookie(t.app, w.owner.email, w.owner.password);
+    const url = `/agent/workspaces/${w.workspaceId}/tickets/${created.id}`;
+    const patch = (payload: object, as = cookie, at = url) => t.app.inject({ method: 'PATCH', url: at, headers: { cookie: as }, payload });
+
+    const changed = await patch({ status: 'pending', priority: 'urgent' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ id: created.id, status: 'pending', priority: 'urgent' });
+    expect((await w.call('GET', `/v1/tickets/${created.id}`)).json()).toMatchObject({ status: 'pending', priority: 'urgent' });
+    const events = await t.db.prisma.webhookEvent.findMany({ where: { workspaceId: w.workspaceId, type: 'ticket.updated' } });
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]!.body).data.previous).toEqual({ status: 'open', priority: 'normal' });
+
+    expect((await patch({ status: 'nope' })).statusCode).toBe(400);
+    expect((await patch({})).statusCode).toBe(400);
+
+    const member = await makeUser(t.db);
+    await t.db.prisma.workspaceMember.create({ data: { workspaceId: w.workspaceId, userId: member.id, role: 'member' } });
+    const { cookie: memberCookie } = await loginCookie(t.app, member.email, member.password);
+    expect((await patch({ status: 'solved' }, memberCookie)).statusCode).toBe(403);
+
+    const other = await ticketWorkspace();
+    const { cookie: otherCookie } = await loginCookie(t.app, other.owner.email, other.owner.password);
+    expect((await patch({ status: 'solved' }, otherCookie, `/agent/workspaces/${other.workspaceId}/tickets/${created.id}`)).statusCode).toBe(404);
+    expect((await w.call('GET', `/v1/tickets/${created.id}`)).json().status).toBe('pending');
+  });
+});

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTICLES } from '../answers/answer-fixtures.js';
+import { ARTICLES, answerWorkspace, ask } from '../answers/answer-fixtures.js';
 import { makeUser } from '../factories.js';
 import { type Answer, startReceiver } from '../webhook-receiver.js';
 import { makeWorkspace } from '../workspace-factories.js';
@@ -193,6 +193,53 @@ describe('the support console in a browser', () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await tab.close();
+  });
+
+  it('conversations show every channel and why a human was needed in words; a ticket\'s status and priority change from its page', async () => {
+    const w = await answerWorkspace(web);
+    const first = await ask(web, w.token, { message: 'What is the airspeed velocity of an unladen swallow?', channel: 'email', conversationRef: 'mail-1' });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().needs_human).toBe(true);
+    // The follow-up names no channel: the conversation still came in by e-mail.
+    expect((await ask(web, w.token, { message: 'And how do I reset my password?', conversationRef: 'mail-1' })).statusCode).toBe(200);
+    const { token } = (await w.admin('workspace', 'token', '--workspace', String(w.workspaceId))) as { token: string };
+    const ticket = await web.call({ authorization: `Bearer ${token}` }, 'POST', '/v1/tickets', {
+      subject: 'Swallow speed',
+      requester: { email: 'c@example.com' },
+      conversationId: first.json().conversationId,
+    });
+    expect(ticket.status).toBe(201);
+
+    const tab = await openTab(browser, web, { user: w.owner });
+    const { page } = tab;
+    await page.goto(`/support/${w.workspaceId}/conversations`);
+    const row = page.getByRole('row').filter({ hasText: 'reset my password' });
+    await expect.poll(() => row.locator('td.channels').innerText().catch(() => '')).toBe('email');
+
+    await row.getByRole('link').click();
+    const why = page.locator('.thread > li').first().locator('.why');
+    await expect.poll(() => why.innerText().catch(() => '')).toContain('Nothing in the knowledge matched the question');
+    expect(await why.innerText()).not.toContain('no_knowledge');
+    expect(await why.locator('[title]').getAttribute('title')).toBe('reason: no_knowledge');
+    expect(await page.locator('.thread > li').nth(1).locator('.why').innerText()).toContain('An earlier message of this conversation already needed a human');
+
+    // The ticket: one way back (to Tickets), the conversation inside it, status and priority to change.
+    await page.goto(`/support/${w.workspaceId}/tickets/${ticket.json.id}`);
+    await page.getByRole('heading', { name: /Swallow speed/ }).waitFor();
+    await expect.poll(() => page.locator('.thread > li').count()).toBe(2);
+    expect(await page.getByRole('link', { name: /Conversations/ }).filter({ hasText: '←' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: '← Tickets' }).count()).toBe(1);
+    await page.getByLabel('Status').selectOption('solved');
+    await page.getByRole('status').filter({ hasText: 'Status changed to solved.' }).waitFor();
+    await page.getByLabel('Priority').selectOption('high');
+    await page.getByRole('status').filter({ hasText: 'Priority changed to high.' }).waitFor();
+    expect((await web.call({ authorization: `Bearer ${token}` }, 'GET', `/v1/tickets/${ticket.json.id}`)).json).toMatchObject({ status: 'solved', priority: 'high' });
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('solved');
+    await page.getByRole('link', { name: '← Tickets' }).click();
+    const listed = page.getByRole('row').filter({ hasText: 'Swallow speed' });
+    await expect.poll(() => listed.innerText().catch(() => '')).toMatch(/high[\s\S]*solved/);
     await tab.close();
   });
 });

@@ -12,8 +12,9 @@ export interface ConversationFilter {
 }
 
 /**
- * A page of conversations, most recently active first, each with its last turn. Channel and
- * confidence match any turn; the cursor is the last conversation's id of the previous page.
+ * A page of conversations, most recently active first, each with its last turn and every channel
+ * its turns came in on (first seen first). Channel and confidence match any turn; the cursor is
+ * the last conversation's id of the previous page.
  */
 export async function listConversations({ db, filter, limit, cursor }: { db: DbClient; filter: ConversationFilter; limit: number; cursor?: string | undefined }) {
   const after = cursor ? await db.conversation.findFirst({ where: { id: cursor, workspaceId: filter.workspaceId }, select: { updatedAt: true, id: true } }) : null;
@@ -35,7 +36,27 @@ export async function listConversations({ db, filter, limit, cursor }: { db: DbC
     take: limit + 1,
     include: { turns: { orderBy: { id: 'desc' }, take: 1 }, _count: { select: { turns: true } } },
   });
-  return { conversations: rows.slice(0, limit), nextCursor: rows.length > limit ? rows[limit - 1]!.id : null };
+  const page = rows.slice(0, limit);
+  const channels = await channelsOf(db, page.map((c) => c.id));
+  return { conversations: page.map((c) => ({ ...c, channels: channels.get(c.id) ?? [] })), nextCursor: rows.length > limit ? rows[limit - 1]!.id : null };
+}
+
+/** Each conversation's distinct channels, in the order they first appeared. */
+async function channelsOf(db: DbClient, conversationIds: string[]) {
+  const byConversation = new Map<string, string[]>();
+  if (conversationIds.length === 0) return byConversation;
+  const groups = await db.conversationTurn.groupBy({
+    by: ['conversationId', 'channel'],
+    where: { conversationId: { in: conversationIds }, channel: { not: null } },
+    _min: { id: true },
+    orderBy: { _min: { id: 'asc' } },
+  });
+  for (const g of groups) {
+    const list = byConversation.get(g.conversationId) ?? [];
+    list.push(g.channel!);
+    byConversation.set(g.conversationId, list);
+  }
+  return byConversation;
 }
 
 /** One conversation of the workspace with all its turns, oldest first; 404 otherwise. */
@@ -45,5 +66,5 @@ export async function getConversation({ db, workspaceId, conversationId }: { db:
     include: { turns: { orderBy: { id: 'asc' } }, _count: { select: { turns: true } } },
   });
   if (!conversation) throw notFound('conversation: not found');
-  return conversation;
+  return { ...conversation, channels: [...new Set(conversation.turns.flatMap((t) => (t.channel === null ? [] : [t.channel])))] };
 }

@@ -9,6 +9,7 @@ import { getTicket } from '../get-ticket.js';
 import { listTickets } from '../list-tickets.js';
 import { regenerateWorkspaceToken } from '../regenerate-workspace-token.js';
 import * as s from '../schemas.js';
+import { updateTicket } from '../update-ticket.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -65,6 +66,25 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = as
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
       return getTicket({ db, workspaceId: workspace.id, id: request.params.ticketId });
+    },
+  );
+
+  app.patch(
+    '/agent/workspaces/:workspaceId/tickets/:ticketId',
+    {
+      schema: {
+        tags,
+        summary: 'Change a ticket\'s status or priority (owners and admins); a change emits ticket.updated, as PATCH /v1/tickets/{id} does',
+        params: z.strictObject({ ...workspaceParam, ticketId: z.string().max(20) }),
+        body: s.ticketUpdate,
+        response: { 200: s.ticket, ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'manage');
+      const ticket = await updateTicket({ db, workspaceId: workspace.id, id: request.params.ticketId, changes: request.body });
+      app.webhooks.wake();
+      return ticket;
     },
   );
 };

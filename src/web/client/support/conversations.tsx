@@ -6,6 +6,33 @@ import type { SectionProps } from './support-page';
 import { AnswerView } from './try';
 import type { Agent, Conversation } from './types';
 
+/** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
+export const REASONS: Record<string, string> = {
+  no_knowledge: 'Nothing in the knowledge matched the question',
+  not_covered: 'The articles found did not cover the question',
+  human_requested: 'The customer asked for a person',
+  account_action: 'It needs staff to act on the account',
+  attachment_unreadable: 'The attachments could not be read',
+  earlier_turn: 'An earlier message of this conversation already needed a human',
+};
+
+export function reasonText(code: string) {
+  return REASONS[code] ?? code.replace(/_/g, ' ');
+}
+
+function Channels({ channels }: { channels: string[] }) {
+  if (channels.length === 0) return <span class="hint" title="No turn of this conversation named a channel">none</span>;
+  return (
+    <>
+      {channels.map((ch) => (
+        <span key={ch} class="badge channel">
+          {ch}
+        </span>
+      ))}
+    </>
+  );
+}
+
 /** Every answer-API call is a conversation: filter them, open one to read its turns. */
 export function ConversationsPage({ workspace, base }: SectionProps) {
   const agents = useLoad(() => get<{ agents: Agent[] }>(`/agent/workspaces/${workspace.id}/agents`).then((r) => r.agents), [workspace.id]);
@@ -96,7 +123,9 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
                   </a>
                 </th>
                 <td>{agentName.get(c.agentId) ?? c.agentId}</td>
-                <td>{c.lastTurn?.channel ?? '—'}</td>
+                <td class="channels">
+                  <Channels channels={c.channels ?? (c.lastTurn?.channel ? [c.lastTurn.channel] : [])} />
+                </td>
                 <td>{c.turnCount}</td>
                 <td>
                   {c.needsHuman ? <span class="badge warn">Needs a human</span> : <span class="badge ok">Answered</span>}
@@ -114,8 +143,6 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
 }
 
 export function ConversationPage({ workspace, base, conversationId }: SectionProps & { conversationId: string }) {
-  const conversation = useLoad(() => get<Conversation>(`/agent/workspaces/${workspace.id}/conversations/${encodeURIComponent(conversationId)}`), [workspace.id, conversationId]);
-  const c = conversation.data;
   return (
     <section aria-labelledby="one-conv">
       <p>
@@ -123,12 +150,35 @@ export function ConversationPage({ workspace, base, conversationId }: SectionPro
           ← Conversations
         </a>
       </p>
-      <h2 id="one-conv">Conversation {c?.ref ? `“${c.ref}”` : ''}</h2>
+      <ConversationThread workspaceId={workspace.id} base={base} conversationId={conversationId} headingId="one-conv" />
+    </section>
+  );
+}
+
+/** A conversation's turns with their sources and why a human was needed; also shown inside a ticket. */
+export function ConversationThread({ workspaceId, base, conversationId, headingId, level = 2 }: { workspaceId: number; base: string; conversationId: string; headingId: string; level?: 2 | 3 }) {
+  const conversation = useLoad(() => get<Conversation>(`/agent/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversationId)}`), [workspaceId, conversationId]);
+  const c = conversation.data;
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <>
+      <Heading id={headingId}>
+        Conversation {c?.ref ? `“${c.ref}”` : ''}
+        {level === 3 && (
+          <>
+            {' '}
+            <a class="hint" href={`${base}/conversations/${conversationId}`} onClick={link(`${base}/conversations/${conversationId}`)}>
+              open
+            </a>
+          </>
+        )}
+      </Heading>
       <Alert error={conversation.error} />
       {c && (
         <>
           <p class="hint">
             {c.turnCount} turns · started {formatDate(c.createdAt, { time: true })} · {c.needsHuman ? 'needs a human' : 'answered'}
+            {(c.channels ?? []).length > 0 && <> · {c.channels!.length === 1 ? 'channel' : 'channels'} {c.channels!.join(', ')}</>}
           </p>
           <ol class="thread">
             {(c.turns ?? []).map((t) => (
@@ -138,13 +188,20 @@ export function ConversationPage({ workspace, base, conversationId }: SectionPro
                 </p>
                 {(t.attachments ?? []).length > 0 && <p class="hint">Attachments: {t.attachments!.map((a) => a.filename ?? a.mime).join(', ')}</p>}
                 <AnswerView answer={{ message: t.reply, sources: t.sources, confidence: t.confidence, needsHuman: t.needsHuman }} base={base} />
-                {t.reason && <p class="hint">Why: {t.reason}</p>}
+                {t.reason && (
+                  <p class="hint why">
+                    Why a human is needed:{' '}
+                    <span title={`reason: ${t.reason}`} data-reason={t.reason}>
+                      {reasonText(t.reason)}
+                    </span>
+                  </p>
+                )}
                 {t.latencyMs !== undefined && <p class="hint">Answered in {t.latencyMs} ms</p>}
               </li>
             ))}
           </ol>
         </>
       )}
-    </section>
+    </>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { get } from '../api';
+import { get, patch } from '../api';
 import { link } from '../app';
-import { Alert, formatDate, Pager, useLoad } from '../ui';
-import { ConversationPage } from './conversations';
+import { Alert, formatDate, Pager, useAction, useLoad } from '../ui';
+import { ConversationThread } from './conversations';
 import type { SectionProps } from './support-page';
 import type { Ticket } from './types';
 
@@ -44,9 +44,11 @@ export function TicketsPage({ workspace, base }: SectionProps) {
                   </a>
                 </th>
                 <td>{t.requester.email}</td>
-                <td>{t.priority}</td>
                 <td>
-                  <span class="badge">{t.status}</span>
+                  <span class={`badge priority-${t.priority}`}>{t.priority}</span>
+                </td>
+                <td>
+                  <span class={`badge status-${t.status}`}>{t.status}</span>
                 </td>
                 <td>{formatDate(t.createdAt, { time: true })}</td>
               </tr>
@@ -59,10 +61,23 @@ export function TicketsPage({ workspace, base }: SectionProps) {
   );
 }
 
-export function TicketPage(props: SectionProps & { ticketId: string }) {
-  const { workspace, base, ticketId } = props;
-  const ticket = useLoad(() => get<Ticket>(`/agent/workspaces/${workspace.id}/tickets/${encodeURIComponent(ticketId)}`), [workspace.id, ticketId]);
+const STATUSES: Ticket['status'][] = ['open', 'pending', 'solved', 'closed'];
+const PRIORITIES: Ticket['priority'][] = ['low', 'normal', 'high', 'urgent'];
+
+/** A ticket: its properties (status and priority changeable by owners and admins) and its conversation. */
+export function TicketPage({ workspace, base, canManage, ticketId }: SectionProps & { ticketId: string }) {
+  const url = `/agent/workspaces/${workspace.id}/tickets/${encodeURIComponent(ticketId)}`;
+  const ticket = useLoad(() => get<Ticket>(url), [url]);
+  const save = useAction();
+  const [saved, setSaved] = useState<string | null>(null);
   const t = ticket.data;
+  const change = (field: 'status' | 'priority', value: string) =>
+    save.run(async () => {
+      setSaved(null);
+      const updated = await patch<Ticket>(url, { [field]: value });
+      ticket.setData(updated);
+      setSaved(`${field === 'status' ? 'Status' : 'Priority'} changed to ${value}.`);
+    });
   return (
     <section aria-labelledby="ticket-heading">
       <p>
@@ -76,20 +91,57 @@ export function TicketPage(props: SectionProps & { ticketId: string }) {
           <h2 id="ticket-heading">
             #{t.id} {t.subject}
           </h2>
-          <dl class="facts">
-            <dt>Requester</dt>
-            <dd>{t.requester.email}</dd>
-            <dt>Status</dt>
-            <dd>{t.status}</dd>
-            <dt>Priority</dt>
-            <dd>{t.priority}</dd>
-            <dt>Created</dt>
-            <dd>{formatDate(t.createdAt, { time: true })}</dd>
-            <dt>Updated</dt>
-            <dd>{formatDate(t.updatedAt, { time: true })}</dd>
-          </dl>
-          <p class="description">{t.description || <span class="hint">No description.</span>}</p>
-          {t.conversationId ? <ConversationPage {...props} conversationId={t.conversationId} /> : <p class="hint">No linked conversation.</p>}
+          <div class="ticket-layout">
+            <div class="ticket-main">
+              <p class="description">{t.description || <span class="hint">No description.</span>}</p>
+              {t.conversationId ? (
+                <ConversationThread workspaceId={workspace.id} base={base} conversationId={t.conversationId} headingId="ticket-conversation" level={3} />
+              ) : (
+                <p class="hint">No linked conversation.</p>
+              )}
+            </div>
+            <aside class="panel ticket-props" aria-label="Ticket properties">
+              <dl class="facts">
+                <dt>Requester</dt>
+                <dd>{t.requester.email}</dd>
+                <dt>{canManage ? <label for="ticket-status">Status</label> : 'Status'}</dt>
+                <dd>
+                  {canManage ? (
+                    <select id="ticket-status" value={t.status} disabled={save.busy} onChange={(e) => void change('status', e.currentTarget.value)}>
+                      {STATUSES.map((v) => (
+                        <option key={v} value={v}>
+                          {v}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <span class={`badge status-${t.status}`}>{t.status}</span>
+                  )}
+                </dd>
+                <dt>{canManage ? <label for="ticket-priority">Priority</label> : 'Priority'}</dt>
+                <dd>
+                  {canManage ? (
+                    <select id="ticket-priority" value={t.priority} disabled={save.busy} onChange={(e) => void change('priority', e.currentTarget.value)}>
+                      {PRIORITIES.map((v) => (
+                        <option key={v} value={v}>
+                          {v}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <span class={`badge priority-${t.priority}`}>{t.priority}</span>
+                  )}
+                </dd>
+                <dt>Created</dt>
+                <dd>{formatDate(t.createdAt, { time: true })}</dd>
+                <dt>Updated</dt>
+                <dd>{formatDate(t.updatedAt, { time: true })}</dd>
+              </dl>
+              {canManage && <p class="hint">A change is sent to your webhooks as <code>ticket.updated</code>.</p>}
+              {saved && <p role="status">{saved}</p>}
+              <Alert error={save.error} onDismiss={() => save.setError(null)} />
+            </aside>
+          </div>
         </>
       )}
     </section>

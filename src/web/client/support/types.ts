@@ -50,6 +50,8 @@ export interface Conversation {
   id: string;
   ref: string | null;
   agentId: string;
+  /** Every channel its turns came in on, first seen first. */
+  channels?: string[];
   needsHuman: boolean;
   turnCount: number;
   createdAt: string;
