@@ -25,6 +25,14 @@ afterAll(async () => {
   await new Promise((r) => silent.close(r));
 });
 
+/**
+ * The server gives up on the database after about two seconds (connect timeout 1 s here, query
+ * deadline 2 s). What these tests tell apart is an answer at that deadline from a hang (tens of
+ * seconds, or never): the bound leaves room for a loaded CI machine, where a 2-core box running
+ * three test files and Chromium answered the same request in 2.6 s.
+ */
+const NOT_A_HANG_MS = 8000;
+
 async function appOn(url: string): Promise<FastifyInstance> {
   // Shedding off: on a loaded machine the loop's lag alone would answer 503 "overloaded" instead.
   const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
@@ -43,10 +51,10 @@ describe.each([
   });
   afterAll(() => app.close());
 
-  it('answers /readyz with 503 and Retry-After within two seconds', async () => {
+  it('answers /readyz with 503 and Retry-After at its deadline, not a hang', async () => {
     const t0 = performance.now();
     const res = await app.inject({ method: 'GET', url: '/readyz' });
-    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(performance.now() - t0).toBeLessThan(NOT_A_HANG_MS);
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toMatch(/^\d+$/);
   });
@@ -54,7 +62,7 @@ describe.each([
   it('answers a request that needs the database with 503 {error} and Retry-After, not a hang or a 500', async () => {
     const t0 = performance.now();
     const res = await app.inject({ method: 'GET', url: '/api/_probe/query' });
-    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(performance.now() - t0).toBeLessThan(NOT_A_HANG_MS);
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toMatch(/^\d+$/);
     expect(res.json()).toEqual({ error: expect.stringContaining('database unavailable') });
@@ -154,7 +162,7 @@ describe.skipIf(!serverAnswers)('with a PostgreSQL server that stops answering w
     return { res, ms: performance.now() - t0 };
   };
 
-  it('answers 503 within about two seconds, mid-query and on pooled connections, then recovers by itself', async () => {
+  it('answers 503 at its deadline (not a hang), mid-query and on pooled connections, then recovers by itself', async () => {
     // Warm the pool: several connections open through the proxy.
     const warm = await Promise.all(Array.from({ length: 4 }, () => timed('/api/_probe/query')));
     expect(warm.map((w) => w.res.statusCode)).toEqual([200, 200, 200, 200]);
@@ -168,13 +176,13 @@ describe.skipIf(!serverAnswers)('with a PostgreSQL server that stops answering w
     const ready = timed('/readyz');
     for (const { res, ms } of await Promise.all([...inFlight, ...later])) {
       expect(res.statusCode, res.body).toBe(503);
-      expect(ms).toBeLessThan(3000);
+      expect(ms).toBeLessThan(NOT_A_HANG_MS);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
       expect(res.json()).toEqual({ error: expect.stringContaining('database unavailable') });
     }
     const readiness = await ready;
     expect(readiness.res.statusCode).toBe(503);
-    expect(readiness.ms).toBeLessThan(3000);
+    expect(readiness.ms).toBeLessThan(NOT_A_HANG_MS);
 
     // The server answers again: no restart, no stuck connection left in the pool.
     proxy.thaw();
