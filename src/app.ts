@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { generatorFromConfig } from './answers/generators/from-config.js';
 import type { Generator } from './answers/generators/generator.js';
+import { attachmentReaderPlugin } from './answers/attachment-reader/plugin.js';
 import { agentRoutes } from './answers/routes/agents.js';
 import { answerRoutes } from './answers/routes/answer.js';
 import { tryRoutes } from './answers/routes/try.js';
@@ -159,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(rateLimitPlugin, { config });
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
   await app.register(attachmentStorePlugin, { config });
+  await app.register(attachmentReaderPlugin, { config });
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
   await app.register(metricsPlugin, { config });

@@ -174,6 +174,15 @@ export const configSchema = z.object({
   LLM_BACKOFF_MS: int(0, 60_000).default(300),
   /** Pass the message's images to the model (for models that read images). */
   LLM_IMAGES: bool.default(false),
+  /**
+   * How long one answer call's attachments may take to read (PDF text, image headers); a reader
+   * still busy then is terminated and its attachment counts as unreadable.
+   */
+  ATTACHMENT_READ_TIMEOUT_MS: int(100, 60_000).default(2000),
+  /** Worker threads that read attachments; unset: one per core. */
+  ATTACHMENT_READERS: int(1, 256).optional(),
+  /** Attachments waiting for a reader at most; past it an attachment is skipped as unreadable. */
+  ATTACHMENT_READ_QUEUE: int(0, 10_000).default(20),
 });
 
 export type Config = z.infer<typeof configSchema> & {

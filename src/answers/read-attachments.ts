@@ -1,6 +1,6 @@
-import { imageSize } from 'image-size';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { AppError } from '../platform/errors.js';
+import { type AttachmentKind, type AttachmentReading, MAX_TEXT } from './attachment-reader/reading.js';
+import type { AttachmentReader } from './attachment-reader/reader-pool.js';
 
 export interface AttachmentInput {
   mime: string;
@@ -19,10 +19,6 @@ export interface ReadAttachments {
   records: { filename: string | null; mime: string }[];
 }
 
-/** Pages and characters of a PDF read for one answer: enough context, bounded work. */
-const MAX_PDF_PAGES = 50;
-const MAX_TEXT = 20_000;
-
 /** Decoded size of plain base64 without decoding it. */
 export function decodedSize(base64: string): number {
   const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
@@ -38,69 +34,40 @@ export function checkAttachmentSizes(attachments: AttachmentInput[], maxBytes: n
   });
 }
 
-async function pdfText(bytes: Buffer): Promise<string | null> {
-  try {
-    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
-    try {
-      const pages = Math.min(pdf.numPages, MAX_PDF_PAGES);
-      const parts: string[] = [];
-      let length = 0;
-      for (let n = 1; n <= pages && length < MAX_TEXT; n++) {
-        const content = await (await pdf.getPage(n)).getTextContent();
-        const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
-        parts.push(text);
-        length += text.length;
-      }
-      const text = parts.join('\n').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
-      return text || null;
-    } finally {
-      await pdf.destroy();
-    }
-  } catch {
-    return null;
-  }
-}
-
-function readableImage(bytes: Buffer): boolean {
-  try {
-    const { width, height } = imageSize(bytes);
-    return (width ?? 0) > 0 && (height ?? 0) > 0;
-  } catch {
-    return false;
-  }
+/** Which reader an attachment goes to; null: ignored (video, audio, documents), as the seed says. */
+function kindOf(mime: string): AttachmentKind | null {
+  if (mime === 'application/pdf') return 'pdf';
+  if (mime.startsWith('image/')) return 'image';
+  return null;
 }
 
 /**
- * Reads what can be read: PDFs' text (with unpdf, pdf.js's maintained wrapper) and images checked
- * by their header. Other types (video, audio, documents) are ignored, as the seed says. A PDF with
- * no text layer counts as unreadable (no OCR).
+ * Reads what can be read, in the attachment reader's workers: PDFs' text (with unpdf, pdf.js's
+ * maintained wrapper) and images checked by their header. A PDF with no text layer counts as
+ * unreadable (no OCR), and so does anything past the reader's deadline, caps or queue.
  */
-export async function readAttachments(attachments: AttachmentInput[]): Promise<ReadAttachments> {
+export async function readAttachments({ attachments, reader }: { attachments: AttachmentInput[]; reader: AttachmentReader | undefined }): Promise<ReadAttachments> {
+  const candidates = attachments.flatMap((a) => {
+    const mime = a.mime.toLowerCase();
+    const kind = kindOf(mime);
+    return kind ? [{ kind, mime, contentBase64: a.contentBase64 }] : [];
+  });
+  let readings: AttachmentReading[] = [];
+  if (candidates.length) {
+    if (!reader) throw new Error('readAttachments: PDFs and images need an attachment reader');
+    readings = await reader.read(candidates.map(({ kind, contentBase64 }) => ({ kind, contentBase64 })));
+  }
   const texts: string[] = [];
   const images: ReadAttachments['images'] = [];
-  let candidates = 0;
-  let readable = 0;
-  for (const a of attachments) {
-    const mime = a.mime.toLowerCase();
-    if (mime === 'application/pdf') {
-      candidates++;
-      const text = await pdfText(Buffer.from(a.contentBase64, 'base64'));
-      if (text) {
-        readable++;
-        texts.push(text);
-      }
-    } else if (mime.startsWith('image/')) {
-      candidates++;
-      if (readableImage(Buffer.from(a.contentBase64, 'base64'))) {
-        readable++;
-        images.push({ mime, base64: a.contentBase64 });
-      }
-    }
-  }
+  readings.forEach((reading, i) => {
+    if (reading.status !== 'read') return;
+    if (reading.text) texts.push(reading.text);
+    if (reading.kind === 'image') images.push({ mime: candidates[i]!.mime, base64: candidates[i]!.contentBase64 });
+  });
   return {
     text: texts.join('\n\n').slice(0, MAX_TEXT),
     images,
-    unreadable: candidates > 0 && readable === 0,
+    unreadable: candidates.length > 0 && !readings.some((r) => r.status === 'read'),
     records: attachments.map((a) => ({ filename: a.filename ?? null, mime: a.mime })),
   };
 }

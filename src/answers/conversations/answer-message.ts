@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import { findAnsweringAgent } from '../agents/find-answering-agent.js';
 import { composeAnswer } from '../compose-answer.js';
 import { type Generator, GeneratorError } from '../generators/generator.js';
+import type { AttachmentReader } from '../attachment-reader/reader-pool.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
 import { type AttachmentInput, readAttachments } from '../read-attachments.js';
 
@@ -45,12 +46,15 @@ export async function answerMessage({
   generator,
   workspaceId,
   request,
+  attachmentReader,
   startedAt = performance.now(),
 }: {
   db: PrismaClient;
   generator: Generator;
   workspaceId: number;
   request: AnswerRequest;
+  /** Reads the request's attachments (app.attachmentReader); required when it has any (the connector sends none). */
+  attachmentReader?: AttachmentReader | undefined;
   /** When the request arrived (performance.now()), for the stored latency. */
   startedAt?: number;
 }): Promise<AnswerResponse> {
@@ -68,7 +72,7 @@ export async function answerMessage({
   // Fails fast before any work; checked again under a lock when the conversation is created.
   if (!existing && limit !== null && (await countThisMonth(db, workspaceId)) >= limit) throw limitReached(limit);
 
-  const attachments = await readAttachments(request.attachments ?? []);
+  const attachments = await readAttachments({ attachments: request.attachments ?? [], reader: attachmentReader });
   const index = await knowledgeIndex({ db, workspaceId, version: agent.knowledgeVersion });
   let composed;
   try {

@@ -54,6 +54,7 @@ export const answerRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Ge
         generator,
         workspaceId: request.answerKey.workspaceId,
         request: body,
+        attachmentReader: app.attachmentReader,
         startedAt: performance.now() - reply.elapsedTime,
       });
     },

@@ -41,6 +41,7 @@ export const tryRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Gener
         generator,
         workspaceId: workspace.id,
         request: { ...request.body, channel: CONSOLE_CHANNEL },
+        attachmentReader: app.attachmentReader,
         startedAt: performance.now() - reply.elapsedTime,
       });
     },

@@ -1,0 +1,26 @@
+import os from 'node:os';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.js';
+import { AttachmentReader } from './reader-pool.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Reads answer attachments (PDF text, image headers) in worker threads. */
+    attachmentReader: AttachmentReader;
+  }
+}
+
+/** The app's attachment readers: none start until an attachment is read; all stop with the app. */
+export const attachmentReaderPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    const reader = new AttachmentReader({
+      size: config.ATTACHMENT_READERS ?? os.availableParallelism(),
+      maxQueue: config.ATTACHMENT_READ_QUEUE,
+      timeoutMs: config.ATTACHMENT_READ_TIMEOUT_MS,
+      log: app.log,
+    });
+    app.decorate('attachmentReader', reader);
+    app.addHook('onClose', () => reader.close());
+  },
+  { name: 'attachment-reader' },
+);

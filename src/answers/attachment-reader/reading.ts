@@ -1,0 +1,35 @@
+/** What a reader can read; other types are ignored before they reach one. */
+export type AttachmentKind = 'pdf' | 'image';
+
+/**
+ * `read`: text (PDF) or a parsable header (image). `unreadable`: not a valid file, or a PDF
+ * without a text layer. `too_large`: past a cap (decoded bytes, the reader's heap, pixels).
+ * `timed_out`: past the call's deadline. `queue_full`: skipped, every reader busy and the queue full.
+ */
+export type ReadingStatus = 'read' | 'unreadable' | 'too_large' | 'timed_out' | 'queue_full';
+
+/** One attachment read; OCR will fill `text` for images the same way. */
+export interface AttachmentReading {
+  kind: AttachmentKind;
+  status: ReadingStatus;
+  /** A PDF's text, at most MAX_TEXT characters. */
+  text?: string;
+}
+
+/** Characters of attachment text one answer reads: enough context, bounded work. */
+export const MAX_TEXT = 20_000;
+
+/** What the pool sends a reader: one attachment. */
+export interface ReadMessage {
+  id: number;
+  kind: AttachmentKind;
+  contentBase64: string;
+}
+
+/** What a reader sends back: once when it can take work, then once per attachment. */
+export type ReaderMessage = { type: 'ready' } | { type: 'done'; id: number; reading: AttachmentReading };
+
+/** The pool's workerData for a reader. */
+export interface ReaderData {
+  maxDecodedBytes: number;
+}
