@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partOfSpeech } from '../../src/answers/retrieval/english.js';
+import { isCommonEnglish, partOfSpeech } from '../../src/answers/retrieval/english.js';
 import { humanIntent } from '../../src/answers/retrieval/intents.js';
 import { boundedDamerau, KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
 import { buildQuery, looksLikeFollowUp, retrieve } from '../../src/answers/retrieval/retrieve.js';
@@ -43,6 +43,19 @@ describe('text and index', () => {
     expect(top('forgot my pasword')).toBe('pw');
     expect(top('where is my bill')).toBe('inv');
     expect(top('calender sync is broken')).toBe('cal');
+  });
+
+  it('corrects only words that are not common English: a real word the knowledge lacks stays unknown', () => {
+    const seats = prepareArticle({ id: 9, externalId: 'set', title: 'Set a reminder', body: 'Open the calendar and set a reminder for the event.', url: null });
+    const small = new KnowledgeIndex([...articles, seats]);
+    // "seats" is one edit from the knowledge's "sets", but it is English: the knowledge never talks about seats.
+    expect(buildQuery(small, { message: 'more seats in the calendar' })).toMatchObject({ unknownShare: 0.5, unknownNounShare: 0.5 });
+    expect(buildQuery(small, { message: 'more seats in the calendar' }).terms.map((t) => t.term)).not.toContain('set');
+    // A misspelling, or a rare word one letter from a common one, is still corrected.
+    expect(buildQuery(small, { message: 'forgot my pasword' }).unknownShare).toBe(0);
+    expect(isCommonEnglish('seats')).toBe(true);
+    expect(isCommonEnglish('pasword')).toBe(false);
+    expect(isCommonEnglish('calender')).toBe(false);
   });
 
   it('splits long bodies into passages, keeping headings with their paragraph', () => {
@@ -160,6 +173,13 @@ describe('human intents', () => {
     ['my team complains that the app is slow', null],
     ['how do I reset my password', null],
     ['how do I add a person to my project', null],
+    // Contacting a third party is a question, not a request for the vendor's people.
+    ['how do I contact the person who maintains a package', null],
+    ['who should I talk to about a bug in the standard library', null],
+    ['I got locked out of my laptop after changing the keyboard layout', null],
+    ['connect me with someone from support', 'human_requested'],
+    ['put me through to an agent', 'human_requested'],
+    ['I am locked out of my account', 'account_action'],
   ])('%s → %s', (message, intent) => {
     expect(humanIntent(message)).toBe(intent);
   });

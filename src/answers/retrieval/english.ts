@@ -105,20 +105,24 @@ function baseForms(word: string): string[] {
 }
 
 const ASCII_WORD = /^[\x21-\x7e]+$/;
-const cache = new Map<string, PartOfSpeech | null>();
+
+/** What WordNet says of a word: its most frequent part of speech, and whether it is a common word. */
+interface Entry {
+  pos: PartOfSpeech;
+  /** Met in WordNet's tagged corpus, or with several senses in one part of speech: not a rare word. */
+  common: boolean;
+}
+
+const cache = new Map<string, Entry | null>();
 const CACHE_MAX = 50_000;
 
-/**
- * The part of speech a lower-case word most often has in English: the one whose senses were met
- * most often in WordNet's tagged corpus, then the one with most senses; null when WordNet lacks
- * the word (a typo, a brand, an interjection).
- */
-export function partOfSpeech(word: string): PartOfSpeech | null {
+function lookUp(word: string): Entry | null {
   // WordNet's lemmas are ASCII; another script would not survive the byte comparison.
   if (!ASCII_WORD.test(word)) return null;
   const cached = cache.get(word);
   if (cached !== undefined) return cached;
   let best: { pos: PartOfSpeech; tagged: number; senses: number } | null = null;
+  let common = false;
   for (const base of baseForms(word)) {
     const key = Buffer.from(base, 'latin1');
     for (const file of load()) {
@@ -129,11 +133,31 @@ export function partOfSpeech(word: string): PartOfSpeech | null {
       const pointers = Number(fields[3]);
       const senses = Number(fields[2]);
       const tagged = Number(fields[5 + pointers]);
+      if (tagged > 0 || senses > 1) common = true;
       if (!best || tagged > best.tagged || (tagged === best.tagged && senses > best.senses)) best = { pos: file.pos, tagged, senses };
     }
   }
-  const result = best?.pos ?? null;
+  const result = best ? { pos: best.pos, common } : null;
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(word, result);
   return result;
+}
+
+/**
+ * The part of speech a lower-case word most often has in English: the one whose senses were met
+ * most often in WordNet's tagged corpus, then the one with most senses; null when WordNet lacks
+ * the word (a typo, a brand, an interjection).
+ */
+export function partOfSpeech(word: string): PartOfSpeech | null {
+  return lookUp(word)?.pos ?? null;
+}
+
+/**
+ * Whether a lower-case word is a common English word: WordNet has it, and it was met in WordNet's
+ * tagged corpus or has several senses. A word that is not ("pasword", "colegues", or a rare one like
+ * "calender") may be a typo; a common one ("seats", "printer") means what it says, even when the
+ * knowledge never uses it.
+ */
+export function isCommonEnglish(word: string): boolean {
+  return lookUp(word)?.common ?? false;
 }

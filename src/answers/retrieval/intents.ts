@@ -5,7 +5,11 @@ export type HumanIntent = 'human_requested' | 'account_action';
 
 /** Asking for a person. */
 const HUMAN = [
-  /\b(talk|speak|chat|connect|put|transfer|escalate|get|reach|contact|call|phone)\b[^.?!]{0,40}\b(human|person|people|agent|someone|somebody|representative|rep|operator|manager|supervisor|staff|support team|support person|customer service|real)\b/,
+  // A person of the vendor's ("a", "your", "some", "a real" person), not a named third party: "how do I contact
+  // the person who maintains a package" asks how to do something and is not a request for the vendor's staff.
+  /\b(talk|speak|chat|connect|put|transfer|escalate|get|reach|contact|call|phone)\b( (me|us|this|it))?( (to|with|through to|through))? (a|an|your|some|any|one of your|someone|somebody|anyone|anybody|real|actual|live)\b[^.?!]{0,25}\b(human|person|people|agent|someone|somebody|representative|rep|operator|manager|supervisor|staff|support team|support person|customer service|real)\b/,
+  /\b(talk|speak|chat) (to|with) (someone|somebody|anyone|anybody|support|customer service|your (support|team|staff))\b/,
+  /\b(transfer|escalate|connect|put) (me|us|this|it)\b[^.?!]{0,20}\b(human|person|agent|someone|somebody|support|representative|manager|supervisor)\b/,
   /\b(real|actual|live) (human|person|agent|people|support)\b/,
   /\bhuman (being|agent|support|please)\b/,
   /\b(not|no|stop)\b[^.?!]{0,20}\b(bot|robot|ai|automated|machine)\b/,
@@ -32,7 +36,8 @@ const ACCOUNT_ACTION = [
   /\b(hacked|compromised|breach|breached|stolen|phishing|fraud|fraudulent)\b/,
   /\b(someone|somebody)( else)?\b[^.?!]{0,20}\b(logged|signed|is using|accessed|got into|broke into)\b[^.?!]{0,20}\b(my|our) account\b/,
   /\b(suspicious|unrecogni[sz]ed|strange)\b[^.?!]{0,15}\b(login|log-in|sign-in|logins|activity|access)\b/,
-  /\b(locked|lock(ed)?) out\b/,
+  // Out of an account the vendor holds; "locked out of my laptop" is a question the knowledge may answer.
+  /\blocked out of (my|our|the) ([\w-]+ )?account\b/,
   /\bunlock (my|our|the) account\b/,
   /\b(gdpr|ccpa|data subject|dsar|privacy)\b[^.?!]{0,20}\brequests?\b/,
   /\b(right to be forgotten|right of erasure|right to erasure)\b/,

@@ -1,4 +1,4 @@
-import { partOfSpeech } from './english.js';
+import { isCommonEnglish, partOfSpeech } from './english.js';
 import { type Features, measure } from './features.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
 import { foldPhrases, synonymsOf } from './synonyms.js';
@@ -88,7 +88,9 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
         own(stem, weight);
         continue;
       }
-      const corrected = index.correct(word);
+      // Only a word that is not common English may be a typo: "seats" is not a misspelt "set", and
+      // rewriting it into a word the knowledge has would hide that the knowledge never talks about seats.
+      const corrected = isCommonEnglish(word) ? null : index.correct(word);
       if (corrected) {
         own(corrected, weight * params.typoWeight);
       } else {
