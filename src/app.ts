@@ -20,8 +20,10 @@ import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
 import { boardWebhookRoutes } from './webhooks/routes/board-webhooks.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
+import { accountRoutes } from './accounts/routes/account.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
+import { joinRoutes } from './accounts/routes/join.js';
 import { keyRoutes } from './accounts/routes/keys.js';
 import { attachmentStorePlugin } from './boards/attachments/attachment-store.js';
 import { attachmentRoutes } from './boards/routes/attachments.js';
@@ -215,6 +217,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await api.register(async (web) => {
       web.addHook('onRequest', sameOriginOnly(config));
       await web.register(authRoutes, { config });
+      await web.register(joinRoutes, { config });
+      await web.register(accountRoutes, { config });
       await web.register(keyRoutes, { config });
       await web.register(connectionRoutes, { config });
       await web.register(adminRoutes, { config });
