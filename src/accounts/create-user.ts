@@ -9,9 +9,13 @@ export interface CreateUserOptions {
   db: PrismaClient;
   /** Stored trimmed and lower-cased, whatever the caller passes. */
   email: string;
-  /** Hashed here (argon2id); or `passwordHash`, an argon2 hash made earlier (imports, test factories). */
+  /**
+   * Hashed here (argon2id); or `passwordHash`, an argon2 hash made earlier (imports, test factories);
+   * or `withoutPassword`: the user cannot sign in until they set one through a set-up link.
+   */
   password?: string | undefined;
   passwordHash?: string | undefined;
+  withoutPassword?: boolean | undefined;
   name?: string | undefined;
   siteAdmin?: boolean | undefined;
   /** Where board events go (the server's bus); without one they are only recorded. */
@@ -19,12 +23,12 @@ export interface CreateUserOptions {
 }
 
 /** A new active user, a member of the boards its address was invited to; 409 when the address is taken. */
-export async function createUser({ db, email: given, password, passwordHash: givenHash, name, siteAdmin = false, events }: CreateUserOptions) {
+export async function createUser({ db, email: given, password, passwordHash: givenHash, withoutPassword = false, name, siteAdmin = false, events }: CreateUserOptions) {
   const email = given.trim().toLowerCase();
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw conflict('email: already registered');
-  if (password === undefined && givenHash === undefined) throw new Error('createUser: a password or a password hash is required');
-  const passwordHash = givenHash ?? (await hashPassword(password!));
+  if (password === undefined && givenHash === undefined && !withoutPassword) throw new Error('createUser: a password, a password hash or withoutPassword is required');
+  const passwordHash = givenHash ?? (password !== undefined ? await hashPassword(password) : null);
   // The new member is announced on the boards the address was invited to, attributed to the user.
   return changeBoard({ db, events, actor: null }, async (tx, record) => {
     const user = await tx.user.create({ data: { email, name: name ?? email.split('@')[0]!, passwordHash, siteAdmin } });

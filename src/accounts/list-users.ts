@@ -4,6 +4,6 @@ import type { PrismaClient } from '../platform/db.js';
 export function listUsers(db: PrismaClient) {
   return db.user.findMany({
     orderBy: { id: 'asc' },
-    select: { id: true, email: true, name: true, siteAdmin: true, status: true, createdAt: true },
+    select: { id: true, email: true, name: true, siteAdmin: true, status: true, createdAt: true, passwordHash: true },
   });
 }

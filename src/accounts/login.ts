@@ -1,26 +1,25 @@
 import type { PrismaClient } from '../platform/db.js';
 import { AppError, unauthorized } from '../platform/errors.js';
 import { forgetCredentials } from './credential-cache.js';
+import { openSession } from './open-session.js';
 import { verifyPassword } from './passwords.js';
-import { generateSessionToken, hashToken } from './tokens.js';
 
 export interface LoginOptions {
   db: PrismaClient;
   email: string;
   password: string;
   ip: string | null;
+  userAgent?: string | undefined;
   ttlHours: number;
 }
 
 /** Checks the password and opens a session: 401 for wrong credentials, 403 for a blocked user. */
-export async function login({ db, email, password, ip, ttlHours }: LoginOptions) {
+export async function login({ db, email, password, ip, userAgent, ttlHours }: LoginOptions) {
   const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
   if (!user || !ok || user.status === 'deleted') throw unauthorized('wrong e-mail or password');
   if (user.status === 'blocked') throw new AppError(403, 'forbidden', 'this account is blocked');
-  const token = generateSessionToken();
-  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
-  await db.session.create({ data: { id: hashToken(token), userId: user.id, expiresAt, ip } });
+  const { token, expiresAt } = await openSession({ db, userId: user.id, ip, userAgent, ttlHours });
   return { user, token, expiresAt };
 }
 

@@ -1,4 +1,5 @@
-import type { ApiKeyView, UserView } from './schemas.js';
+import type { JoinLink } from './find-join-link.js';
+import type { ApiKeyView, JoinLinkView, SessionView, UserView } from './schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -29,4 +30,25 @@ export function presentApiKey(k: {
     expiresAt: iso(k.expiresAt),
     revokedAt: iso(k.revokedAt),
   };
+}
+
+export function presentSession(
+  row: { id: string; createdAt: Date; lastSeenAt: Date | null; expiresAt: Date; ip: string | null; userAgent: string | null },
+  currentSessionId: string,
+): SessionView {
+  return {
+    id: row.id,
+    current: row.id === currentSessionId,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: iso(row.lastSeenAt),
+    expiresAt: row.expiresAt.toISOString(),
+    ip: row.ip,
+    userAgent: row.userAgent,
+  };
+}
+
+export function presentJoinLink(link: JoinLink): JoinLinkView {
+  return link.kind === 'invitation'
+    ? { kind: 'invitation', email: link.email, name: null, board: link.board, role: link.role, invitedBy: link.invitedBy, expiresAt: link.expiresAt.toISOString() }
+    : { kind: 'account', email: link.email, name: link.name, board: null, role: null, invitedBy: null, expiresAt: link.expiresAt.toISOString() };
 }

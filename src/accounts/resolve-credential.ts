@@ -85,7 +85,7 @@ export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaC
 export async function resolveSession({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const id = hashToken(token);
-  let entry = cachedCredential<{ credential: SessionCredential; expiresAt: number; usable: boolean } | null>(db, `session:${id}`, now);
+  let entry = cachedCredential<{ credential: SessionCredential; expiresAt: number; usable: boolean; lastUsedAt: number | null; notBefore: number } | null>(db, `session:${id}`, now);
   if (entry === undefined) {
     const generation = credentialGeneration(db);
     const session = await db.session.findUnique({ where: { id }, include: { user: true } });
@@ -99,9 +99,15 @@ export async function resolveSession({ db, token, now = Date.now() }: { db: Pris
       },
       expiresAt: session.expiresAt.getTime(),
       usable: session.user.status === 'active',
+      lastUsedAt: session.lastSeenAt?.getTime() ?? null,
+      notBefore: session.createdAt.getTime(),
     };
     cacheCredential(db, `session:${id}`, entry, generation, now);
   }
   if (!entry || !entry.usable || entry.expiresAt <= now) return null;
+  // "Last seen" in the user's session list, to the minute.
+  touchLastUsed(entry, now, (at) =>
+    db.session.updateMany({ where: { id, OR: [{ lastSeenAt: null }, { lastSeenAt: { lt: at } }] }, data: { lastSeenAt: at } }),
+  );
   return entry.credential;
 }

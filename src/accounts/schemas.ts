@@ -69,3 +69,29 @@ export const apiKey = z
   })
   .meta({ id: 'ApiKey', description: 'A personal API key, without its token (shown once, at creation).' });
 export type ApiKeyView = z.infer<typeof apiKey>;
+
+export const session = z
+  .object({
+    id: z.string().describe('Session id (not the cookie: a hash of it); DELETE /account/sessions/{id} ends it.'),
+    current: z.boolean().describe('The session of this request.'),
+    createdAt: z.string().describe('When it signed in, ISO-8601 UTC.'),
+    lastSeenAt: z.string().nullable().describe('Last request, to the minute (may lag up to a minute); null: none since signing in.'),
+    expiresAt: z.string().describe('When it ends by itself.'),
+    ip: z.string().nullable().describe('The address it signed in from.'),
+    userAgent: z.string().nullable().describe('The browser it signed in with (its User-Agent), when known.'),
+  })
+  .meta({ id: 'Session', description: 'A signed-in web session of yours.' });
+export type SessionView = z.infer<typeof session>;
+
+export const joinLink = z
+  .object({
+    kind: z.enum(['invitation', 'account']).describe('"invitation": to a board, for an address without an account; "account": set up an account a site admin created.'),
+    email: z.string().describe('The address the account has, or will have.'),
+    name: z.string().nullable().describe('The account\'s current name (kind "account"); null for an invitation.'),
+    board: z.object({ id: z.number().int(), name: z.string() }).nullable().describe('The board invited to (kind "invitation").'),
+    role: z.string().nullable().describe('The role on that board (kind "invitation").'),
+    invitedBy: z.string().nullable().describe('Who invited (kind "invitation").'),
+    expiresAt: z.string().describe('When the link stops working, ISO-8601 UTC.'),
+  })
+  .meta({ id: 'JoinLink', description: 'What an invitation or account set-up link opens.' });
+export type JoinLinkView = z.infer<typeof joinLink>;

@@ -251,6 +251,14 @@ export const invitation = z
   })
   .meta({ id: 'Invitation', description: 'An invitation sent to an address without an account.' });
 
+export const invitationWithLink = invitation
+  .extend({
+    url: z
+      .string()
+      .describe('The link to hand to the invitee (/join/inv_…): they choose their name and password there and join the board. Shown in this response only; stored as a hash.'),
+  })
+  .meta({ id: 'InvitationWithLink', description: 'A new invitation, or a new link for one, with the link to hand over.' });
+
 export const listIdInBody = id('List');
 export const boardIdInBody = id('Board');
 

@@ -9,6 +9,8 @@ import type { AuthorizationServer } from './authorization-server.js';
 export interface ConnectorCredential extends Principal {
   connectionId: number;
   clientId: string;
+  /** The name the assistant registered with ("Claude"): activity made through it says so. */
+  clientName: string;
   /** "read" or "read write". */
   scope: string;
 }
@@ -65,6 +67,7 @@ export async function resolveConnectorToken({
             credential: {
               connectionId: connection.id,
               clientId: connection.clientId,
+              clientName: connection.clientName,
               // What this token carries (never more than the connection was approved for).
               scope: accessToken.scope ?? '',
               userId: connection.userId,

@@ -43,6 +43,10 @@ const activityActor = z
     userId: z.number().int().nullable().describe('Who did it (null: an operator through the admin CLI).'),
     name: z.string().describe('Their name at the time.'),
     keyId: z.number().int().nullable().describe('The API key used, or null (web session, CLI).'),
+    client: z
+      .string()
+      .nullable()
+      .describe('The assistant connection it came through (its client name, e.g. "Claude"), or null (not through the connector).'),
   })
   .meta({ id: 'ActivityActor', description: 'Who made a change.' });
 

@@ -22,10 +22,10 @@ export type RecordActivity = (input: ActivityInput) => Promise<ActivityView>;
 
 /** Who a change is attributed to; null actor = an operator through the admin CLI. */
 function actorColumns(actor: Actor | null, override?: { id: number; name: string }) {
-  if (override) return { actorUserId: override.id, actorKeyId: null, actorName: override.name };
+  if (override) return { actorUserId: override.id, actorKeyId: null, actorName: override.name, actorClient: null };
   return actor
-    ? { actorUserId: actor.userId, actorKeyId: actor.keyId, actorName: actor.name }
-    : { actorUserId: null, actorKeyId: null, actorName: 'administrator' };
+    ? { actorUserId: actor.userId, actorKeyId: actor.keyId, actorName: actor.name, actorClient: actor.client?.slice(0, 200) ?? null }
+    : { actorUserId: null, actorKeyId: null, actorName: 'administrator', actorClient: null };
 }
 
 /**
@@ -63,9 +63,9 @@ export async function changeBoard<T>(
       fn(tx, async ({ actor, ...input }) => {
         const who = actorColumns(options.actor, actor);
         const [row] = await tx.$queryRaw<InsertedActivity[]>`
-          INSERT INTO "Activity" ("boardId", type, "actorUserId", "actorKeyId", "actorName", data, "createdAt")
-          VALUES (${input.boardId}, ${input.type}, ${who.actorUserId}, ${who.actorKeyId}, ${who.actorName}, ${JSON.stringify(input.data)}::jsonb, ${new Date()})
-          RETURNING id, "boardId", type, "actorUserId", "actorKeyId", "actorName", data, "createdAt",
+          INSERT INTO "Activity" ("boardId", type, "actorUserId", "actorKeyId", "actorName", "actorClient", data, "createdAt")
+          VALUES (${input.boardId}, ${input.type}, ${who.actorUserId}, ${who.actorKeyId}, ${who.actorName}, ${who.actorClient}, ${JSON.stringify(input.data)}::jsonb, ${new Date()})
+          RETURNING id, "boardId", type, "actorUserId", "actorKeyId", "actorName", "actorClient", data, "createdAt",
             EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."boardId" = ${input.boardId}) AS hooked`;
         const view = presentActivity(row!);
         if (row!.hooked) deliveries += await recordWebhookEvent(tx, { boardId: view.boardId, type: view.type, data: asPresented(view), at: row!.createdAt });

@@ -14,6 +14,7 @@ export interface ActivityRow {
   actorUserId: number | null;
   actorKeyId: number | null;
   actorName: string;
+  actorClient: string | null;
   data: unknown;
   createdAt: Date;
 }
@@ -23,7 +24,7 @@ export function presentActivity(a: ActivityRow): ActivityView {
     id: a.id,
     boardId: a.boardId,
     type: a.type,
-    actor: { userId: a.actorUserId, name: a.actorName, keyId: a.actorKeyId },
+    actor: { userId: a.actorUserId, name: a.actorName, keyId: a.actorKeyId, client: a.actorClient },
     data: a.data,
     createdAt: a.createdAt.toISOString(),
   } as ActivityView;

@@ -13,6 +13,8 @@ export interface Actor extends Principal {
   permission: 'read' | 'write';
   /** The boards a limited key may reach; null = every board the user is a member of. */
   boardIds: number[] | null;
+  /** The assistant connection's client name when acting through the connector (/mcp): activity says "via" it. */
+  client?: string | undefined;
 }
 
 declare module 'fastify' {

@@ -142,7 +142,7 @@ describe('every change writes one activity', () => {
     steps.forEach((s, i) => {
       const a = oldestFirst[i];
       expectActivity(a, board.id);
-      expect(a.actor).toEqual({ userId: admin.id, name: admin.name, keyId: key.id });
+      expect(a.actor).toEqual({ userId: admin.id, name: admin.name, keyId: key.id, client: null });
       s.check(a);
     });
   });
@@ -154,8 +154,8 @@ describe('every change writes one activity', () => {
     await makeCard(team.as.member, team.list.id, 'By key');
     const [byKey, bySession] = await activities(team.as.admin, team.board.id, '?limit=2');
     expect(bySession.type).toBe('card.created');
-    expect(bySession.actor).toEqual({ userId: team.member.id, name: team.member.name, keyId: null });
-    expect(byKey.actor).toEqual({ userId: team.member.id, name: team.member.name, keyId: team.keys.member.key.id });
+    expect(bySession.actor).toEqual({ userId: team.member.id, name: team.member.name, keyId: null, client: null });
+    expect(byKey.actor).toEqual({ userId: team.member.id, name: team.member.name, keyId: team.keys.member.key.id, client: null });
   });
 
   it('writes nothing for a refused or invalid request', async () => {

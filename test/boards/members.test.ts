@@ -59,14 +59,16 @@ describe('POST /api/boards/{id}/members', () => {
     expect(res.json()).toEqual(asMember(newcomer, role));
   });
 
-  it('invites an unknown address: 202 {"invitation": {email, role, expiresAt}}, not yet a member', async () => {
+  it('invites an unknown address: 202 {"invitation": {email, role, expiresAt, url}}, not yet a member', async () => {
     const team = await makeTeam(t);
     const email = `invitee-${team.board.id}@example.com`;
     const res = await team.as.admin.post(`/api/boards/${team.board.id}/members`, { email, role: 'observer' });
     expectStatus(res, 202);
     const body = res.json();
     expect(Object.keys(body)).toEqual(['invitation']);
-    expect(Object.keys(body.invitation).sort()).toEqual(['email', 'expiresAt', 'role']);
+    expect(Object.keys(body.invitation).sort()).toEqual(['email', 'expiresAt', 'role', 'url']);
+    // The link to hand over: the invitee opens it to join (test/accounts/join-links.test.ts).
+    expect(body.invitation.url).toMatch(/^http:\/\/[^/]+\/join\/inv_[0-9A-Za-z]{46}$/);
     expect(body.invitation).toMatchObject({ email, role: 'observer' });
     expect(body.invitation.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
     expect(Date.parse(body.invitation.expiresAt)).toBeGreaterThan(Date.now());

@@ -113,7 +113,8 @@ describe('assistant connector, end to end', () => {
       const [event] = await stream.waitFor(1);
       expect(event!.event).toBe('card.moved');
       const activity = JSON.parse(event!.data);
-      expect(activity.actor).toEqual({ userId: user.id, name: user.name, keyId: null });
+      // Marked as made through the assistant (its client name), like a key's changes are.
+      expect(activity.actor).toEqual({ userId: user.id, name: user.name, keyId: null, client: 'Test assistant' });
       expect(activity.data).toMatchObject({ cardId: card.id, from: { listId: todo.id }, to: { listId: done.id, position: 0 } });
     } finally {
       stream.close();

@@ -72,7 +72,7 @@ describe('GET /api/boards/{id}/events', () => {
     const [ea] = await a.waitFor(1);
     const [eb] = await b.waitFor(1);
     expect(ea).toEqual(eb);
-    expect(parse(ea!).actor).toEqual({ userId: member.id, name: member.name, keyId: null });
+    expect(parse(ea!).actor).toEqual({ userId: member.id, name: member.name, keyId: null, client: null });
     a.close();
     b.close();
   });

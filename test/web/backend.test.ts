@@ -101,11 +101,11 @@ describe('GET and POST /admin/users', () => {
     expect(res.statusCode).toBe(200);
     const users = res.json().users as Record<string, unknown>[];
     const byId = new Map(users.map((u) => [u.id, u]));
-    expect(byId.get(admin.id)).toEqual({ id: admin.id, email: admin.email, name: admin.name, siteAdmin: true, status: 'active', createdAt: expect.any(String) });
+    expect(byId.get(admin.id)).toEqual({ id: admin.id, email: admin.email, name: admin.name, siteAdmin: true, status: 'active', createdAt: expect.any(String), passwordSet: true });
     expect(byId.get(blocked.id)).toMatchObject({ status: 'blocked' });
     expect(byId.get(gone.id)).toMatchObject({ status: 'deleted', siteAdmin: false });
     expect(byId.get(gone.id)!.email).not.toBe(gone.email); // the address is freed
-    for (const u of users) expect(Object.keys(u).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'siteAdmin', 'status']);
+    for (const u of users) expect(Object.keys(u).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'passwordSet', 'siteAdmin', 'status']);
     expect(JSON.stringify(users)).not.toMatch(/passwordHash|\$argon2/);
   });
 
@@ -115,7 +115,7 @@ describe('GET and POST /admin/users', () => {
     const email = `new-${Date.now()}@example.com`;
     const created = await send(t, 'POST', '/admin/users', session, { email: `  ${email.toUpperCase()} `, password: 'correct horse battery', name: 'New Person' });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json()).toEqual({ user: { id: expect.any(Number), email, name: 'New Person', siteAdmin: false, status: 'active', createdAt: expect.any(String) } });
+    expect(created.json()).toEqual({ user: { id: expect.any(Number), email, name: 'New Person', siteAdmin: false, status: 'active', createdAt: expect.any(String), passwordSet: true }, setupLink: null });
     expect((await send(t, 'POST', '/auth/login', {}, { email, password: 'correct horse battery' })).statusCode).toBe(200);
 
     const second = await send(t, 'POST', '/admin/users', session, { email: `ADMIN2-${email}`, password: 'correct horse battery', siteAdmin: true });

@@ -5,7 +5,9 @@ import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { authorize } from '../policy.js';
+import { createSetupLink, SETUP_LINK_DAYS } from '../create-setup-link.js';
 import { createUser } from '../create-user.js';
+import { joinUrl } from '../join-url.js';
 import { listUsers } from '../list-users.js';
 import { setUserStatus } from '../set-user-status.js';
 import * as s from '../schemas.js';
@@ -13,11 +15,19 @@ import { userStatus } from '../schemas.js';
 
 const userId = idParams('User');
 const statusResponse = z.object({ id: z.number().int(), status: userStatus });
-const adminUser = s.user.extend({ status: userStatus, createdAt: z.string() }).describe('User (administration view)');
-const presentAdminUser = (u: { id: number; email: string; name: string; siteAdmin: boolean; status: 'active' | 'blocked' | 'deleted'; createdAt: Date }) => ({
-  id: u.id, email: u.email, name: u.name, siteAdmin: u.siteAdmin, status: u.status, createdAt: u.createdAt.toISOString(),
+const adminUser = s.user
+  .extend({ status: userStatus, createdAt: z.string(), passwordSet: z.boolean().describe('false: created without a password, not yet set up through its link (or deleted).') })
+  .describe('User (administration view)');
+const presentAdminUser = (u: { id: number; email: string; name: string; siteAdmin: boolean; status: 'active' | 'blocked' | 'deleted'; createdAt: Date; passwordHash: string | null }) => ({
+  id: u.id, email: u.email, name: u.name, siteAdmin: u.siteAdmin, status: u.status, createdAt: u.createdAt.toISOString(), passwordSet: u.passwordHash !== null,
 });
 const responses = { 200: statusResponse, 401: errorBody, 403: errorBody, 404: errorBody };
+const setupLink = z
+  .object({
+    url: z.string().describe('The link to hand to the user (/join/set_…); shown in this response only, stored as a hash.'),
+    expiresAt: z.string().describe('When it stops working, ISO-8601 UTC.'),
+  })
+  .meta({ id: 'SetupLink', description: 'An account set-up link.' });
 
 /** /admin/users: site administrators block, unblock and delete users (session only). */
 export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
@@ -43,14 +53,35 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       schema: {
         operationId: 'createUser',
         tags: ['administration'],
-        summary: 'Create a user (409 when the address is taken)',
-        body: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional(), siteAdmin: z.boolean().default(false) }),
-        response: { 201: z.object({ user: adminUser }), 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody },
+        summary: 'Create a user (409 when the address is taken); without a password, with a set-up link to hand over',
+        description: `Without \`password\`, the user cannot sign in until they open \`setupLink.url\` (valid ${SETUP_LINK_DAYS} days, shown in this response only) and choose their name and password there.`,
+        body: z.strictObject({ email: s.email, password: s.password.optional(), name: s.userName.optional(), siteAdmin: z.boolean().default(false) }),
+        response: { 201: z.object({ user: adminUser, setupLink: setupLink.nullable().describe('null when a password was given.') }), 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody },
       },
     },
     async (request, reply) => {
-      const user = await createUser({ db: app.db.prisma, events: app.events, ...request.body });
-      return reply.status(201).send({ user: presentAdminUser(user) });
+      const { password, ...rest } = request.body;
+      const user = await createUser({ db: app.db.prisma, events: app.events, ...rest, password, withoutPassword: password === undefined });
+      const link = password === undefined ? await createSetupLink({ db: app.db.prisma, userId: user.id }) : null;
+      return reply.status(201).send({ user: presentAdminUser(user), setupLink: link && { url: joinUrl(request, config, link.token), expiresAt: link.expiresAt.toISOString() } });
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/setup-link',
+    {
+      schema: {
+        operationId: 'createSetupLink',
+        tags: ['administration'],
+        summary: 'A set-up link for an active user: they choose a new password (and name) with it',
+        description: `For a user created without a password, or one who lost theirs. Valid ${SETUP_LINK_DAYS} days; a new link replaces the previous one. Using it ends the user's sessions. Not an active user: 404.`,
+        params: userId,
+        response: { 201: z.object({ setupLink }), 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const link = await createSetupLink({ db: app.db.prisma, userId: request.params.id });
+      return reply.status(201).send({ setupLink: { url: joinUrl(request, config, link.token), expiresAt: link.expiresAt.toISOString() } });
     },
   );
 

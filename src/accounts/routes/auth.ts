@@ -7,6 +7,7 @@ import { AppError } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { createFirstAdmin, setupNeeded } from '../first-run.js';
 import { login, logout } from '../login.js';
+import { resolveSession } from '../resolve-credential.js';
 import { LoginThrottle } from '../login-throttle.js';
 import { presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
@@ -15,6 +16,17 @@ const userResponse = z.object({ user: s.user });
 
 function secureCookies(request: FastifyRequest, config: Config) {
   return request.protocol === 'https' || config.PUBLIC_BASE_URL?.startsWith('https:') === true;
+}
+
+/** The HttpOnly, SameSite=Strict session cookie (Secure over https or behind an https PUBLIC_BASE_URL). */
+export function setSessionCookieFor(request: FastifyRequest, reply: FastifyReply, config: Config, session: { token: string; expiresAt: Date }) {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: secureCookies(request, config),
+    expires: session.expiresAt,
+  });
 }
 
 /** POST /auth/login, POST /auth/logout, GET /auth/me: the web app's session. */
@@ -38,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       throttle.begin(email, request.ip);
       let result: Awaited<ReturnType<typeof login>>;
       try {
-        result = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
+        result = await login({ db: app.db.prisma, email, password, ip: request.ip, userAgent: request.headers['user-agent'], ttlHours: config.SESSION_TTL_HOURS });
       } catch (error) {
         if (!(error instanceof AppError && error.status === 401)) throttle.release(email, request.ip);
         throw error;
@@ -82,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       let result: Awaited<ReturnType<typeof login>>;
       try {
         await createFirstAdmin({ db: app.db.prisma, email, password, name });
-        result = await login({ db: app.db.prisma, email, password, ip: request.ip, ttlHours: config.SESSION_TTL_HOURS });
+        result = await login({ db: app.db.prisma, email, password, ip: request.ip, userAgent: request.headers['user-agent'], ttlHours: config.SESSION_TTL_HOURS });
       } catch (error) {
         if (!(error instanceof AppError && error.status === 409)) throttle.release(email, request.ip);
         throw error;
@@ -93,15 +105,30 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     },
   );
 
-  function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }) {
-    reply.setCookie(SESSION_COOKIE, session.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: secureCookies(request, config),
-      expires: session.expiresAt,
-    });
-  }
+  const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, session: { token: string; expiresAt: Date }) =>
+    setSessionCookieFor(request, reply, config, session);
+
+  app.get(
+    '/auth/session',
+    {
+      schema: {
+        operationId: 'getSession',
+        tags: ['web session'],
+        summary: 'Who is signed in, if anyone: 200 with user null for a visitor (no 401), and whether the site needs its first administrator',
+        description:
+          'For pages that work signed in or not (the web app asks this first): an absent, expired or ended session is `user: null`, never an error. ' +
+          'GET /auth/me is the same for a session that must exist (401 otherwise).',
+        security: [],
+        response: { 200: z.object({ user: s.user.nullable(), setupNeeded: z.boolean().describe('No user exists yet: the first-run page (POST /auth/setup) applies.') }), 429: errorBody },
+      },
+    },
+    async (request) => {
+      const token = request.cookies[SESSION_COOKIE];
+      const session = token ? await resolveSession({ db: app.db.prisma, token }) : null;
+      if (session) return { user: presentUser({ ...session, id: session.userId }), setupNeeded: false };
+      return { user: null, setupNeeded: await setupNeeded(app.db.prisma) };
+    },
+  );
 
   app.register(async (authed) => {
     authed.addHook('onRequest', sessionAuthentication(config));

@@ -1,3 +1,4 @@
+import { generateToken, hashToken } from '../../accounts/tokens.js';
 import { changeBoard, type RecordActivity, type Tx } from '../../events/board-change.js';
 import type { Actor } from '../../platform/auth.js';
 import type { DbClient } from '../../platform/db.js';
@@ -10,7 +11,8 @@ import { touchCards } from '../cards/card-change.js';
 import { presentMember } from '../presenters.js';
 import { withRetry } from '../retry.js';
 
-const INVITATION_DAYS = 14;
+/** How long an invitation (and its link) is valid. */
+export const INVITATION_DAYS = 14;
 const DAY_MS = 86_400_000;
 const withUser = { user: { select: { name: true, email: true } } } as const;
 
@@ -22,7 +24,7 @@ export async function listMembers({ db, actor, boardId }: { db: DbClient; actor:
 
 export type AddMemberResult =
   | { kind: 'member'; member: Awaited<ReturnType<typeof listMembers>>[number] }
-  | { kind: 'invitation'; invitation: { email: string; role: BoardRole; expiresAt: Date } };
+  | { kind: 'invitation'; invitation: { email: string; role: BoardRole; expiresAt: Date; token: string } };
 
 /**
  * Adds a registered user (a member) or invites an unknown address (an invitation that becomes a
@@ -64,14 +66,17 @@ export async function addMember(ctx: BoardContext & { boardId: number; email: st
     if (today >= ctx.invitesPerDay) {
       throw new AppError(429, 'rate_limited', `invitations: at most ${ctx.invitesPerDay} new addresses per day`, { 'retry-after': '3600' });
     }
+    // The link the admin hands over (inv_…): shown to them now, stored as a hash.
+    const token = generateToken('inv_');
+    const tokenHash = hashToken(token);
     // An expired invitation of the address is replaced.
     const invitation = await tx.invitation.upsert({
       where: { boardId_email: { boardId: ctx.boardId, email } },
-      create: { boardId: ctx.boardId, email, role: ctx.role, invitedById: ctx.actor.userId, expiresAt },
-      update: { role: ctx.role, invitedById: ctx.actor.userId, createdAt: now, expiresAt },
+      create: { boardId: ctx.boardId, email, role: ctx.role, invitedById: ctx.actor.userId, expiresAt, tokenHash },
+      update: { role: ctx.role, invitedById: ctx.actor.userId, createdAt: now, expiresAt, tokenHash },
     });
     await record({ boardId: ctx.boardId, type: 'member.invited', data: { email, role: ctx.role } });
-    return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt } };
+    return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt, token } };
   });
 }
 

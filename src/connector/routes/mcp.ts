@@ -29,10 +29,11 @@ function challenge(urls: ConnectorUrls, message: string, error?: 'invalid_token'
 
 /** The board domain's actor for the connection's user: as their own session would act, no further. */
 function actorOf(credential: ConnectorCredential): Actor {
-  const { connectionId: _c, clientId: _id, scope, ...principal } = credential;
+  const { connectionId: _c, clientId: _id, clientName, scope, ...principal } = credential;
   // `via: 'session'`: the domain treats the connection as the user acting themselves (no key
   // limits); what it may change is bounded by the scope, checked per tool (policy.ts).
-  return { ...principal, via: 'session', keyId: null, sessionId: null, permission: hasScope(scope, 'write') ? 'write' : 'read', boardIds: null };
+  // `client`: changes are recorded as made through this assistant ("via Claude").
+  return { ...principal, via: 'session', keyId: null, sessionId: null, permission: hasScope(scope, 'write') ? 'write' : 'read', boardIds: null, client: clientName };
 }
 
 const CORS = {

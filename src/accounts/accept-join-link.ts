@@ -1,0 +1,43 @@
+import type { EventBus } from '../platform/event-bus.js';
+import type { PrismaClient } from '../platform/db.js';
+import { conflict } from '../platform/errors.js';
+import { forgetCredentials } from './credential-cache.js';
+import { createUser } from './create-user.js';
+import { findJoinLink } from './find-join-link.js';
+import { hashPassword } from './passwords.js';
+import { hashToken } from './tokens.js';
+
+export interface AcceptJoinLinkOptions {
+  db: PrismaClient;
+  events?: EventBus | undefined;
+  token: string;
+  name: string;
+  password: string;
+}
+
+/**
+ * Uses an invitation or set-up link: an invitation makes the account (a member of every board
+ * its address was invited to, as a registration would) and returns the board to land on; a
+ * set-up link sets the user's name and password and ends their sessions. The link is used up
+ * either way. 404/410 as findJoinLink; 409 when the invited address has an account by now.
+ */
+export async function acceptJoinLink({ db, events, token, name, password }: AcceptJoinLinkOptions) {
+  const link = await findJoinLink({ db, token });
+  if (link.kind === 'invitation') {
+    const taken = await db.user.findUnique({ where: { email: link.email }, select: { id: true } });
+    if (taken) throw conflict(`email: ${link.email} already has an account; sign in with it instead`);
+    // createUser accepts (and deletes) the address's invitations, this one included.
+    const user = await createUser({ db, events, email: link.email, name, password });
+    return { user, boardId: link.board.id as number | null };
+  }
+  const passwordHash = await hashPassword(password);
+  const user = await db.$transaction(async (tx) => {
+    // Deleted first, so two tabs using one link cannot both set a password.
+    const { count } = await tx.accountSetupLink.deleteMany({ where: { tokenHash: hashToken(token) } });
+    if (count === 0) throw conflict('link: already used');
+    await tx.session.deleteMany({ where: { userId: link.userId } });
+    return tx.user.update({ where: { id: link.userId }, data: { name, passwordHash } });
+  });
+  forgetCredentials(db);
+  return { user, boardId: null };
+}

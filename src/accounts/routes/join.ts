@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { errorBody } from '../../platform/openapi.js';
+import { acceptJoinLink } from '../accept-join-link.js';
+import { findJoinLink } from '../find-join-link.js';
+import { openSession } from '../open-session.js';
+import { presentJoinLink, presentUser } from '../presenters.js';
+import * as s from '../schemas.js';
+import { setSessionCookieFor } from './auth.js';
+
+const tokenParams = z.strictObject({ token: z.string().max(100, { message: 'not a link token' }).describe('The token of the link (inv_… or set_…).') });
+const linkErrors = { 404: errorBody.describe('No such link: never made, used, replaced or revoked.'), 410: errorBody.describe('The link expired; the message says whom to ask.') };
+
+/**
+ * /auth/join/{token}: invitation links (a board admin invited an address without an account) and
+ * account set-up links (a site admin created a user without a password). The web page /join/{token}
+ * shows what the link opens, then the person chooses a name and password and is signed in.
+ */
+export const joinRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  app.get(
+    '/auth/join/:token',
+    {
+      schema: {
+        operationId: 'getJoinLink',
+        tags: ['web session'],
+        summary: 'What an invitation or set-up link opens (no session needed: the link is the credential)',
+        security: [],
+        params: tokenParams,
+        response: { 200: z.object({ link: s.joinLink }), 400: errorBody, ...linkErrors, 429: errorBody },
+      },
+    },
+    async (request) => ({ link: presentJoinLink(await findJoinLink({ db: app.db.prisma, token: request.params.token })) }),
+  );
+
+  app.post(
+    '/auth/join/:token',
+    {
+      schema: {
+        operationId: 'acceptJoinLink',
+        tags: ['web session'],
+        summary: 'Use a link: choose your name and password, and sign in (sets the session cookie)',
+        description:
+          'An invitation creates the account, a member of every board its address was invited to, and answers the board to open (`boardId`); ' +
+          'a set-up link sets the name and password of the account a site admin made (its other sessions end). The link is used up. ' +
+          'An invited address that has an account by now: 409 (sign in instead).',
+        security: [],
+        params: tokenParams,
+        body: z.strictObject({ name: s.userName, password: s.password }),
+        response: { 201: z.object({ user: s.user, boardId: z.number().int().nullable().describe('The board invited to; null for a set-up link.') }), 400: errorBody, ...linkErrors, 409: errorBody, 429: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const { user, boardId } = await acceptJoinLink({ db: app.db.prisma, events: app.events, token: request.params.token, ...request.body });
+      const session = await openSession({ db: app.db.prisma, userId: user.id, ip: request.ip, userAgent: request.headers['user-agent'], ttlHours: config.SESSION_TTL_HOURS });
+      setSessionCookieFor(request, reply, config, session);
+      return reply.status(201).send({ user: presentUser(user), boardId });
+    },
+  );
+};

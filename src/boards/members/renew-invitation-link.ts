@@ -1,0 +1,24 @@
+import { generateToken, hashToken } from '../../accounts/tokens.js';
+import { notFound } from '../../platform/errors.js';
+import { requireRole } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
+
+/**
+ * A new link for the board's pending invitation of `email` (board admins): links are stored as a
+ * hash and shown once, so a lost one is replaced, and the old one stops working. The invitation
+ * keeps its role and expiry. No pending invitation (never, accepted, expired, revoked): 404.
+ */
+export async function renewInvitationLink(ctx: BoardContext & { boardId: number; email: string }) {
+  const role = await requireRole(ctx.db, ctx.actor, ctx.boardId);
+  authorize(ctx.actor, 'members.manage', role);
+  const email = ctx.email.toLowerCase();
+  const token = generateToken('inv_');
+  const { count } = await ctx.db.invitation.updateMany({
+    where: { boardId: ctx.boardId, email, expiresAt: { gt: new Date() } },
+    data: { tokenHash: hashToken(token) },
+  });
+  if (count === 0) throw notFound('invitation: not found');
+  const invitation = await ctx.db.invitation.findUniqueOrThrow({ where: { boardId_email: { boardId: ctx.boardId, email } } });
+  return { email, role: invitation.role, expiresAt: invitation.expiresAt, token };
+}
