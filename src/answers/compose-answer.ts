@@ -2,7 +2,7 @@ import { type Generator } from './generators/generator.js';
 import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
 import { humanIntent } from './retrieval/intents.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
-import { bestPassages, type Candidate, DEFAULT_QUERY, type QueryParams, retrieve } from './retrieval/retrieve.js';
+import { bestPassages, type Candidate, DEFAULT_QUERY, type QueryParams, type Retrieval, retrieve, threadReading } from './retrieval/retrieve.js';
 
 export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
 
@@ -60,6 +60,27 @@ function handOffLine(cited: Candidate[]): string {
 }
 
 /**
+ * How sure the decision is reading the message with the one before it (threadReading), when that reading's
+ * best article is the one ranked first; else 0 (the thread adds nothing).
+ */
+function threadProbability(retrieval: Retrieval, options: ComposeOptions, model: DecisionModel): number {
+  const best = retrieval.candidates[0]?.article.doc.externalId;
+  if (!best) return 0;
+  const reading = threadReading(
+    options.index,
+    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText },
+    options.queryParams ?? DEFAULT_QUERY,
+  );
+  const top = reading?.candidates[0]?.article.doc.externalId;
+  if (!reading || !top) return 0;
+  if (top !== best) return 0;
+  // What this message brings that the knowledge lacks ("is NordVPN any good?" after a VPN question) is not
+  // diluted by the earlier message's words: only how well the article covers the two together is the thread's.
+  const own = retrieval.features;
+  return probability({ ...reading.features, unknownShare: own.unknownShare, unknownNouns: own.unknownNouns, capabilityGap: own.capabilityGap }, model);
+}
+
+/**
  * The agent's answer to one message: retrieval, the decision whether the knowledge answers it,
  * and the generator's reply. Pure: no database; the caller loads and stores.
  */
@@ -71,7 +92,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     options.queryParams ?? DEFAULT_QUERY,
   );
   const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
-  const p = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
+  const p = Math.max(retrieval.candidates.length ? probability(retrieval.features, model) : 0, threadProbability(retrieval, options, model));
   const top = retrieval.candidates[0]?.score ?? 0;
   const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
   const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round((p * c.score) / top) }));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCommonEnglish, partOfSpeech } from '../../src/answers/retrieval/english.js';
 import { humanIntent } from '../../src/answers/retrieval/intents.js';
 import { boundedDamerau, KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
-import { buildQuery, looksLikeFollowUp, retrieve } from '../../src/answers/retrieval/retrieve.js';
+import { buildQuery, looksLikeFollowUp, retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
 import { foldPhrases } from '../../src/answers/retrieval/synonyms.js';
 import { terms } from '../../src/answers/retrieval/text.js';
 
@@ -84,6 +84,14 @@ describe('text and index', () => {
     expect(looksLikeFollowUp('and as a PDF?')).toBe(true);
     expect(looksLikeFollowUp('How do I connect my Google Calendar to the app?')).toBe(false);
     expect(top('can i get it as a pdf', ['where do I find my invoices'])).toBe('inv');
+  });
+
+  it('reads a follow-up together with the message before it, and a message without a thread alone', () => {
+    expect(threadReading(index, { message: 'and as a PDF?' })).toBeNull();
+    const reading = threadReading(index, { message: 'and as a PDF?', context: ['where do I find my invoices'] })!;
+    expect(reading.candidates[0]!.article.doc.externalId).toBe('inv');
+    // The earlier message's words are the reading's own, so the decision judges them with this one.
+    expect(reading.query.own.map((t) => t.term)).toEqual(expect.arrayContaining(['invoic', 'pdf']));
   });
 });
 

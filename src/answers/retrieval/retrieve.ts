@@ -162,6 +162,18 @@ export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: Q
   return { query, candidates, features };
 }
 
+/**
+ * A follow-up read together with the message before it ("how do I export invoices?" then "and as CSV?"):
+ * both as one question, ranked without other context. The decision takes this reading only where it is
+ * the more confident one about the same best article, so a follow-up gains from the thread and a short
+ * standalone question after an unrelated one loses nothing. Null without a thread.
+ */
+export function threadReading(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY): Retrieval | null {
+  const before = input.context?.at(-1);
+  if (!before) return null;
+  return retrieve(index, { message: `${before}\n${input.message}`, attachmentText: input.attachmentText }, params);
+}
+
 /** The article's passages that best match the query, best first (ties: earlier first). */
 export function bestPassages(article: PreparedArticle, query: QueryTerm[], index: KnowledgeIndex, n = 1): Passage[] {
   const scored = article.passages.map((passage, i) => {
