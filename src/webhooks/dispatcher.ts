@@ -291,7 +291,7 @@ export class WebhookDispatcher {
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
       'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.body),
     };
-    const outcome = await this.sender.send({ endpointId: delivery.endpointId, url: delivery.url, headers, body: delivery.body });
+    const outcome = await this.sender.send({ endpointId: delivery.endpointId, url: delivery.url, headers, body: delivery.body, at: timestamp });
     free(outcome.aborted ? null : outcome.durationMs);
     if (outcome.aborted) {
       // Shutting down: not an attempt of the receiver's making; the next process sends it again.

@@ -1,4 +1,5 @@
 import type { BoardWebhookView, DeliveryView, EndpointView } from './schemas.js';
+import { USER_AGENT } from './send-attempt.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -66,6 +67,21 @@ export function presentDelivery(d: {
     nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
     createdAt: d.createdAt.toISOString(),
     payload: JSON.parse(d.event.body) as unknown,
-    attempts: d.attempts.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
+    attempts: d.attempts.map((a) => ({ ...a, startedAt: a.startedAt.toISOString(), requestHeaders: requestHeaders(d.event, a.startedAt) })),
+  };
+}
+
+/**
+ * The headers an attempt sent, rebuilt from what is kept (the dispatcher stamps webhook-timestamp
+ * with the attempt's startedAt). The signature is not kept: it is shown as what it is made of.
+ */
+function requestHeaders(event: { id: string; body: string }, startedAt: Date): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(event.body)),
+    'user-agent': USER_AGENT,
+    'webhook-id': event.id,
+    'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+    'webhook-signature': 'v1,… (HMAC-SHA256 of id.timestamp.body with the signing secret; not kept)',
   };
 }

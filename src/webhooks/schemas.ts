@@ -59,6 +59,8 @@ export const attempt = z
     error: z.string().nullable().describe('Why no response came: timeout, connection error, private address.'),
     responseExcerpt: z.string().nullable().describe('The first 1 KB of the response body.'),
     succeeded: z.boolean(),
+    requestHeaders: z.record(z.string(), z.string())
+      .describe('The headers this attempt sent (content-type, content-length, user-agent, webhook-id, webhook-timestamp). The signature is not kept, so webhook-signature names what it was made of; the secret is never shown. The body is the delivery\'s payload, the same on every attempt.'),
   })
   .describe('WebhookAttempt');
 

@@ -24,7 +24,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export interface Sender {
   /** POSTs one attempt; `endpointId` keeps each endpoint's connections apart from the others'. */
-  send(request: { endpointId: number; url: string; headers: Record<string, string>; body: string }): Promise<AttemptOutcome>;
+  send(request: { endpointId: number; url: string; headers: Record<string, string>; body: string; at?: Date }): Promise<AttemptOutcome>;
   /** Ends every attempt in flight at once (their outcome says `aborted`): the server is shutting down. */
   abortAll(): void;
   close(): void;
@@ -38,7 +38,7 @@ interface EndpointAgent {
 }
 
 const IDLE_AGENT_MS = 60_000;
-const USER_AGENT = 'taskboard-webhooks/1';
+export const USER_AGENT = 'taskboard-webhooks/1';
 
 interface Target {
   target: URL;
@@ -125,8 +125,9 @@ export function createSender({
   sweep.unref();
 
   return {
-    send({ endpointId, url, headers, body }) {
-      const startedAt = new Date();
+    send({ endpointId, url, headers, body, at }) {
+      // The instant the webhook-timestamp header names, so the delivery log can show it as sent.
+      const startedAt = at ?? new Date();
       const t0 = performance.now();
       const done = (o: Partial<AttemptOutcome>): AttemptOutcome => ({
         startedAt,

@@ -115,7 +115,8 @@ describe('the support console in a browser', () => {
       await expect.poll(async () => (await log.first().innerText().catch(() => '')).includes('succeeded'), { timeout: 5_000 }).toBe(true);
       expect(await log.first().innerText()).toContain('200');
 
-      // The receiver starts failing: the next delivery's attempt is logged with the 500.
+      // The receiver starts failing: the next delivery (shown by Refresh) is logged with the 500;
+      // while it is pending the page follows it by itself.
       answer = { status: 500, body: 'database down' };
       expect((await web.call(bearer, 'POST', '/v1/tickets', { subject: 'Second', requester: { email: 'c@example.com' } })).status).toBe(201);
       await receiver.waitFor(2);
@@ -125,25 +126,42 @@ describe('the support console in a browser', () => {
             await page.getByRole('button', { name: 'Refresh' }).click();
             return log.first().innerText();
           },
-          { timeout: 5_000 },
+          { timeout: 10_000 },
         )
         .toContain('database down');
       expect(await log.first().innerText()).toContain('pending');
+      await page.getByTestId('live').waitFor();
 
-      // It recovers; "Redeliver" sends the failed one now, not at the next retry minutes away.
+      // It recovers; "Redeliver" sends the failed one now, not at the next retry, and the row
+      // turns "succeeded" by itself once the receiver has it.
       answer = { status: 200, body: 'ok' };
       await log.first().getByRole('button', { name: /^Redeliver/ }).click();
       await receiver.waitFor(3);
       expect(receiver.received[2]!.headers['webhook-id']).toBe(receiver.received[1]!.headers['webhook-id']);
-      await expect
-        .poll(
-          async () => {
-            await page.getByRole('button', { name: 'Refresh' }).click();
-            return log.first().innerText();
-          },
-          { timeout: 5_000 },
-        )
-        .toContain('succeeded');
+      await expect.poll(() => log.first().getAttribute('data-status'), { timeout: 10_000 }).toBe('succeeded');
+      await page.getByTestId('live').waitFor({ state: 'detached' });
+
+      // Each attempt: its time to the second, the gap since the previous one, how long it took,
+      // and when opened the request as sent (headers, no secret; the body) and the response.
+      const attempts = log.first().locator('ol.attempts > li');
+      const count = await attempts.count();
+      expect(count).toBeGreaterThanOrEqual(2);
+      const times = await attempts.locator('time').allInnerTexts();
+      for (const time of times) expect(time).toMatch(/\d{1,2}:\d{2}:\d{2}/);
+      expect(await attempts.nth(0).innerText()).toContain('first attempt');
+      expect(await attempts.nth(1).innerText()).toMatch(/after the previous attempt · took \d/);
+      const last = attempts.nth(count - 1);
+      await last.locator('summary').click();
+      const request = await last.getByRole('region', { name: 'Request' }).innerText();
+      const sent = receiver.received[receiver.received.length - 1]!; // the attempt that succeeded
+      expect(request).toContain(`webhook-id: ${sent.headers['webhook-id']}`);
+      expect(request).toContain(`webhook-timestamp: ${sent.headers['webhook-timestamp']}`);
+      expect(request).toContain('"subject": "Second"');
+      expect(request).toContain('not kept');
+      expect(await last.getByRole('region', { name: 'Response' }).innerText()).toMatch(/HTTP 200[\s\S]*ok/);
+      await attempts.nth(0).locator('summary').click();
+      expect(await attempts.nth(0).getByRole('region', { name: 'Response' }).innerText()).toMatch(/HTTP 500[\s\S]*database down/);
+      expect(await page.locator('main').innerText()).not.toContain('whsec_');
 
       // Disabling makes it obvious on the page.
       await page.getByRole('button', { name: 'Disable' }).click();
@@ -240,6 +258,47 @@ describe('the support console in a browser', () => {
     await page.getByRole('link', { name: '← Tickets' }).click();
     const listed = page.getByRole('row').filter({ hasText: 'Swallow speed' });
     await expect.poll(() => listed.innerText().catch(() => '')).toMatch(/high[\s\S]*solved/);
+    await tab.close();
+  });
+
+  it('metrics read at a glance at 1280×800: labels at full size, latency as bars with p99 whiskers, a legend for every colour', async () => {
+    const w = await answerWorkspace(web);
+    for (const [message, channel] of [['how do I reset my password?', 'chat'], ['what is the airspeed velocity of an unladen swallow?', 'email'], ['How do I export my data?', 'chat']]) {
+      expect((await ask(web, w.token, { message, channel })).statusCode).toBe(200);
+    }
+    // Spread over two days (the API stamps answers with the time they are made).
+    await web.db.prisma.$executeRaw`UPDATE "ConversationTurn" SET "createdAt" = "createdAt" - interval '3 days' WHERE "workspaceId" = ${w.workspaceId} AND channel = 'email'`;
+    const tab = await openTab(browser, web, { user: w.owner });
+    const { page } = tab;
+    await page.goto(`/support/${w.workspaceId}/metrics`);
+    const charts = page.locator('.charts figure');
+    await expect.poll(() => charts.locator('svg.chart[role="img"]').count()).toBe(3);
+
+    // Axis text is drawn at its own size, not a 600-unit drawing shrunk into a third of the page.
+    const heights: number[] = await page.locator('svg.chart text.tick').evaluateAll((els) => els.map((e) => (e as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height));
+    expect(heights.length).toBeGreaterThanOrEqual(15);
+    for (const h of heights) expect(h).toBeGreaterThanOrEqual(11);
+    // Each chart fits its box (nothing scaled, nothing cut off).
+    for (let i = 0; i < 3; i++) {
+      const [box, svg] = await Promise.all([charts.nth(i).boundingBox(), charts.nth(i).locator('svg.chart[role="img"]').boundingBox()]);
+      expect(svg!.width).toBeLessThanOrEqual(box!.width);
+      expect(svg!.width).toBeGreaterThan(250);
+    }
+
+    // Latency: a bar for each day that had answers, with its p99 whisker.
+    const latency = charts.filter({ hasText: 'Latency per day' });
+    await expect.poll(() => latency.locator('svg[role="img"] rect.bar-mid').count()).toBe(2);
+    expect(await latency.locator('svg[role="img"] line.whisker').count()).toBe(4);
+    expect(await latency.locator('.legend').innerText()).toMatch(/Median \(p50\)[\s\S]*p99/);
+
+    // Confidence: every colour named, with the period's counts.
+    const confidence = charts.filter({ hasText: 'Confidence per day' });
+    const legend = await confidence.locator('.legend').innerText();
+    const counts = ['High', 'Medium', 'Low'].map((name) => Number(new RegExp(`${name}[^\\n]*\\n(\\d+)`).exec(legend)?.[1]));
+    expect(counts.reduce((a, b) => a + b)).toBe(3);
+    expect(counts[2]).toBeGreaterThanOrEqual(1);
+    expect(await charts.filter({ hasText: 'Answers per day' }).locator('.legend').innerText()).toMatch(/^Answered\s*\d+\s*Needed a human\s*[1-3]$/);
+    if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT, fullPage: true });
     await tab.close();
   });
 });

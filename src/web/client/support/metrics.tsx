@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../app';
 import { Alert, formatDate, useLoad } from '../ui';
@@ -57,18 +57,21 @@ export function MetricsPage({ workspace, base, canManage }: SectionProps) {
           </dl>
           <div class="charts">
             <figure>
-              <figcaption>Answers per day (the dark part needed a human)</figcaption>
+              <figcaption>Answers per day</figcaption>
               <BarChart
+                label="Answers per day"
                 days={m.days.map((d) => d.day)}
                 series={[
                   { label: 'answered', values: m.days.map((d) => d.answers - d.needsHuman), className: 'bar-ok' },
                   { label: 'needed a human', values: m.days.map((d) => d.needsHuman), className: 'bar-warn' },
                 ]}
               />
+              <Legend items={[{ label: 'Answered', className: 'bar-ok', value: m.total.answers - m.total.needsHuman }, { label: 'Needed a human', className: 'bar-warn', value: m.total.needsHuman }]} />
             </figure>
             <figure>
-              <figcaption>Confidence mix</figcaption>
+              <figcaption>Confidence per day</figcaption>
               <BarChart
+                label="Answers per day by confidence"
                 days={m.days.map((d) => d.day)}
                 series={[
                   { label: 'high', values: m.days.map((d) => d.confidence.high), className: 'bar-ok' },
@@ -76,13 +79,18 @@ export function MetricsPage({ workspace, base, canManage }: SectionProps) {
                   { label: 'low', values: m.days.map((d) => d.confidence.low), className: 'bar-warn' },
                 ]}
               />
-              <p class="hint">
-                Total: high {m.total.confidence.high}, medium {m.total.confidence.medium}, low {m.total.confidence.low}
-              </p>
+              <Legend
+                items={[
+                  { label: 'High', className: 'bar-ok', value: m.total.confidence.high },
+                  { label: 'Medium', className: 'bar-mid', value: m.total.confidence.medium },
+                  { label: 'Low', className: 'bar-warn', value: m.total.confidence.low, title: 'Every answer that needed a human is low' },
+                ]}
+              />
             </figure>
             <figure>
-              <figcaption>Latency p50 and p99 per day (ms)</figcaption>
-              <LineChart days={m.days.map((d) => d.day)} lines={[{ values: m.days.map((d) => d.latencyMs.p50), className: 'line-p50' }, { values: m.days.map((d) => d.latencyMs.p99), className: 'line-p99' }]} />
+              <figcaption>Latency per day ({latencyInSeconds(m) ? 'seconds' : 'ms'})</figcaption>
+              <LatencyChart days={m.days.map((d) => d.day)} p50={m.days.map((d) => d.latencyMs.p50)} p99={m.days.map((d) => d.latencyMs.p99)} seconds={latencyInSeconds(m)} />
+              <Legend items={[{ label: 'Median (p50)', className: 'bar-mid' }, { label: 'p99: the slowest 1 %', className: 'whisker' }]} />
             </figure>
           </div>
         </>
@@ -131,63 +139,150 @@ function withEveryDay(m: Metrics, count: number): Metrics {
   return { ...m, days };
 }
 
-const W = 600;
-const H = 160;
+const H = 150; // plot height in CSS pixels
+const PAD = { left: 44, right: 8, top: 10, bottom: 22 };
 
-/** Stacked bars as SVG: no chart library, no CDN, nothing inline that the CSP would refuse. */
-function BarChart({ days, series }: { days: string[]; series: { label: string; values: number[]; className: string }[] }) {
-  const totals = days.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
-  const max = Math.max(1, ...totals);
-  const width = W / Math.max(1, days.length);
+/** The element's width in CSS pixels, followed as it resizes: charts are drawn 1:1, never scaled down. */
+function useWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry!.contentRect.width)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
+
+/** Round numbers for the y axis: 0, a middle line and a top at least `max`. */
+function niceMax(max: number) {
+  if (max <= 4) return 4;
+  const power = 10 ** Math.floor(Math.log10(max));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * power >= max) return m * power;
+  return 10 * power;
+}
+
+function shortDay(day: string) {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** Axes shared by the charts: y gridlines with values, x labels at the first, middle and last day. */
+function Axes({ width, days, top }: { width: number; days: string[]; top: number }) {
+  const plotW = width - PAD.left - PAD.right;
+  const x = (i: number) => PAD.left + ((i + 0.5) * plotW) / Math.max(1, days.length);
+  const ticks = days.length <= 1 ? [0] : [0, Math.floor((days.length - 1) / 2), days.length - 1];
   return (
-    <svg viewBox={`0 0 ${W} ${H + 20}`} class="chart" role="img" aria-label={`${series.map((s) => s.label).join(', ')} per day; at most ${max} a day`}>
-      {days.map((day, i) => {
-        let y = H;
+    <>
+      {[0, top / 2, top].map((v) => {
+        const y = PAD.top + H - (v / top) * H;
         return (
-          <g key={day}>
-            <title>{`${day}: ${series.map((s) => `${s.values[i]} ${s.label}`).join(', ')}`}</title>
-            {series.map((s) => {
-              const h = ((s.values[i] ?? 0) / max) * H;
-              y -= h;
-              return <rect key={s.label} class={s.className} x={i * width + 1} y={y} width={Math.max(1, width - 2)} height={h} />;
-            })}
+          <g key={v}>
+            <line x1={PAD.left} x2={width - PAD.right} y1={y} y2={y} class={v === 0 ? 'axis' : 'grid'} />
+            <text x={PAD.left - 6} y={y + 4} class="tick y">
+              {Number.isInteger(v) ? v : v.toFixed(1)}
+            </text>
           </g>
         );
       })}
-      <line x1="0" x2={W} y1={H} y2={H} class="axis" />
-      <text x="0" y={H + 15} class="tick">
-        {days[0] ?? ''}
-      </text>
-      <text x={W} y={H + 15} class="tick end">
-        {days[days.length - 1] ?? ''}
-      </text>
-    </svg>
+      {ticks.map((i, n) => (
+        <text key={i} x={x(i)} y={PAD.top + H + 16} class={`tick x${n === 0 && ticks.length > 1 ? ' start' : n === ticks.length - 1 && ticks.length > 1 ? ' end' : ''}`}>
+          {days[i] ? shortDay(days[i]) : ''}
+        </text>
+      ))}
+    </>
   );
 }
 
-function LineChart({ days, lines }: { days: string[]; lines: { values: (number | null)[]; className: string }[] }) {
-  const max = Math.max(1, ...lines.flatMap((l) => l.values.filter((v): v is number => v !== null)));
-  const step = W / Math.max(1, days.length - 1);
+/** Stacked bars as SVG: no chart library, no CDN, nothing inline that the CSP would refuse. */
+function BarChart({ label, days, series }: { label: string; days: string[]; series: { label: string; values: number[]; className: string }[] }) {
+  const { ref, width } = useWidth();
+  const totals = days.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
+  const top = niceMax(Math.max(0, ...totals));
+  const plotW = Math.max(0, width - PAD.left - PAD.right);
+  const slot = plotW / Math.max(1, days.length);
   return (
-    <svg viewBox={`0 0 ${W} ${H + 20}`} class="chart" role="img" aria-label={`Latency per day, at most ${Math.round(max)} ms`}>
-      {lines.map((l) =>
-        l.values.map((v, i) => (v === null ? null : <circle key={`${l.className}-${i}`} class={l.className} cx={i * step} cy={H - (v / max) * H} r="3" />)),
+    <div ref={ref} class="chart-box">
+      {width > 0 && (
+        <svg width={width} height={H + PAD.top + PAD.bottom} class="chart" role="img" aria-label={`${label}: ${series.map((s) => s.label).join(', ')}; at most ${Math.max(0, ...totals)} a day`}>
+          <Axes width={width} days={days} top={top} />
+          {days.map((day, i) => {
+            let y = PAD.top + H;
+            return (
+              <g key={day}>
+                <title>{`${shortDay(day)}: ${series.map((s) => `${s.values[i]} ${s.label}`).join(', ')}`}</title>
+                <rect class="hover" x={PAD.left + i * slot} y={PAD.top} width={slot} height={H} />
+                {series.map((s) => {
+                  const h = ((s.values[i] ?? 0) / top) * H;
+                  y -= h;
+                  return h > 0 ? <rect key={s.label} class={s.className} x={PAD.left + i * slot + slot * 0.15} y={y} width={Math.max(1, slot * 0.7)} height={h} /> : null;
+                })}
+              </g>
+            );
+          })}
+        </svg>
       )}
-      {lines.map((l) => (
-        <polyline
-          key={l.className}
-          class={l.className}
-          fill="none"
-          points={l.values
-            .map((v, i) => (v === null ? null : `${i * step},${H - (v / max) * H}`))
-            .filter(Boolean)
-            .join(' ')}
-        />
+    </div>
+  );
+}
+
+/** Per day: a bar to the median latency and a whisker up to p99; days without answers stay empty. */
+function latencyInSeconds(m: Metrics) {
+  return Math.max(0, ...m.days.map((d) => d.latencyMs.p99 ?? d.latencyMs.p50 ?? 0)) >= 2000;
+}
+
+function LatencyChart({ days, p50, p99, seconds }: { days: string[]; p50: (number | null)[]; p99: (number | null)[]; seconds: boolean }) {
+  const { ref, width } = useWidth();
+  const max = Math.max(0, ...p99.filter((v): v is number => v !== null), ...p50.filter((v): v is number => v !== null));
+  const scale = seconds ? 1000 : 1;
+  const top = niceMax(max / scale) * scale;
+  const plotW = Math.max(0, width - PAD.left - PAD.right);
+  const slot = plotW / Math.max(1, days.length);
+  const y = (v: number) => PAD.top + H - (v / top) * H;
+  const fmt = (v: number | null) => (v === null ? '—' : seconds ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
+  return (
+    <div ref={ref} class="chart-box">
+      {width > 0 && (
+        <svg width={width} height={H + PAD.top + PAD.bottom} class="chart" role="img" aria-label={`Latency per day: median and p99, at most ${fmt(max)}`}>
+          <Axes width={width} days={days} top={top / scale} />
+          {days.map((day, i) => {
+            const a = p50[i] ?? null;
+            const b = p99[i] ?? null;
+            if (a === null && b === null) return null;
+            const cx = PAD.left + i * slot + slot / 2;
+            const w = Math.max(2, slot * 0.6);
+            return (
+              <g key={day}>
+                <title>{`${shortDay(day)}: median ${fmt(a)}, p99 ${fmt(b)}`}</title>
+                <rect class="hover" x={PAD.left + i * slot} y={PAD.top} width={slot} height={H} />
+                {a !== null && <rect class="bar-mid" x={cx - w / 2} y={y(a)} width={w} height={PAD.top + H - y(a)} />}
+                {b !== null && (
+                  <>
+                    <line class="whisker" x1={cx} x2={cx} y1={y(b)} y2={y(a ?? b)} />
+                    <line class="whisker" x1={cx - w / 2} x2={cx + w / 2} y1={y(b)} y2={y(b)} />
+                  </>
+                )}
+              </g>
+            );
+          })}
+        </svg>
+      )}
+    </div>
+  );
+}
+
+/** What each colour means, with the period's totals when given. */
+function Legend({ items }: { items: { label: string; className: string; value?: number; title?: string }[] }) {
+  return (
+    <ul class="legend">
+      {items.map((item) => (
+        <li key={item.label} title={item.title}>
+          <span class={`swatch ${item.className}`} aria-hidden="true" />
+          {item.label}
+          {item.value !== undefined && <strong>{item.value}</strong>}
+        </li>
       ))}
-      <line x1="0" x2={W} y1={H} y2={H} class="axis" />
-      <text x="0" y="12" class="tick">
-        {Math.round(max)} ms
-      </text>
-    </svg>
+    </ul>
   );
 }

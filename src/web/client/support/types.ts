@@ -101,6 +101,8 @@ export interface Attempt {
   error: string | null;
   responseExcerpt: string | null;
   succeeded: boolean;
+  /** As sent, but for webhook-signature (not kept). */
+  requestHeaders?: Record<string, string>;
 }
 export interface Delivery {
   id: number;
