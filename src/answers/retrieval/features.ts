@@ -22,6 +22,12 @@ export interface Features {
    * story around a question it does cover ("finished", "married", "forever").
    */
   unknownNouns: number;
+  /**
+   * Share of the message's own term weight, by idf, that the knowledge never uses (even as a synonym).
+   * Weighing by idf makes it a share of what the message is about, whatever the knowledge's size and
+   * vocabulary: an unknown word counts as much as the knowledge's rarest.
+   */
+  unknownMass: number;
   /** ln(1 + number of the message's own terms). */
   length: number;
   /**
@@ -84,6 +90,7 @@ export function measure(options: {
     margin: first ? (first.score - (second?.score ?? 0)) / first.score : 0,
     unknownShare: options.unknownShare,
     unknownNouns: options.unknownNounShare,
+    unknownMass: total > 0 ? masses.filter((m) => !found((t) => index.has(t), m.term)).reduce((n, m) => n + m.mass, 0) / total : 0,
     length: Math.log1p(own.length),
     capabilityGap: CAPABILITY.test(options.text) ? 1 - keyCoverage : 0,
   };
