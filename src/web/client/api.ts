@@ -1,11 +1,23 @@
+/** The API's `field: message` form ("boardIds: choose at least one board"): the field may be a path (`querystring.limit`, `items.0.name`). */
+const FIELD_MESSAGE = /^([A-Za-z][\w-]*(?:\.[\w-]+)*): (.+)$/s;
+
 /** Thrown for every non-2xx answer; `message` is the server's own message, shown to the person. */
 export class ApiError extends Error {
+  /** The request field the server named (its first segment: `boardIds`, `email`), or null. */
+  readonly field: string | null;
+  /** The message without the field, as a sentence ("Choose at least one board"): what a form shows next to that field. */
+  readonly detail: string;
   constructor(
     readonly status: number,
     message: string,
     readonly code?: string,
   ) {
     super(message);
+    const match = FIELD_MESSAGE.exec(message);
+    this.field = match ? match[1]!.split('.')[0]! : null;
+    const text = match ? match[2]! : message;
+    // Sentence case, unless it starts with a value ("bob@example.com is already a member").
+    this.detail = text === 'required' ? 'This is required.' : /^[a-z]+(\s|$)/.test(text) ? text[0]!.toUpperCase() + text.slice(1) : text;
   }
 }
 

@@ -110,7 +110,8 @@ export interface Activity {
   id: number;
   boardId: number;
   type: string;
-  actor: { userId: number | null; name: string; keyId: number | null };
+  /** `client`: the assistant connection it came through ("Claude"), or null. */
+  actor: { userId: number | null; name: string; keyId: number | null; client?: string | null };
   data: Record<string, unknown>;
   createdAt: string;
 }

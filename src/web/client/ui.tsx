@@ -1,9 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { messageOf } from './api';
+import { ApiError, messageOf } from './api';
 
-export function Alert({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
+/**
+ * An error for the whole form. `fields`: the fields the form shows errors beside (FieldError); an
+ * error naming one of them is shown there instead of here.
+ */
+export function Alert({ error, onDismiss, fields }: { error: unknown; onDismiss?: () => void; fields?: string[] }) {
   if (!error) return null;
+  if (fields && error instanceof ApiError && error.field !== null && fields.includes(error.field)) return null;
   return (
     <div class="alert" role="alert">
       <span>{messageOf(error)}</span>
@@ -180,6 +185,63 @@ export function Pager({ cursor, next, onPage, labels = ['Newest', 'Older'] }: { 
           {labels[1]}
         </button>
       )}
+    </div>
+  );
+}
+
+/** "1 comment", "2 comments"; irregular plurals pass their own (`plural(n, 'person', 'people')`). */
+export function plural(count: number, one: string, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The server's error about `field` (its `field: message`), in sentence case; null when the error is about something else. */
+export function errorFor(error: unknown, field: string): string | null {
+  return error instanceof ApiError && error.field === field ? error.detail : null;
+}
+
+/**
+ * The error beside a field: give the input `aria-describedby={id}` and `aria-invalid`. Fields are
+ * matched by the API's name for them (`boardIds`, `email`), so every form maps the server's
+ * `field: message` the same way.
+ */
+export function FieldError({ error, field, id }: { error: unknown; field: string; id: string }) {
+  const message = errorFor(error, field);
+  return message ? (
+    <span class="field-error" id={id} role="alert">
+      {message}
+    </span>
+  ) : null;
+}
+
+/** A link (or token) to hand over, with a Copy button and what became of the copy. */
+export function CopyValue({ value, label, testId }: { value: string; label: string; testId?: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  useEffect(() => setCopied(null), [value]);
+  return (
+    <div class="copy-value">
+      <div class="token-row">
+        <code class="token" data-testid={testId}>
+          {value}
+        </code>
+        <button
+          type="button"
+          class="small"
+          aria-label={`Copy ${label}`}
+          onClick={async () => {
+            try {
+              await navigator.clipboard.writeText(value);
+              setCopied('yes');
+            } catch {
+              setCopied('failed');
+            }
+          }}
+        >
+          Copy
+        </button>
+      </div>
+      <p role="status" class="hint">
+        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? `Copying failed: select the ${label} and copy it by hand.` : ''}
+      </p>
     </div>
   );
 }

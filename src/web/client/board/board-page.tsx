@@ -4,7 +4,7 @@ import { ApiError, get, patch, post } from '../api';
 import { link } from '../app';
 import { setQuery, useLocation } from '../router';
 import type { Activity, Board, CardSummary, Label, List, Member } from '../types';
-import { Alert, formatDate, initials, Notice, PageTitle, useAction } from '../ui';
+import { Alert, formatDate, initials, Notice, PageTitle, plural, useAction } from '../ui';
 import { ActivityPanel } from './activity';
 import { dropIndex, findCard, withCardMoved, withListMoved } from './board-model';
 import { CardDialog } from './card-dialog';
@@ -25,6 +25,29 @@ export function BoardPage({ boardId }: { boardId: number }) {
   const [problem, setProblem] = useState<unknown>(null);
   const [panel, setPanel] = useState<'members' | 'settings' | null>(null);
   const [showActivity, setShowActivity] = useState(false);
+  const activityButton = useRef<HTMLButtonElement>(null);
+  // Closing (× or Escape) gives the focus back to the button that opened the panel.
+  const closeActivity = useCallback(() => {
+    setShowActivity(false);
+    activityButton.current?.focus();
+  }, []);
+  // The panel narrows the lists: a "New list" column that was in view stays in view (scrolled to), not hidden behind it.
+  const keepNewListInView = useRef(false);
+  const toggleActivity = () => {
+    const add = document.querySelector('.add-list');
+    const lists = document.querySelector('.lists');
+    if (!showActivity && add && lists) {
+      const a = add.getBoundingClientRect();
+      const l = lists.getBoundingClientRect();
+      keepNewListInView.current = a.left < l.right && a.right > l.left;
+    }
+    setShowActivity((v) => !v);
+  };
+  useEffect(() => {
+    if (!showActivity || !keepNewListInView.current) return;
+    keepNewListInView.current = false;
+    document.querySelector('.add-list')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [showActivity]);
   const [liveEvents, setLiveEvents] = useState<Activity[]>([]);
   const [cardVersion, setCardVersion] = useState(0);
   const focusAfterMove = useRef<number | null>(null);
@@ -185,7 +208,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
           <button type="button" onClick={() => setPanel('members')}>
             Members ({board.members.length})
           </button>
-          <button type="button" aria-pressed={showActivity} onClick={() => setShowActivity((v) => !v)}>
+          <button type="button" ref={activityButton} aria-pressed={showActivity} onClick={toggleActivity}>
             Activity
           </button>
           {isAdmin && (
@@ -200,7 +223,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
       <Alert error={problem} onDismiss={() => setProblem(null)} />
       <div class="board-body">
         <Lists board={board} canEdit={canEdit} moveCard={moveCard} moveList={moveList} keyboardMove={keyboardMove} refused={refused} resync={resync} />
-        {showActivity && <ActivityPanel boardId={boardId} live={liveEvents} onClose={() => setShowActivity(false)} />}
+        {showActivity && <ActivityPanel board={board} live={liveEvents} onClose={closeActivity} />}
       </div>
       {openCardId !== null && (
         <CardDialog
@@ -326,7 +349,7 @@ function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTa
         onDragEnd={onDragEnd}
       >
         <ListName list={list} canEdit={canEdit} headingId={headingId} refused={refused} resync={resync} />
-        <span class="count" aria-label={`${list.cards.length} cards`}>
+        <span class="count" aria-label={plural(list.cards.length, 'card')}>
           {list.cards.length}
         </span>
       </header>
@@ -476,18 +499,26 @@ function CardTile({
       <div class="card-badges">
         {card.dueAt && <span class={overdue ? 'badge warn' : 'badge'}>Due {formatDate(card.dueAt)}</span>}
         {card.checklistItems.total > 0 && (
-          <span class="badge" aria-label={`${card.checklistItems.checked} of ${card.checklistItems.total} items done`}>
+          <span class="badge" aria-label={`${card.checklistItems.checked} of ${plural(card.checklistItems.total, 'item')} done`}>
             ☑ {card.checklistItems.checked}/{card.checklistItems.total}
           </span>
         )}
-        {card.commentCount > 0 && <span class="badge" aria-label={`${card.commentCount} comments`}>
+        {card.commentCount > 0 && <span class="badge" aria-label={plural(card.commentCount, 'comment')}>
             {/* Drawn, not an emoji: not every system has an emoji font. */}
             <svg class="icon" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
               <path d="M2 3h12v8H7l-3 3v-3H2z" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" />
             </svg>{' '}
             {card.commentCount}
           </span>}
-        {card.attachmentCount > 0 && <span class="badge" aria-label={`${card.attachmentCount} attachments`}>📎 {card.attachmentCount}</span>}
+        {card.attachmentCount > 0 && (
+          <span class="badge" aria-label={plural(card.attachmentCount, 'attachment')}>
+            {/* A paper clip, drawn like the comment badge (an emoji is an empty box without a colour-emoji font). */}
+            <svg class="icon" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+              <path d="M10.5 4.5v6a2.5 2.5 0 0 1-5 0V3.75a1.75 1.75 0 0 1 3.5 0V10a1 1 0 0 1-2 0V5" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round" />
+            </svg>{' '}
+            {card.attachmentCount}
+          </span>
+        )}
         {members.map((m) => (
           <span key={m.userId} class="avatar" title={m.name}>
             {initials(m.name)}

@@ -221,7 +221,12 @@ function Labels({ card, board, canEdit, change }: Part & { board: Board }) {
           <form
             onSubmit={async (e) => {
               e.preventDefault();
-              if (await change(() => post(`/api/boards/${board.id}/labels`, { name, color }))) setName('');
+              // Made here, it goes on this card at once (as Trello does).
+              const made = await change(async () => {
+                const label = await post<{ id: number }>(`/api/boards/${board.id}/labels`, { name, color });
+                return put(`/api/cards/${card.id}/labels/${label.id}`);
+              });
+              if (made) setName('');
             }}
           >
             <label>
@@ -346,7 +351,12 @@ function NewField({ boardId, change }: { boardId: number; change: Change }) {
         onSubmit={async (e) => {
           e.preventDefault();
           const body = { name, type, ...(type === 'list' ? { options: options.split(',').map((o) => o.trim()).filter(Boolean) } : {}) };
-          if (await change(() => post(`/api/boards/${boardId}/custom-fields`, body))) setName('');
+          // The next field starts afresh: text, no choices.
+          if (await change(() => post(`/api/boards/${boardId}/custom-fields`, body))) {
+            setName('');
+            setType('text');
+            setOptions('');
+          }
         }}
       >
         <label>
