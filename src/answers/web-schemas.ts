@@ -59,6 +59,13 @@ export const article = z
   .describe('Article');
 
 export const articleBody = z.strictObject(articleFields);
+export const articleCreate = z.strictObject({
+  /** Optional: left out (or empty), the server generates one (`art_…`) and returns it. */
+  externalId: z
+    .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), externalId.optional())
+    .describe('Your identifier of the article (unique per workspace). Leave it out, or empty, and the server generates one (`art_` and 16 letters and digits), returned in the response; an externalId the workspace already has is 409 (PUT replaces an article).'),
+  ...articleFields,
+});
 export const articleImportBody = z.strictObject({
   articles: z.array(articleInput).max(10_000, { message: 'at most 10000 articles per import' }).describe('The CLI\'s import format.'),
   dryRun: z.boolean().optional().describe('Only count what would be created and updated.'),

@@ -42,12 +42,33 @@ describe('the support console backend (/agent, session)', () => {
     expect(page.articles).toHaveLength(3);
     expect((await w.call('GET', `/articles?limit=3&cursor=${page.nextCursor}`)).json().articles[0].externalId > page.nextCursor).toBe(true);
     const articles = [{ externalId: 'new-one', title: 'Again', body: 'Again.' }, { externalId: 'other', title: 'Other', body: 'Other.' }];
-    expect((await w.call('POST', '/articles/import', { articles, dryRun: true })).json()).toEqual({ imported: 2, created: 1, updated: 1, dryRun: true });
+    expect((await w.call('POST', '/articles/import', { articles, dryRun: true })).json()).toEqual({ imported: 2, created: 1, updated: 1, updatedIds: ['new-one'], dryRun: true });
     expect((await w.call('GET', '/articles/other')).statusCode).toBe(404);
     expect((await w.call('POST', '/articles/import', { articles })).json()).toEqual({ imported: 2, created: 1, updated: 1, dryRun: false });
     expect((await w.call('DELETE', '/articles/other')).statusCode).toBe(204);
     expect((await w.call('DELETE', '/articles/other')).statusCode).toBe(404);
     expect((await w.call('PUT', '/articles/x', { title: '', body: 'b' })).json().error).toMatch(/^title: /);
+  });
+
+  it('POST /articles creates an article, generating its externalId when none (or an empty one) is given; a taken one is 409', async () => {
+    const w = await asOwner();
+    const generated = await w.call('POST', '/articles', { title: 'Written by hand', body: 'Lighthouses need no id from you.' });
+    expect(generated.statusCode).toBe(201);
+    expect(generated.json()).toMatchObject({ title: 'Written by hand', url: null, externalId: expect.stringMatching(/^art_[0-9A-Za-z]{16}$/) });
+    expect((await w.call('GET', `/articles/${generated.json().externalId}`)).json().body).toBe('Lighthouses need no id from you.');
+    const empty = await w.call('POST', '/articles', { externalId: '  ', title: 'Another', body: 'Another one.' });
+    expect(empty.statusCode).toBe(201);
+    expect(empty.json().externalId).toMatch(/^art_/);
+    expect(empty.json().externalId).not.toBe(generated.json().externalId);
+    expect((await w.call('POST', '/articles', { externalId: 'given-id', title: 'Given', body: 'Given.' })).json().externalId).toBe('given-id');
+    const taken = await w.call('POST', '/articles', { externalId: 'given-id', title: 'Again', body: 'Again.' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error).toMatch(/given-id/);
+    expect((await w.call('GET', '/articles/given-id')).json().title).toBe('Given');
+    expect((await w.call('POST', '/articles', { title: 'No body' })).statusCode).toBe(400);
+    // The answer agent uses it at once.
+    const answer = await ask(t, w.token, { message: 'do lighthouses need an id from me?' });
+    expect(answer.json().sources.map((x: { externalId: string }) => x.externalId)).toContain(generated.json().externalId);
   });
 
   it('creates and revokes answer keys; a revoked key stops at once', async () => {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -7,7 +7,7 @@ import { ARTICLES, answerWorkspace, ask } from '../answers/answer-fixtures.js';
 import { makeUser } from '../factories.js';
 import { type Answer, startReceiver } from '../webhook-receiver.js';
 import { makeWorkspace } from '../workspace-factories.js';
-import { launchBrowser, openTab, startWebApp, type WebApp } from './browser.js';
+import { launchBrowser, openTab, sessionFor, startWebApp, type WebApp } from './browser.js';
 
 /** The smallest valid PNG: one transparent pixel. */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -38,10 +38,10 @@ describe('the support console in a browser', () => {
     await writeFile(file, JSON.stringify(ARTICLES));
 
     await page.goto(`/support/${workspace.id}/knowledge`);
-    await page.getByRole('button', { name: 'Import JSON' }).click();
-    await page.getByLabel('JSON file').setInputFiles(file);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'will be created' }).innerText().catch(() => '')).toContain(`${ARTICLES.length} articles`);
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('button', { name: 'Import files' }).click();
+    await page.getByLabel('Files').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('import-summary').innerText().catch(() => '')).toBe(`${ARTICLES.length} articles to import: ${ARTICLES.length} new, 0 replacing an existing article.`);
+    await page.getByRole('button', { name: `Import ${ARTICLES.length} articles` }).click();
     await page.getByText(`Imported: ${ARTICLES.length} created, 0 updated.`).waitFor();
     await page.getByRole('button', { name: 'Done', exact: true }).click();
     await page.getByRole('button', { name: 'Reset your password', exact: true }).waitFor();
@@ -299,6 +299,72 @@ describe('the support console in a browser', () => {
     expect(counts[2]).toBeGreaterThanOrEqual(1);
     expect(await charts.filter({ hasText: 'Answers per day' }).locator('.legend').innerText()).toMatch(/^Answered\s*\d+\s*Needed a human\s*[1-3]$/);
     if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT, fullPage: true });
+    await tab.close();
+  });
+
+  it('knowledge: a new article needs no external id (one is generated); Markdown, HTML and text files are previewed as articles, then imported', async () => {
+    const { owner, workspace } = await ownerWithWorkspace();
+    const cookie = (await sessionFor(web, owner.email, owner.password)).cookie;
+    const existing = await web.call({ cookie }, 'PUT', `/agent/workspaces/${workspace.id}/articles/shipping-times`, { title: 'Shipping (old)', body: 'Old text.' });
+    expect(existing.status).toBe(201);
+    const tab = await openTab(browser, web, { user: owner });
+    const { page } = tab;
+    await page.goto(`/support/${workspace.id}/knowledge`);
+
+    // Written by hand, the external id left empty.
+    await page.getByRole('button', { name: 'New article' }).click();
+    await page.getByLabel('Title').fill('Opening hours');
+    await page.getByLabel('Body').fill('We answer from 9 to 5, Monday to Friday.');
+    await page.getByRole('button', { name: 'Save article' }).click();
+    const handWritten = page.getByRole('row').filter({ hasText: 'Opening hours' });
+    await expect.poll(() => handWritten.locator('.hint').first().innerText().catch(() => '')).toMatch(/^art_[0-9A-Za-z]{16}$/);
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'kb-files-'));
+    const files = {
+      'Getting started.md': '# Getting started with Acme\n\nWelcome! Read **this** [guide](https://example.com/guide) first.\n\n## Install\n\n* Download the app\n* Run `acme setup`\n',
+      'refunds.html':
+        '<!doctype html><html><head><title>Refund policy</title><style>p { color: red }</style><script>window.pwned = 1</script></head>' +
+        '<body><h1>Refund policy</h1><p style="color: blue">Refunds within <b>30 days</b>.</p><ul><li>Unused seats</li><li>Annual plans</li></ul></body></html>',
+      'Shipping times.txt': 'We ship within 2 days.\nExpress: next day.\n',
+      'empty.md': '# Only a title\n',
+    };
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+    await page.getByRole('button', { name: 'Import files' }).click();
+    await page.getByLabel('Files').setInputFiles(Object.keys(files).map((name) => path.join(dir, name)));
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByTestId('import-summary').innerText().catch(() => '')).toBe('3 articles to import: 2 new, 1 replacing an existing article.');
+
+    const row = (file: string) => dialog.locator(`tr[data-file="${file}"]`);
+    expect(await row('Getting started.md').getByRole('textbox').inputValue()).toBe('Getting started with Acme');
+    const md = await row('Getting started.md').locator('.import-body').innerText();
+    expect(md).toContain('Welcome! Read this guide first.');
+    expect(md).toContain('Install');
+    expect(md).toContain('- Run acme setup');
+    expect(md).not.toMatch(/[#*`]|\]\(/);
+    expect(await row('Getting started.md').innerText()).toContain('getting-started');
+    expect(await row('refunds.html').getByRole('textbox').inputValue()).toBe('Refund policy');
+    const html = await row('refunds.html').locator('.import-body').innerText();
+    expect(html).toMatch(/^Refunds within 30 days\.\s+- Unused seats\s+- Annual plans$/);
+    expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await row('Shipping times.txt').getByRole('textbox').inputValue()).toBe('Shipping times');
+    expect(await row('Shipping times.txt').innerText()).toContain('replaces an article');
+    expect(await row('empty.md').innerText()).toContain('No text found in this file.');
+    expect(await row('empty.md').getByRole('checkbox').isDisabled()).toBe(true);
+
+    // Retitle one, leave one out, import the rest.
+    await row('Shipping times.txt').getByRole('textbox').fill('Shipping times and costs');
+    await row('refunds.html').getByRole('checkbox').uncheck();
+    await expect.poll(() => dialog.getByTestId('import-summary').innerText()).toBe('2 articles to import: 1 new, 1 replacing an existing article.');
+    await dialog.getByRole('button', { name: 'Import 2 articles' }).click();
+    await dialog.getByText('Imported: 1 created, 1 updated.').waitFor();
+    await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.getByRole('button', { name: 'Getting started with Acme', exact: true }).waitFor();
+
+    const get = async (id: string) => (await web.call({ cookie }, 'GET', `/agent/workspaces/${workspace.id}/articles/${id}`)).json;
+    expect(await get('getting-started')).toMatchObject({ title: 'Getting started with Acme', body: expect.stringContaining('Welcome! Read this guide first.') });
+    expect(await get('shipping-times')).toMatchObject({ title: 'Shipping times and costs', body: 'We ship within 2 days.\nExpress: next day.' });
+    expect((await web.call({ cookie }, 'GET', `/agent/workspaces/${workspace.id}/articles/refunds`)).status).toBe(404);
+    await rm(dir, { recursive: true, force: true });
     await tab.close();
   });
 });

@@ -1,7 +1,7 @@
 import type { DbClient } from '../../platform/db.js';
 
-/** What an import would do: how many articles it would create and how many it would replace. */
+/** What an import would do: how many articles it would create, and which it would replace. */
 export async function previewImport({ db, workspaceId, externalIds }: { db: DbClient; workspaceId: number; externalIds: string[] }) {
-  const existing = await db.article.count({ where: { workspaceId, externalId: { in: externalIds } } });
-  return { imported: externalIds.length, created: externalIds.length - existing, updated: existing };
+  const existing = await db.article.findMany({ where: { workspaceId, externalId: { in: externalIds } }, select: { externalId: true }, orderBy: { externalId: 'asc' } });
+  return { imported: externalIds.length, created: externalIds.length - existing.length, updated: existing.length, updatedIds: existing.map((a) => a.externalId) };
 }

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { sessionAuthentication } from '../../platform/auth.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
+import { createArticle } from '../knowledge/create-article.js';
 import { getArticle } from '../knowledge/get-article.js';
 import { listArticles } from '../knowledge/list-articles.js';
 import { previewImport } from '../knowledge/preview-import.js';
@@ -42,6 +43,24 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
       const { q, limit, cursor } = request.query;
       const page = await listArticles({ db, workspaceId: workspace.id, q: q || undefined, limit, after: cursor });
       return { articles: page.articles.map(presentArticle), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.post(
+    '/agent/workspaces/:workspaceId/articles',
+    {
+      schema: {
+        tags,
+        summary: 'Create an article; without an externalId the server generates one',
+        params: z.strictObject(workspaceParam),
+        body: v.articleCreate,
+        response: { 201: v.article, ...errors, 409: errorBody.describe('The externalId given is taken.') },
+      },
+    },
+    async (request, reply) => {
+      const workspace = await consoleWorkspace(request, 'manage');
+      const article = await createArticle({ db, workspaceId: workspace.id, article: request.body });
+      return reply.status(201).send(presentArticle(article));
     },
   );
 
@@ -91,7 +110,17 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
         summary: 'Create or replace many articles at once (all or none); dryRun previews the counts',
         params: z.strictObject(workspaceParam),
         body: v.articleImportBody,
-        response: { 200: z.object({ imported: z.number().int(), created: z.number().int(), updated: z.number().int(), dryRun: z.boolean() }), ...errors, 413: errorBody },
+        response: {
+          200: z.object({
+            imported: z.number().int(),
+            created: z.number().int(),
+            updated: z.number().int(),
+            updatedIds: z.array(z.string()).optional().describe('Dry run only: the externalIds that exist already, which the import would replace.'),
+            dryRun: z.boolean(),
+          }),
+          ...errors,
+          413: errorBody,
+        },
       },
     },
     async (request) => {

@@ -1,16 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api';
 import { setQuery, useLocation } from '../router';
-import { Alert, Confirm, formatDate, Modal, Notice, Pager, useAction, useLoad } from '../ui';
+import { Alert, Confirm, formatDate, Modal, Pager, useAction, useLoad } from '../ui';
 import type { SectionProps } from './support-page';
+import { externalIdFromFileName, type FileKind, fromHtml, fromMarkdown, fromText, kindOf, MAX_BODY, MAX_TITLE, titleFromFileName } from './import-files';
 import type { Article } from './types';
-
-interface ImportArticle {
-  externalId: string;
-  title: string;
-  body: string;
-  url?: string | null;
-}
 
 /** Articles: search, add, edit, delete, import; every change is live for the next answer. */
 export function KnowledgePage({ workspace, canManage }: SectionProps) {
@@ -72,7 +66,7 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
               New article
             </button>
             <button type="button" onClick={() => setImporting(true)}>
-              Import JSON
+              Import files
             </button>
           </>
         )}
@@ -136,15 +130,20 @@ function ArticleEditor({ workspaceId, article, suggestedTitle, canManage, onClos
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            await put(`/agent/workspaces/${workspaceId}/articles/${encodeURIComponent(externalId.trim())}`, { title, body, url: url.trim() || null });
+            const fields = { title, body, url: url.trim() || null };
+            // A new article goes through POST: the server generates an id when none is given,
+            // and refuses one already taken rather than replacing that article.
+            if (article) await put(`/agent/workspaces/${workspaceId}/articles/${encodeURIComponent(article.externalId)}`, fields);
+            else await post(`/agent/workspaces/${workspaceId}/articles`, { ...fields, ...(externalId.trim() ? { externalId: externalId.trim() } : {}) });
             onSaved();
             onClose();
           });
         }}
       >
         <label>
-          External id <span class="hint">(your system's id; the same id replaces the article)</span>
-          <input required value={externalId} readOnly={!!article} onInput={(e) => setExternalId(e.currentTarget.value)} />
+          External id{' '}
+          <span class="hint">{article ? "(your system's id for it)" : '(optional: your system’s id for it; left empty, one is generated)'}</span>
+          <input value={externalId} readOnly={!!article} placeholder={article ? undefined : 'Generated when left empty'} onInput={(e) => setExternalId(e.currentTarget.value)} />
         </label>
         <label>
           Title
@@ -169,49 +168,202 @@ function ArticleEditor({ workspaceId, article, suggestedTitle, canManage, onClos
   );
 }
 
+/** One article-to-be in the import's preview. */
+interface Candidate {
+  key: string;
+  file: string;
+  kind: FileKind;
+  externalId: string;
+  title: string;
+  body: string;
+  url?: string | null;
+  include: boolean;
+  /** Why it cannot be imported (no text found, unreadable PDF, invalid JSON entry). */
+  problem: string | null;
+  /** The workspace has an article with this externalId: the import replaces it. */
+  exists: boolean;
+  truncated: boolean;
+}
+
+/** Rows shown in the preview; a JSON file of thousands imports them all without listing each. */
+const PREVIEW_ROWS = 200;
+const KIND_LABEL: Record<FileKind, string> = { json: 'JSON', markdown: 'Markdown', html: 'HTML', text: 'Text', pdf: 'PDF' };
+const ACCEPT = '.json,.md,.markdown,.html,.htm,.txt,.pdf,application/json,text/markdown,text/html,text/plain,application/pdf';
+
+function base64Of(buffer: ArrayBuffer) {
+  const bytes = new Uint8Array(buffer);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function candidate(file: string, kind: FileKind, parsed: { title: string | null; body: string }, key: string): Candidate {
+  const title = (parsed.title || titleFromFileName(file)).slice(0, MAX_TITLE);
+  const truncated = parsed.body.length > MAX_BODY;
+  const body = parsed.body.slice(0, MAX_BODY);
+  return { key, file, kind, externalId: externalIdFromFileName(file), title, body, include: !!body.trim(), problem: body.trim() ? null : 'No text found in this file.', exists: false, truncated };
+}
+
+/** Reads the chosen files into candidates; PDFs go to the server to be read. */
+async function readFiles(workspaceId: number, files: File[]): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  const pdfs: { file: File; index: number }[] = [];
+  for (const [i, file] of files.entries()) {
+    const kind = kindOf(file);
+    const key = `${i}:${file.name}`;
+    if (kind === null) {
+      out.push({ key, file: file.name, kind: 'text', externalId: '', title: file.name, body: '', include: false, problem: 'Not a file type the import reads (Markdown, HTML, text, PDF, JSON).', exists: false, truncated: false });
+    } else if (kind === 'json') {
+      let list: unknown;
+      try {
+        const parsed = JSON.parse(await file.text()) as unknown;
+        list = Array.isArray(parsed) ? parsed : (parsed as { articles?: unknown }).articles;
+      } catch {
+        list = null;
+      }
+      if (!Array.isArray(list)) {
+        out.push({ key, file: file.name, kind, externalId: '', title: file.name, body: '', include: false, problem: 'Not valid JSON in the CLI’s format: an array of {externalId, title, body, url?}, or {"articles": [...]}.', exists: false, truncated: false });
+        continue;
+      }
+      list.forEach((a: { externalId?: unknown; title?: unknown; body?: unknown; url?: unknown }, n) => {
+        const ok = typeof a?.externalId === 'string' && typeof a.title === 'string' && typeof a.body === 'string';
+        out.push({
+          key: `${key}:${n}`,
+          file: file.name,
+          kind,
+          externalId: ok ? (a.externalId as string) : '',
+          title: ok ? (a.title as string) : `Entry ${n + 1}`,
+          body: ok ? (a.body as string) : '',
+          url: typeof a?.url === 'string' ? a.url : null,
+          include: ok,
+          problem: ok ? null : 'This entry lacks a string externalId, title or body.',
+          exists: false,
+          truncated: false,
+        });
+      });
+    } else if (kind === 'pdf') {
+      pdfs.push({ file, index: out.length });
+      out.push(candidate(file.name, kind, { title: null, body: '' }, key));
+    } else {
+      const text = await file.text();
+      out.push(candidate(file.name, kind, kind === 'markdown' ? fromMarkdown(text) : kind === 'html' ? fromHtml(text) : fromText(text), key));
+    }
+  }
+  if (pdfs.length) {
+    const files = await Promise.all(pdfs.map(async ({ file }) => ({ filename: file.name, contentBase64: base64Of(await file.arrayBuffer()) })));
+    const { texts } = await post<{ texts: { text: string | null; problem: string | null }[] }>(`/agent/workspaces/${workspaceId}/articles/read-files`, { files });
+    pdfs.forEach(({ file, index }, n) => {
+      const read = texts[n]!;
+      const c = candidate(file.name, 'pdf', { title: null, body: read.text ?? '' }, out[index]!.key);
+      out[index] = read.text ? c : { ...c, include: false, problem: read.problem ?? 'No text could be read from this PDF.' };
+    });
+  }
+  // Two files with one name (a.md, a.html) would replace each other: the later ones get a suffix.
+  const seen = new Set<string>();
+  for (const c of out) {
+    if (!c.externalId || c.kind === 'json') {
+      if (c.externalId) seen.add(c.externalId);
+      continue;
+    }
+    let id = c.externalId;
+    for (let n = 2; seen.has(id); n++) id = `${c.externalId}-${n}`;
+    c.externalId = id;
+    seen.add(id);
+  }
+  return out;
+}
+
+/** Import from files: choose several, see what each becomes, untick or retitle, then import. */
 function ImportDialog({ workspaceId, onClose, onDone }: { workspaceId: number; onClose: () => void; onDone: () => void }) {
-  const [articles, setArticles] = useState<ImportArticle[] | null>(null);
-  const [preview, setPreview] = useState<{ created: number; updated: number } | null>(null);
+  const [candidates, setCandidates] = useState<Candidate[] | null>(null);
   const [result, setResult] = useState<string | null>(null);
   const { error, busy, run, setError } = useAction();
+  const chosen = (candidates ?? []).filter((c) => c.include && !c.problem);
+  const replacing = chosen.filter((c) => c.exists).length;
+  const update = (key: string, change: Partial<Candidate>) => setCandidates((list) => (list ?? []).map((c) => (c.key === key ? { ...c, ...change } : c)));
   return (
-    <Modal title="Import articles" onClose={onClose}>
+    <Modal title="Import articles" onClose={onClose} wide>
       <p>
-        A JSON file in the CLI's format: an array of <code>{'{externalId, title, body, url?}'}</code> (or <code>{'{"articles": [...]}'}</code>). Articles with an existing
-        external id are replaced.
+        Markdown, HTML, text and PDF files become one article each: the title from the first heading (or the HTML <code>&lt;title&gt;</code>, else the file name), the body as plain
+        text, the external id from the file name, so importing a file again replaces its article. A JSON file in the CLI’s format (
+        <code>{'[{externalId, title, body, url?}]'}</code>) adds all its articles.
       </p>
       <label>
-        JSON file
+        Files
         <input
           type="file"
-          accept="application/json,.json"
-          onChange={async (e) => {
-            setPreview(null);
+          multiple
+          accept={ACCEPT}
+          onChange={(e) => {
+            const files = [...(e.currentTarget.files ?? [])];
+            setCandidates(null);
             setResult(null);
             setError(null);
-            const file = e.currentTarget.files?.[0];
-            if (!file) return;
-            let parsed: unknown;
-            try {
-              parsed = JSON.parse(await file.text());
-            } catch {
-              setError(new Error('This file is not valid JSON.'));
-              return;
-            }
-            const list = Array.isArray(parsed) ? parsed : (parsed as { articles?: unknown }).articles;
-            if (!Array.isArray(list)) {
-              setError(new Error('Expected an array of articles, or {"articles": [...]}.'));
-              return;
-            }
-            setArticles(list as ImportArticle[]);
-            void run(async () => setPreview(await post(`/agent/workspaces/${workspaceId}/articles/import`, { articles: list, dryRun: true })));
+            if (!files.length) return;
+            void run(async () => {
+              const list = await readFiles(workspaceId, files);
+              const ids = list.filter((c) => c.include && !c.problem).map((c) => c.externalId);
+              const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+              if (duplicate) throw new Error(`The external id “${duplicate}” appears twice in these files.`);
+              const articles = list.filter((c) => c.include && !c.problem).map((c) => ({ externalId: c.externalId, title: c.title, body: c.body }));
+              const preview = articles.length ? await post<{ updatedIds?: string[] }>(`/agent/workspaces/${workspaceId}/articles/import`, { articles, dryRun: true }) : { updatedIds: [] };
+              const existing = new Set(preview.updatedIds ?? []);
+              setCandidates(list.map((c) => ({ ...c, exists: existing.has(c.externalId) })));
+            });
           }}
         />
       </label>
-      {preview && articles && (
-        <Notice>
-          {articles.length} articles: <strong>{preview.created}</strong> will be created and <strong>{preview.updated}</strong> updated.
-        </Notice>
+      {busy && !candidates && <p role="status">Reading the files…</p>}
+      {candidates && (
+        <>
+          <p role="status" data-testid="import-summary">
+            {chosen.length === 1 ? '1 article' : `${chosen.length} articles`} to import: <strong>{chosen.length - replacing}</strong> new, <strong>{replacing}</strong> replacing an
+            existing article.
+          </p>
+          <div class="table-wrap import-preview">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Import</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Body</th>
+                </tr>
+              </thead>
+              <tbody>
+                {candidates.slice(0, PREVIEW_ROWS).map((c) => (
+                  <tr key={c.key} data-file={c.file} class={c.include && !c.problem ? undefined : 'inactive'}>
+                    <td>
+                      <input type="checkbox" checked={c.include && !c.problem} disabled={!!c.problem} aria-label={`Import ${c.file}${c.kind === 'json' ? `: ${c.title}` : ''}`} onChange={(e) => update(c.key, { include: e.currentTarget.checked })} />
+                    </td>
+                    <td>
+                      <input class="import-title" value={c.title} maxLength={MAX_TITLE} disabled={!!c.problem} aria-label={`Title of ${c.file}${c.kind === 'json' ? `: ${c.externalId}` : ''}`} onInput={(e) => update(c.key, { title: e.currentTarget.value })} />
+                      <div class="hint">
+                        <code>{c.externalId}</code> {c.problem ? null : c.exists ? <span class="badge warn">replaces an article</span> : <span class="badge ok">new</span>}
+                      </div>
+                    </td>
+                    <td>
+                      {c.file} <span class="hint">({KIND_LABEL[c.kind]})</span>
+                    </td>
+                    <td class="excerpt">
+                      {c.problem ? (
+                        <span class="field-problem">{c.problem}</span>
+                      ) : (
+                        <>
+                          <span class="import-body">{c.body.slice(0, 220)}{c.body.length > 220 ? '…' : ''}</span>
+                          <div class="hint">
+                            {c.body.length.toLocaleString()} characters{c.truncated ? ` (cut to ${MAX_BODY.toLocaleString()})` : ''}
+                          </div>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {candidates.length > PREVIEW_ROWS && <p class="hint">… and {(candidates.length - PREVIEW_ROWS).toLocaleString()} more, imported as they are.</p>}
+        </>
       )}
       {result && <p role="status">{result}</p>}
       <Alert error={error} />
@@ -222,16 +374,17 @@ function ImportDialog({ workspaceId, onClose, onDone }: { workspaceId: number; o
         <button
           type="button"
           class="primary"
-          disabled={!preview || busy || !!result}
+          disabled={!chosen.length || busy || !!result || chosen.some((c) => !c.title.trim())}
           onClick={() =>
             run(async () => {
+              const articles = chosen.map((c) => ({ externalId: c.externalId, title: c.title.trim(), body: c.body, ...(c.url ? { url: c.url } : {}) }));
               const r = await post<{ created: number; updated: number }>(`/agent/workspaces/${workspaceId}/articles/import`, { articles });
               setResult(`Imported: ${r.created} created, ${r.updated} updated.`);
               onDone();
             })
           }
         >
-          Import
+          {chosen.length === 1 ? 'Import 1 article' : `Import ${chosen.length} articles`}
         </button>
       </div>
     </Modal>
