@@ -21,7 +21,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** Client-side routes: each serves the same page, which routes in the browser. */
-const PAGES = ['/', '/signin', '/setup', '/boards', '/boards/*', '/settings/*', '/site-admin', '/support', '/support/*'];
+const PAGES = ['/', '/signin', '/setup', '/boards', '/boards/*', '/settings/*', '/site-admin', '/support', '/support/*', '/join/*'];
 const ASSET = /^app-[A-Za-z0-9_-]{12}\.(js|css)$/;
 
 function page(manifest: WebManifest) {

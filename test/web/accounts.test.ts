@@ -157,7 +157,8 @@ describe('site administration', () => {
     await page.getByLabel('E-mail').fill(email.toUpperCase());
     await page.getByLabel(/Initial password/).fill('a fine password');
     await page.getByRole('button', { name: 'Create user' }).click();
-    await page.getByRole('alert').filter({ hasText: 'email: already registered' }).waitFor();
+    // The server's 409 is shown beside the E-mail field, in the user's words.
+    await page.locator('#new-user-email-error').filter({ hasText: 'Already registered' }).waitFor();
 
     await page.getByRole('button', { name: `Block ${email}` }).click();
     await row.getByText('blocked', { exact: true }).waitFor();
@@ -209,7 +210,8 @@ describe('phone width (375 px)', () => {
     await page.getByLabel('Name').fill('phone key with a fairly long name');
     await page.getByLabel('Only selected boards').check();
     await page.getByRole('button', { name: 'Create key' }).click();
-    await page.getByRole('alert').filter({ hasText: 'boardIds: choose at least one board' }).waitFor();
+    // Said beside the board picker, in the page's words (not "boardIds: … or null for all of them").
+    await page.getByRole('group', { name: 'Boards' }).getByRole('alert').filter({ hasText: 'Choose at least one board, or choose "All boards"' }).waitFor();
     await page.getByLabel(/number 1/).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.locator('[data-testid=new-token]').waitFor();

@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError, get, onSessionEnded, post } from './api';
+import { get, onSessionEnded, post } from './api';
 import { navigate, safeNext, useLocation } from './router';
 import { SessionContext } from './session';
 import type { User } from './types';
 import { Alert, Notice } from './ui';
+import { AccountPage } from './pages/account';
 import { AdminPage } from './pages/admin';
 import { AppsPage } from './pages/apps';
 import { BoardPage } from './board/board-page';
 import { BoardsPage } from './pages/boards';
+import { JoinPage } from './pages/join';
 import { KeysPage } from './pages/keys';
 import { SetupPage } from './pages/setup';
 import { SignInPage } from './pages/signin';
@@ -19,20 +21,16 @@ export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const { path, query } = useLocation();
 
+  // A visitor is not an error: /auth/session answers 200 with user null (no 401 in the console).
   const probe = useCallback(async () => {
     try {
-      const { user } = await get<{ user: User }>('/auth/me', { quiet401: true });
-      setState({ kind: 'signed-in', user });
+      const { user, setupNeeded } = await get<{ user: User | null; setupNeeded: boolean }>('/auth/session');
+      setState(user ? { kind: 'signed-in', user } : setupNeeded ? { kind: 'setup' } : { kind: 'signed-out' });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 401) return setState({ kind: 'error', error });
-      try {
-        const { needed } = await get<{ needed: boolean }>('/auth/setup');
-        setState(needed ? { kind: 'setup' } : { kind: 'signed-out' });
-      } catch (e) {
-        setState({ kind: 'error', error: e });
-      }
+      setState({ kind: 'error', error });
     }
   }, []);
+  const join = /^\/join\/([^/]+)$/.exec(path);
 
   useEffect(() => void probe(), [probe]);
   useEffect(
@@ -45,6 +43,7 @@ export function App() {
 
   // Keep the address honest: signed-out people are on /signin (remembering where they were going).
   useEffect(() => {
+    if (join) return;
     if (state.kind === 'signed-out' && path !== '/signin') {
       const here = path + location.search;
       navigate(here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`, { replace: true });
@@ -68,6 +67,8 @@ export function App() {
   };
 
   if (state.kind === 'loading') return <p class="boot">Loading…</p>;
+  // An invitation or set-up link: its own page, signed in or not (using it signs in as the new account).
+  if (join) return <JoinPage token={decodeURIComponent(join[1]!)} signedInAs={state.kind === 'signed-in' ? state.user : null} />;
   if (state.kind === 'error')
     return (
       <main class="narrow">
@@ -90,7 +91,7 @@ export function App() {
     navigate('/signin', { replace: true });
   };
   return (
-    <SessionContext.Provider value={{ user: state.user, signOut }}>
+    <SessionContext.Provider value={{ user: state.user, signOut, updateUser: (user: User) => setState({ kind: 'signed-in', user }) }}>
       <Shell user={state.user} path={path} signOut={signOut}>
         <Route path={path} user={state.user} />
       </Shell>
@@ -105,6 +106,7 @@ function Route({ path, user }: { path: string; user: User }) {
   if (path === '/support' || path.startsWith('/support/')) return <SupportPage path={path} />;
   if (path === '/settings/keys') return <KeysPage />;
   if (path === '/settings/apps') return <AppsPage />;
+  if (path === '/settings/account') return <AccountPage />;
   if (path === '/site-admin') return user.siteAdmin ? <AdminPage /> : <NotFound message="Only site administrators can see this page." />;
   if (path === '/' || path === '/signin' || path === '/setup') return null;
   return <NotFound />;
@@ -158,7 +160,9 @@ function Shell({ user, path, signOut, children }: { user: User; path: string; si
           </ul>
         </nav>
         <div class="me">
-          <span title={user.email}>{user.name}</span>
+          <a href="/settings/account" onClick={link('/settings/account')} title={`${user.email}: your account`} aria-current={path === '/settings/account' ? 'page' : undefined}>
+            {user.name}
+          </a>
           <button type="button" class="link" onClick={signOut}>
             Sign out
           </button>

@@ -2,7 +2,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { User } from './types';
 
-export const SessionContext = createContext<{ user: User; signOut: () => Promise<void> } | null>(null);
+export const SessionContext = createContext<{ user: User; signOut: () => Promise<void>; /** After the account page changes the name or address. */ updateUser: (user: User) => void } | null>(null);
 
 export function useSession() {
   const session = useContext(SessionContext);

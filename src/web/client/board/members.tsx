@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import type { Board, Role } from '../types';
-import { Alert, formatDate, Modal, useAction, useLoad } from '../ui';
+import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, useAction, useLoad } from '../ui';
 
 interface Invitation {
   email: string;
@@ -19,7 +19,9 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
   const action = useAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [sent, setSent] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  /** Invitation links made in this dialog, by address: stored as a hash, a link is shown only when made. */
+  const [links, setLinks] = useState<Record<string, string>>({});
   const act = (fn: () => Promise<unknown>) =>
     action.run(async () => {
       await fn();
@@ -28,7 +30,7 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
 
   return (
     <Modal title="Members" onClose={onClose}>
-      <Alert error={action.error ?? invitations.error} onDismiss={() => action.setError(null)} />
+      <Alert error={action.error ?? invitations.error} onDismiss={() => action.setError(null)} fields={['email']} />
       <table>
         <thead>
           <tr>
@@ -76,17 +78,28 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
             class="row"
             onSubmit={(e) => {
               e.preventDefault();
-              setSent(null);
+              setAdded(null);
               void act(async () => {
-                await post(`/api/boards/${board.id}/members`, { email, role });
-                setSent(email);
+                const result = await post<{ invitation?: { email: string; url: string } } | { name: string }>(`/api/boards/${board.id}/members`, { email, role });
+                if ('invitation' in result && result.invitation) {
+                  const { email: invited, url } = result.invitation;
+                  setLinks((l) => ({ ...l, [invited]: url }));
+                } else setAdded('name' in result ? result.name : email);
                 setEmail('');
               });
             }}
           >
             <label>
               E-mail
-              <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+              <input
+                type="email"
+                required
+                value={email}
+                onInput={(e) => setEmail(e.currentTarget.value)}
+                aria-invalid={errorFor(action.error, 'email') ? true : undefined}
+                aria-describedby="invite-email-error"
+              />
+              <FieldError error={action.error} field="email" id="invite-email-error" />
             </label>
             <label>
               Role
@@ -100,17 +113,40 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
               Add
             </button>
           </form>
-          {sent && <p role="status">Added {sent} (an address without an account gets an invitation, valid 14 days).</p>}
+          <p class="hint">Someone with an account joins at once; an address without one gets an invitation link to hand over, valid 14 days.</p>
+          {added && <p role="status">Added {added} to the board.</p>}
           {(invitations.data ?? []).length > 0 && (
             <>
               <h3>Pending invitations</h3>
               <ul>
                 {invitations.data!.map((i) => (
-                  <li key={i.email}>
+                  <li key={i.email} class="invitation">
                     {i.email} as {i.role} <span class="hint">until {formatDate(i.expiresAt)}</span>{' '}
-                    <button type="button" class="link small" onClick={() => act(() => del(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}`))}>
+                    {!links[i.email] && (
+                      <button
+                        type="button"
+                        class="link small"
+                        aria-label={`New invitation link for ${i.email}`}
+                        title="Links are shown only when made: this makes a new one, and the previous link stops working."
+                        onClick={() =>
+                          act(async () => {
+                            const { invitation } = await post<{ invitation: { url: string } }>(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}/link`);
+                            setLinks((l) => ({ ...l, [i.email]: invitation.url }));
+                          })
+                        }
+                      >
+                        New link
+                      </button>
+                    )}
+                    <button type="button" class="link small" onClick={() => act(() => del(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}`))} aria-label={`Revoke the invitation of ${i.email}`}>
                       Revoke
                     </button>
+                    {links[i.email] && (
+                      <>
+                        <p class="hint">Send this link to {i.email}: they choose a name and password there and join the board. It is shown only now.</p>
+                        <CopyValue value={links[i.email]!} label="invitation link" testId="invitation-link" />
+                      </>
+                    )}
                   </li>
                 ))}
               </ul>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { useSession } from '../session';
-import { Alert, Confirm, formatDate, PageTitle, useAction, useLoad } from '../ui';
+import { Alert, Confirm, CopyValue, errorFor, FieldError, formatDate, PageTitle, useAction, useLoad } from '../ui';
 
 interface AdminUser {
   id: number;
@@ -10,6 +10,13 @@ interface AdminUser {
   siteAdmin: boolean;
   status: 'active' | 'blocked' | 'deleted';
   createdAt: string;
+  /** false: created without a password and not set up through its link yet. */
+  passwordSet: boolean;
+}
+
+interface SetupLink {
+  url: string;
+  expiresAt: string;
 }
 
 /** Site administration: users (create, block, unblock, delete). */
@@ -18,6 +25,8 @@ export function AdminPage() {
   const users = useLoad(() => get<{ users: AdminUser[] }>('/admin/users').then((r) => r.users), []);
   const action = useAction();
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  /** The set-up link just made, for whom: shown once (it is stored as a hash). */
+  const [link, setLink] = useState<{ email: string; setupLink: SetupLink } | null>(null);
 
   const setStatus = (u: AdminUser, verb: 'block' | 'unblock') =>
     action.run(async () => {
@@ -51,9 +60,26 @@ export function AdminPage() {
                 <td>{u.siteAdmin ? 'Site admin' : 'User'}</td>
                 <td>
                   <span class={`badge ${u.status}`}>{u.status}</span>
+                  {u.status === 'active' && !u.passwordSet && <span class="badge warn">not set up</span>}
                 </td>
                 <td>{formatDate(u.createdAt)}</td>
                 <td class="row-actions">
+                  {u.id !== me.id && u.status === 'active' && (
+                    <button
+                      type="button"
+                      class="small"
+                      title="A link with which they choose their password (and name); a new link replaces the previous one"
+                      aria-label={`Set-up link for ${u.email}`}
+                      onClick={() =>
+                        action.run(async () => {
+                          const { setupLink } = await post<{ setupLink: SetupLink }>(`/admin/users/${u.id}/setup-link`);
+                          setLink({ email: u.email, setupLink });
+                        })
+                      }
+                    >
+                      Set-up link
+                    </button>
+                  )}
                   {u.id !== me.id && u.status === 'active' && (
                     <button type="button" class="small" onClick={() => setStatus(u, 'block')} aria-label={`Block ${u.email}`}>
                       Block
@@ -75,7 +101,25 @@ export function AdminPage() {
           </tbody>
         </table>
       </div>
-      <CreateUser onCreated={() => users.reload()} />
+      {link && (
+        <section class="token-box" aria-labelledby="setup-link-heading">
+          <h2 id="setup-link-heading">Set-up link for {link.email}</h2>
+          <p>
+            Send it to them: they choose their name and password with it and are signed in. It works until {formatDate(link.setupLink.expiresAt, { time: true })}, once, and is
+            shown only now.
+          </p>
+          <CopyValue value={link.setupLink.url} label="set-up link" testId="setup-link" />
+          <button type="button" onClick={() => setLink(null)}>
+            Done
+          </button>
+        </section>
+      )}
+      <CreateUser
+        onCreated={(email, setupLink) => {
+          if (setupLink) setLink({ email, setupLink });
+          void users.reload();
+        }}
+      />
       {deleting && (
         <Confirm
           title="Delete this user?"
@@ -97,12 +141,13 @@ export function AdminPage() {
   );
 }
 
-function CreateUser({ onCreated }: { onCreated: () => void }) {
+function CreateUser({ onCreated }: { onCreated: (email: string, setupLink: SetupLink | null) => void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [siteAdmin, setSiteAdmin] = useState(false);
   const { error, busy, run } = useAction();
+  const invalid = (field: string) => (errorFor(error, field) ? true : undefined);
   return (
     <section class="panel" aria-labelledby="new-user">
       <h2 id="new-user">New user</h2>
@@ -110,31 +155,46 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            await post('/admin/users', { name: name || undefined, email, password, siteAdmin });
+            const created = await post<{ user: AdminUser; setupLink: SetupLink | null }>('/admin/users', {
+              name: name || undefined,
+              email,
+              password: password || undefined,
+              siteAdmin,
+            });
             setName('');
             setEmail('');
             setPassword('');
             setSiteAdmin(false);
-            onCreated();
+            onCreated(created.user.email, created.setupLink);
           });
         }}
       >
         <label>
           Name
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} aria-invalid={invalid('name')} aria-describedby="new-user-name-error" />
+          <FieldError error={error} field="name" id="new-user-name-error" />
         </label>
         <label>
           E-mail
-          <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} aria-invalid={invalid('email')} aria-describedby="new-user-email-error" />
+          <FieldError error={error} field="email" id="new-user-email-error" />
         </label>
         <label>
-          Initial password <span class="hint">(at least 8 characters)</span>
-          <input type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          Initial password <span class="hint">(optional: leave it empty to get a link with which they choose their own)</span>
+          <input
+            type="password"
+            autocomplete="new-password"
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+            aria-invalid={invalid('password')}
+            aria-describedby="new-user-password-error"
+          />
+          <FieldError error={error} field="password" id="new-user-password-error" />
         </label>
         <label class="inline">
           <input type="checkbox" checked={siteAdmin} onChange={(e) => setSiteAdmin(e.currentTarget.checked)} /> Site administrator
         </label>
-        <Alert error={error} />
+        <Alert error={error} fields={['name', 'email', 'password']} />
         <button type="submit" class="primary" disabled={busy}>
           Create user
         </button>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
-import { del, get, post } from '../api';
+import { ApiError, del, get, post } from '../api';
 import type { ApiKey, BoardSummary } from '../types';
-import { Alert, Confirm, formatDate, Notice, PageTitle, useAction, useLoad } from '../ui';
+import { Alert, Confirm, errorFor, FieldError, formatDate, Notice, PageTitle, useAction, useLoad } from '../ui';
 
 type Expiry = 'never' | '30d' | '90d' | '1y';
 
@@ -145,7 +145,7 @@ function CreateKey({ boards, onCreated }: { boards: BoardSummary[]; onCreated: (
   const [chosen, setChosen] = useState<number[]>([]);
   const [filter, setFilter] = useState('');
   const [expiresIn, setExpiresIn] = useState<Expiry>('90d');
-  const { error, busy, run } = useAction();
+  const { error, busy, run, setError } = useAction();
   const shown = boards.filter((b) => b.name.toLowerCase().includes(filter.trim().toLowerCase()));
 
   return (
@@ -154,6 +154,8 @@ function CreateKey({ boards, onCreated }: { boards: BoardSummary[]; onCreated: (
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          // Said here, in the page's words, before the server would say it in the API's.
+          if (scope === 'some' && chosen.length === 0) return setError(new ApiError(400, 'boardIds: choose at least one board, or choose "All boards"'));
           void run(async () => {
             const result = await post<{ key: ApiKey; token: string }>('/account/keys', {
               name,
@@ -169,7 +171,16 @@ function CreateKey({ boards, onCreated }: { boards: BoardSummary[]; onCreated: (
       >
         <label>
           Name
-          <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="nightly-report" />
+          <input
+            name="name"
+            required
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            placeholder="nightly-report"
+            aria-invalid={errorFor(error, 'name') ? true : undefined}
+            aria-describedby="key-name-error"
+          />
+          <FieldError error={error} field="name" id="key-name-error" />
         </label>
         <fieldset>
           <legend>Permission</legend>
@@ -180,8 +191,9 @@ function CreateKey({ boards, onCreated }: { boards: BoardSummary[]; onCreated: (
             <input type="radio" name="permission" checked={permission === 'write'} onChange={() => setPermission('write')} /> Read and write
           </label>
         </fieldset>
-        <fieldset>
+        <fieldset aria-describedby="key-boards-error" aria-invalid={errorFor(error, 'boardIds') ? true : undefined}>
           <legend>Boards</legend>
+          <FieldError error={error} field="boardIds" id="key-boards-error" />
           <label class="inline">
             <input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} /> All boards (also boards you join later)
           </label>
@@ -225,7 +237,7 @@ function CreateKey({ boards, onCreated }: { boards: BoardSummary[]; onCreated: (
           </select>
         </label>
         {expiresIn === 'never' && <Notice>A key without expiration works until you revoke it.</Notice>}
-        <Alert error={error} />
+        <Alert error={error} fields={['name', 'boardIds']} />
         <button type="submit" class="primary" disabled={busy}>
           Create key
         </button>
