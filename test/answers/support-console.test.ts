@@ -153,7 +153,22 @@ describe('the support console backend (/agent, session)', () => {
     const gaps = (await w.call('GET', '/knowledge-gaps')).json();
     expect(gaps.unanswered).toBe(4);
     expect(gaps.groups.map((g: { count: number }) => g.count)).toEqual([3, 1]);
-    expect(gaps.groups[0].terms).toEqual(expect.arrayContaining(['fridg']));
+    // Whole words, not stems.
+    expect(gaps.groups[0].terms).toEqual(expect.arrayContaining(['fridge', 'smart']));
     expect(gaps.groups[0].examples).toHaveLength(3);
+  });
+
+  it('groups knowledge gaps by what the questions are about, not by the boilerplate they share', async () => {
+    const w = await asOwner();
+    const subjects = ['fridge pairing', 'opening hours'];
+    for (let i = 0; i < 10; i++) {
+      const message = `Ticket ${i} from the shop form: ${subjects[i % 2]}? See attached.`;
+      expect((await ask(t, w.token, { message })).json().needs_human, message).toBe(true);
+    }
+    const gaps = (await w.call('GET', '/knowledge-gaps')).json();
+    expect(gaps.groups.map((g: { count: number }) => g.count)).toEqual([5, 5]);
+    const terms = gaps.groups.map((g: { terms: string[] }) => g.terms.join(' '));
+    expect(terms).toEqual(expect.arrayContaining([expect.stringContaining('fridge'), expect.stringContaining('opening')]));
+    for (const t of terms) expect(t).not.toMatch(/ticket|shop|form|attached/);
   });
 });

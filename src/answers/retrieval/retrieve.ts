@@ -38,7 +38,7 @@ export const DEFAULT_QUERY: QueryParams = {
 };
 
 /** Words of a message that point at its attachment rather than say what it is about. */
-const POINTING_AT_ATTACHMENT = new Set(['attached', 'attach', 'attachment', 'attachments', 'screenshot', 'screenshots', 'screencap', 'pic', 'photo']);
+export const POINTING_AT_ATTACHMENT = new Set(['attached', 'attach', 'attachment', 'attachments', 'screenshot', 'screenshots', 'screencap', 'pic', 'photo']);
 
 const ASKING = /\?|\b(how|what|where|when|why|which|who|can|could|would|will|is|are|does|do|did|should|need|needs|want|wants|help|cannot|can't|cant|unable|won't|doesn't|isn't|not|problem|error|issue|please)\b/i;
 
