@@ -367,4 +367,60 @@ describe('the support console in a browser', () => {
     await rm(dir, { recursive: true, force: true });
     await tab.close();
   });
+
+  it('a new workspace opens on a set-up checklist that ticks itself from what the workspace has, down to a curl that calls the answer API', async () => {
+    const { owner, workspace } = await ownerWithWorkspace();
+    const cookie = (await sessionFor(web, owner.email, owner.password)).cookie;
+    const ws = `/agent/workspaces/${workspace.id}`;
+    const tab = await openTab(browser, web, { user: owner });
+    const { page } = tab;
+    const step = (key: string) => page.locator(`.checklist > li[data-step="${key}"]`);
+    const done = async () => page.locator('.checklist > li[data-done="true"]').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { step: string } }).dataset.step));
+
+    await page.goto(`/support/${workspace.id}`);
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/support/${workspace.id}`);
+    await page.getByText('0 of 5 done').waitFor();
+    expect(await page.getByRole('link', { name: /Get started/ }).innerText()).toContain('0/5');
+    const curl = await page.getByTestId('curl').innerText();
+    expect(curl).toContain(`curl ${web.base}/v1/answer`);
+    expect(curl).toContain('X-API-Key: $ANSWER_KEY');
+    await step('knowledge').getByRole('link', { name: 'Add articles →' }).click();
+    await page.getByRole('heading', { name: 'Knowledge' }).waitFor();
+
+    // Knowledge and an agent made elsewhere (the API), a question asked in "Try the agent".
+    expect((await web.call({ cookie }, 'PUT', `${ws}/articles/pw-reset`, { title: 'Reset your password', body: 'Click "Forgot password" on the sign-in page and follow the e-mailed link.' })).status).toBe(201);
+    expect((await web.call({ cookie }, 'POST', `${ws}/agents`, { name: 'Helper' })).status).toBe(201);
+    await page.getByRole('link', { name: 'Try the agent' }).click();
+    await page.getByLabel('Message').fill('I forgot my password, how do I get a reset link?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByTestId('answer').first().waitFor();
+    await page.getByRole('link', { name: /Get started/ }).click();
+    await page.getByText('3 of 5 done').waitFor();
+    expect(await done()).toEqual(['knowledge', 'agent', 'try']);
+
+    // An answer key; the curl asks about the first article.
+    const created = await web.call({ cookie }, 'POST', `${ws}/answer-keys`, { name: 'widget' });
+    expect(created.status).toBe(201);
+    await page.reload();
+    await page.getByText('4 of 5 done').waitFor();
+    expect(await page.getByTestId('curl').innerText()).toContain('"message":"Reset your password"');
+
+    // The curl, run with the key: the last step ticks itself while the page is open.
+    const answered = await fetch(`${web.base}/v1/answer`, {
+      method: 'POST',
+      headers: { 'x-api-key': created.json.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Reset your password', channel: 'api' }),
+    });
+    expect(answered.status).toBe(200);
+    await page.getByText('5 of 5 done').waitFor({ timeout: 15_000 });
+    expect(await done()).toEqual(['knowledge', 'agent', 'try', 'key', 'call']);
+    await page.getByText('All set').waitFor();
+
+    // Set up, the workspace opens on "Try the agent".
+    await page.goto(`/support/${workspace.id}`);
+    await page.getByRole('heading', { name: 'Try the agent' }).waitFor();
+    expect(await page.getByRole('link', { name: /Get started/ }).innerText()).toContain('✓');
+    await tab.close();
+  });
 });

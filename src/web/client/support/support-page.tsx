@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { link } from '../app';
 import { navigate } from '../router';
@@ -9,12 +9,14 @@ import { ConversationPage, ConversationsPage } from './conversations';
 import { KnowledgePage } from './knowledge';
 import { MembersPage } from './members';
 import { MetricsPage } from './metrics';
+import { isComplete, doneCount, StartPage, useSetup } from './start';
 import { TicketPage, TicketsPage } from './tickets';
 import { TryPage } from './try';
 import type { Workspace } from './types';
 import { EndpointPage, WebhooksPage } from './webhooks';
 
 const SECTIONS = [
+  ['start', 'Get started'],
   ['try', 'Try the agent'],
   ['knowledge', 'Knowledge'],
   ['conversations', 'Conversations'],
@@ -44,13 +46,23 @@ export function SupportPage({ path }: { path: string }) {
         </a>
       </main>
     );
-  const section = parts[1] ?? 'try';
-  const sub = parts[2] ? decodeURIComponent(parts[2]) : null;
+  return <WorkspaceConsole key={workspace.id} workspace={workspace} workspaces={workspaces.data} section={parts[1] ?? null} sub={parts[2] ? decodeURIComponent(parts[2]) : null} />;
+}
+
+/** One workspace's console: the tabs and the section in the path (without one: Get started until set up, then Try). */
+function WorkspaceConsole({ workspace, workspaces, section: given, sub }: { workspace: Workspace; workspaces: Workspace[]; section: string | null; sub: string | null }) {
+  // The checklist is re-read on every move between sections until it is complete: its ticks follow what was just done.
+  const [complete, setComplete] = useState(false);
+  const setup = useSetup(workspace.id, complete ? 'done' : `${given}/${sub}`);
+  useEffect(() => setComplete(!!setup.data && isComplete(setup.data)), [setup.data]);
+  if (given === null && !setup.data && !setup.error) return <main class="support"><p>Loading…</p></main>;
+  const section = given ?? (setup.data && !isComplete(setup.data) ? 'start' : 'try');
   const base = `/support/${workspace.id}`;
   const canManage = workspace.role !== 'member';
   const props = { workspace, canManage, base };
   let content;
-  if (section === 'try') content = <TryPage {...props} />;
+  if (section === 'start') content = <StartPage {...props} setup={setup} />;
+  else if (section === 'try') content = <TryPage {...props} />;
   else if (section === 'knowledge') content = <KnowledgePage {...props} />;
   else if (section === 'conversations') content = sub ? <ConversationPage {...props} conversationId={sub} /> : <ConversationsPage {...props} />;
   else if (section === 'metrics') content = <MetricsPage {...props} />;
@@ -73,7 +85,7 @@ export function SupportPage({ path }: { path: string }) {
               navigate(value === 'all' ? '/support' : `/support/${value}/${section}`);
             }}
           >
-            {workspaces.data.map((w) => (
+            {workspaces.map((w) => (
               <option key={w.id} value={String(w.id)}>
                 {w.name}
               </option>
@@ -91,6 +103,11 @@ export function SupportPage({ path }: { path: string }) {
             <li key={key}>
               <a href={`${base}/${key}`} onClick={link(`${base}/${key}`)} aria-current={section === key ? 'page' : undefined}>
                 {label}
+                {key === 'start' && setup.data && (
+                  <span class={`badge${isComplete(setup.data) ? ' ok' : ''}`} title="Set-up steps done">
+                    {isComplete(setup.data) ? '✓' : `${doneCount(setup.data)}/5`}
+                  </span>
+                )}
               </a>
             </li>
           ))}
@@ -127,7 +144,7 @@ function WorkspacePicker({ workspaces, onCreated }: { workspaces: Workspace[]; o
             void run(async () => {
               const w = await post<Workspace>('/agent/workspaces', { name });
               onCreated();
-              navigate(`/support/${w.id}/knowledge`);
+              navigate(`/support/${w.id}`);
             });
           }}
         >
