@@ -8,12 +8,15 @@ import type { Config } from './config.js';
 import { generatorFromConfig } from './answers/generators/from-config.js';
 import type { Generator } from './answers/generators/generator.js';
 import { attachmentReaderPlugin } from './answers/attachment-reader/plugin.js';
+import { personalCredentialIdentifier } from './accounts/credential-identity.js';
+import { answerKeyIdentifier } from './answers/keys/resolve-answer-key.js';
 import { agentRoutes } from './answers/routes/agents.js';
 import { answerRoutes } from './answers/routes/answer.js';
 import { tryRoutes } from './answers/routes/try.js';
 import { insightRoutes } from './answers/routes/insights.js';
 import { knowledgeRoutes } from './answers/routes/knowledge.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
+import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
@@ -160,6 +163,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // count the request against its budget (no credential lookup on either path).
   await app.register(overloadPlugin, { config });
   await app.register(rateLimitPlugin, { config });
+  // Each credential's module tells the limiter who a request is before its gate runs (the connector adds its own).
+  app.rateLimitIdentifiers.push(personalCredentialIdentifier(app.db.prisma), answerKeyIdentifier(app.db.prisma), workspaceTokenIdentifier(app.db.prisma));
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
   await app.register(attachmentStorePlugin, { config });
   await app.register(attachmentReaderPlugin, { config });

@@ -2,15 +2,28 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { credentialIdentity } from '../accounts/credential-identity.js';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
 import { databaseCounters, redisCounters, storeOver } from './rate-limit-store.js';
+
+/**
+ * Tells, before any surface's gate runs, whose budget a request's credential spends: its identity
+ * (`k:…`, `a:…`) when it is this identifier's kind of credential and works; null when it is this
+ * kind and does not work (it then counts against the address); undefined when it is not this
+ * kind. Each module that owns a credential registers one (`app.rateLimitIdentifiers.push`), so the
+ * ground layer knows no credential; each should be cheap (cached) and refuse malformed tokens
+ * without a lookup.
+ */
+export type CredentialIdentifier = (request: FastifyRequest) => Promise<string | null | undefined>;
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** A hash of the credential headers the request carried (null: none); set by the rate limiter. */
     credentialFingerprint: string | null;
+  }
+  interface FastifyInstance {
+    /** The credential identifiers the rate limiter asks, in order (see CredentialIdentifier). */
+    rateLimitIdentifiers: CredentialIdentifier[];
   }
 }
 
@@ -25,7 +38,7 @@ const MAX_VERIFIED = 10_000;
 const SESSION_COOKIE = /(?:^|;\s*)tb_session=([^;]*)/;
 
 /** The session cookie's value, read from the header (cookies are parsed after this plugin's hook). */
-const sessionToken = (request: FastifyRequest) => {
+export const sessionCookieOf = (request: FastifyRequest) => {
   const { cookie } = request.headers;
   return cookie === undefined ? undefined : SESSION_COOKIE.exec(cookie)?.[1];
 };
@@ -34,7 +47,7 @@ const sessionToken = (request: FastifyRequest) => {
 function fingerprint(request: FastifyRequest): string | null {
   const { authorization } = request.headers;
   const apiKey = request.headers['x-api-key'];
-  const session = sessionToken(request);
+  const session = sessionCookieOf(request);
   if (apiKey === undefined && authorization === undefined && !session) return null;
   return createHash('sha256').update(`${String(apiKey ?? '')}\n${authorization ?? ''}\n${session ?? ''}`).digest('base64url');
 }
@@ -59,14 +72,13 @@ function identityOf(request: FastifyRequest): string | null {
  *
  * It runs as a root onRequest hook, before any surface's authentication. A credential this
  * process has seen authenticate (remembered by the hash of its headers, with the identity it
- * proved) counts against that identity with no lookup. A personal key or session not seen yet is
- * checked here (through the credential cache, whose answer the gate then reuses), so a good one
- * gets its own budget from its first request, even while others spend its address's. Anything
- * else — no credential, a malformed, unknown or revoked one, or a first-seen answer key, workspace
- * token or connection (learned once their gate lets them in) — counts against the client address,
- * so random tokens share one budget instead of each getting a fresh one; malformed ones and those
- * with a wrong checksum cost no lookup. Counters live in the database (or Redis with REDIS_URL),
- * so every process shares each budget.
+ * proved) counts against that identity with no lookup. One not seen yet is checked here by the
+ * identifier its module registered (through the credential caches, whose answer the gate then
+ * reuses), so a good credential of any kind gets its own budget from its first request, even while
+ * others spend its address's. Anything else — no credential, a malformed, unknown or revoked one —
+ * counts against the client address, so random tokens share one budget instead of each getting a
+ * fresh one; malformed ones and those with a wrong checksum cost no lookup. Counters live in the
+ * database (or Redis with REDIS_URL), so every process shares each budget.
  */
 export const rateLimitPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
@@ -78,6 +90,8 @@ export const rateLimitPlugin = fp<{ config: Config }>(
       if (isUnlimited(route.url ?? '')) route.config = { ...(route.config as object), rateLimit: false } as never;
     });
 
+    const identifiers: CredentialIdentifier[] = [];
+    app.decorate('rateLimitIdentifiers', identifiers);
     const verified = new Map<string, { identity: string; at: number }>();
     const remember = (fp: string, identity: string) => {
       if (verified.size >= MAX_VERIFIED) verified.clear();
@@ -100,16 +114,17 @@ export const rateLimitPlugin = fp<{ config: Config }>(
         if (fp === null) return `ip:${request.ip}`;
         const known = verified.get(fp);
         if (known && Date.now() - known.at < VERIFIED_TTL_MS) return known.identity;
-        // A personal key or session seen for the first time here: checked now, so that a good one
-        // never waits on an address whose budget others spent. Unknown ones stay on the address.
-        const identity = await credentialIdentity({
-          db: app.db.prisma,
-          authorization: request.headers.authorization,
-          sessionToken: sessionToken(request),
-        }); // The database down: its error is the 503 the gate would have answered, without waiting twice.
-        if (identity === null) return `ip:${request.ip}`;
-        remember(fp, identity);
-        return identity;
+        // A credential seen for the first time here: checked now, so that a good one never waits
+        // on an address whose budget others spent. Unknown ones stay on the address. The database
+        // down: its error is the 503 the gate would have answered, without waiting twice.
+        for (const identify of identifiers) {
+          const identity = await identify(request);
+          if (identity === undefined) continue;
+          if (identity === null) break;
+          remember(fp, identity);
+          return identity;
+        }
+        return `ip:${request.ip}`;
       },
       errorResponseBuilder: (_request, context) =>
         new AppError(429, 'rate_limited', `too many requests: at most ${context.max} per ${windowSeconds} s; retry in ${context.after}`),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/accounts/tokens.js';
+import { runCommand } from '../../src/cli/run-command.js';
 import { buildApp } from '../../src/app.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
@@ -106,11 +107,27 @@ describe('rate limits (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS)', () => {
     expect((await get({ cookie: `tb_session=${randomToken('')}` })).statusCode).toBe(429);
   });
 
+  it('gives a good answer key and workspace token their own budgets from their first request too, even once others spent the address\'s', async () => {
+    t = await buildTestApp(LIMIT);
+    const w = await answerWorkspace(t);
+    const out = await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: t.db, config: t.config });
+    const wst = out.body.token as string;
+    expect(await statuses(6, () => t!.app.inject({ method: 'GET', url: '/v1/tickets' }))).toEqual([401, 401, 401, 401, 401, 429]);
+    const ask = () => t!.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': w.token }, payload: { message: 'How do I reset my password?' } });
+    expect(await statuses(5, ask)).toEqual([200, 200, 200, 200, 200]);
+    const tickets = () => t!.app.inject({ method: 'GET', url: '/v1/tickets', headers: { authorization: `Bearer ${wst}` } });
+    expect(await statuses(5, tickets)).toEqual([200, 200, 200, 200, 200]);
+    expect((await tickets()).statusCode).toBe(429);
+    // Unknown ones of each kind stay on the spent address.
+    expect((await t.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': generateToken('ans_') }, payload: { message: 'x' } })).statusCode).toBe(429);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/tickets', headers: { authorization: `Bearer ${generateToken('wst_')}` } })).statusCode).toBe(429);
+  });
+
   it('limits an answer key on its own budget in the /v1 shape', async () => {
     t = await buildTestApp(LIMIT);
     const w = await answerWorkspace(t);
     const ask = () => t!.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': w.token }, payload: { message: 'How do I reset my password?' } });
-    expect(await statuses(6, ask)).toEqual([200, 200, 200, 200, 200, 200]); // 1 on the address, 5 on the key
+    expect(await statuses(5, ask)).toEqual([200, 200, 200, 200, 200]); // all 5 on the key's budget, the first one too
     const limited = await ask();
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({ error: 'rate_limited', message: expect.any(String) });

@@ -2,6 +2,7 @@ import { cacheCredential, cachedCredential, credentialGeneration } from '../../a
 import { hashToken, isWellFormedToken } from '../../accounts/tokens.js';
 import { touchLastUsed } from '../../accounts/touch-last-used.js';
 import type { PrismaClient } from '../../platform/db.js';
+import type { CredentialIdentifier } from '../../platform/rate-limit.js';
 
 export interface AnswerKeyCredential {
   keyId: number;
@@ -40,4 +41,14 @@ export async function resolveAnswerKey({ db, token, now = Date.now() }: { db: Pr
     db.answerKey.updateMany({ where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: at } }] }, data: { lastUsedAt: at } }),
   );
   return entry.credential;
+}
+
+/** The rate limiter's view of an answer key (`X-API-Key: ans_…`): `a:<keyId>`, null when it does not work. */
+export function answerKeyIdentifier(db: PrismaClient): CredentialIdentifier {
+  return async (request) => {
+    const header = request.headers['x-api-key'];
+    if (typeof header !== 'string') return undefined;
+    const key = await resolveAnswerKey({ db, token: header });
+    return key ? `a:${key.keyId}` : null;
+  };
 }

@@ -57,6 +57,15 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
 
   app.decorateRequest('connector', null);
 
+  // A live connection gets its own rate-limit budget from its first request, like any credential.
+  app.rateLimitIdentifiers.push(async (request) => {
+    if (!request.url.startsWith('/mcp')) return undefined;
+    const token = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!token) return undefined;
+    const credential = await resolveConnectorToken({ db: app.db.prisma, server: await server(), token, resource: urls.resource });
+    return credential ? `c:${credential.connectionId}` : null;
+  });
+
   /** The gate: a connector access token bound to /mcp, of a live connection of an active user. */
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     reply.headers(CORS);
