@@ -78,9 +78,11 @@ describe('PDF decompression bombs on /v1/answer', () => {
     // Bounds for a loaded 2-core CI machine; the figures on a quiet one are far lower (README).
     const figures = { elapsedMs: Math.round(elapsed), healthzMaxMs: Math.round(Math.max(...healthz)), healthzProbes: healthz.length, rssPeakGrowthMiB: Math.round((rssPeak - rssBefore) / MiB), rssGrowthAfterMiB: Math.round((rssAfter - rssBefore) / MiB) };
     console.info('5 PDF bombs in one /v1/answer call:', JSON.stringify(figures));
-    expect(elapsed).toBeLessThan(5000);
+    // The old reading took 23 s for this call: the bound tells the deadline (2 s) from that with
+    // room for a loaded CI box, where three test files and Chromium share two cores.
+    expect(elapsed).toBeLessThan(12_000);
     expect(healthz.length).toBeGreaterThan(0);
-    expect(Math.max(...healthz)).toBeLessThan(1000);
+    expect(Math.max(...healthz)).toBeLessThan(3000);
     expect(rssPeak - rssBefore).toBeLessThan(300 * MiB);
   });
 });
@@ -98,8 +100,8 @@ describe('AttachmentReader', () => {
     const reader = pool();
     const started = performance.now();
     expect(await reader.read([{ kind: 'pdf', contentBase64: bomb }])).toEqual([{ kind: 'pdf', status: 'too_large' }]);
-    // The budget, not the 10 s deadline, stopped it.
-    expect(performance.now() - started).toBeLessThan(5000);
+    // The budget, not the 10 s deadline, stopped it (0.1-0.4 s on a quiet machine).
+    expect(performance.now() - started).toBeLessThan(8000);
     const [reading] = await reader.read([{ kind: 'pdf', contentBase64: legit }]);
     expect(reading).toMatchObject({ status: 'read', text: expect.stringContaining('E-4417') });
   });
@@ -114,7 +116,8 @@ describe('AttachmentReader', () => {
       { kind: 'pdf', status: 'timed_out' },
       { kind: 'pdf', status: 'timed_out' },
     ]);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Unstopped, this bomb decodes for tens of seconds; the 300 ms deadline ends it (bound for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(8000);
     expect(warnings).toContain('attachment reader: deadline passed, reader terminated');
     expect(reader.size).toBe(0);
     expect(await reader.read([{ kind: 'pdf', contentBase64: legit }])).toMatchObject([{ status: 'read' }]);
