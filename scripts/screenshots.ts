@@ -50,7 +50,9 @@ const others = await Promise.all(
   ].map(([email, name]) => createUser({ db: app.db.prisma, email: email!, password, name: name! })),
 );
 
-const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: admin.email, password }) });
+// Signed in as the browser does (its User-Agent shows in the account page's session list).
+const desktop = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': desktop }, body: JSON.stringify({ email: admin.email, password }) });
 const session = /tb_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!;
 
 async function call<T = any>(method: string, url: string, body?: unknown, auth: Record<string, string> = { cookie: `tb_session=${session}`, origin: base }): Promise<T> {
@@ -101,6 +103,22 @@ for (const [i, name] of ['Sketches', 'Copy from marketing', 'Responsive layout',
   if (i < 2) await call('PATCH', `/api/items/${item.id}`, { checked: true });
 }
 await call('POST', `/api/cards/${featured.id}/comments`, { text: 'The first draft is in Figma; feedback welcome before Thursday.' });
+{
+  // An attachment, for the card's badge and the dialog's list.
+  const form = new FormData();
+  form.append('file', new Blob(['Hero section: headline, sub-headline, call to action.\n'], { type: 'text/plain' }), 'hero-brief.txt');
+  const res = await fetch(`${base}/api/cards/${featured.id}/attachments`, { method: 'POST', headers: { cookie: `tb_session=${session}`, origin: base }, body: form });
+  if (res.status !== 201) throw new Error(`attachment: ${res.status} ${await res.text()}`);
+}
+// An invitation of an address without an account: its link opens the invitation-accept page.
+const invitation = await call('POST', `/api/boards/${board.id}/members`, { email: 'barbara@example.com', role: 'member' });
+const invitationPath = new URL(invitation.invitation.url).pathname;
+// A second session of the admin's, from a phone, for the account page's session list.
+await fetch(`${base}/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1' },
+  body: JSON.stringify({ email: admin.email, password }),
+});
 await call('POST', '/api/boards', { name: 'Support rota' });
 await call('POST', '/api/boards', { name: 'Q3 planning' });
 
@@ -159,6 +177,9 @@ async function shoot(page: Page, name: string, url: string, ready: (page: Page) 
 try {
   const signedOut = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await shoot(await signedOut.newPage(), 'sign-in', '/signin', (p) => p.getByLabel('Password').waitFor());
+  await shoot(await signedOut.newPage(), 'invitation-accept', invitationPath, (p) => p.getByRole('button', { name: 'Join the board' }).waitFor(), async (p) => {
+    await p.getByLabel('Name').fill('Barbara Liskov');
+  });
   await signedOut.close();
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -178,6 +199,8 @@ try {
   );
   await shoot(page, 'api-keys', '/settings/keys', (p) => p.getByText('Nightly import job').waitFor());
   await shoot(page, 'site-admin', '/site-admin', (p) => p.getByText('grace@example.com').waitFor());
+  await shoot(page, 'account', '/settings/account', (p) => p.getByText('Safari on iOS').waitFor(), (p) => p.setViewportSize({ width: 1280, height: 1180 }));
+  await page.setViewportSize({ width: 1280, height: 800 });
   // An assistant asks to connect (what an MCP client does: register, then send the person to authorise).
   const redirectUri = 'http://127.0.0.1:8976/callback'; // answered inside the browser (context.route)
   const client = await (
