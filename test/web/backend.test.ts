@@ -63,7 +63,9 @@ describe('/auth/setup (first run)', () => {
     } finally {
       await fresh.close();
     }
-  });
+    // A fresh embedded database and five argon2 hashes (64 MiB each) at once: on a loaded 2-core
+    // machine that alone took over 30 s.
+  }, 90_000);
 
   it('answers needed: false once any user exists, including one made by the CLI', async () => {
     await makeUser(t.db);
