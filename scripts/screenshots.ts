@@ -6,11 +6,12 @@
  * Usage: npx tsx scripts/screenshots.ts [outDir=docs/screenshots]
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium, type Page } from 'playwright-core';
 import { createUser } from '../src/accounts/create-user.js';
 import { buildApp } from '../src/app.js';
@@ -161,6 +162,22 @@ const ticket = await call(
   { authorization: `Bearer ${workspaceToken}` },
 );
 await new Promise((r) => setTimeout(r, 3000)); // the webhook fails once, then is delivered
+// A workspace created a moment ago, with its first articles: the console's first run.
+const fresh = await call('POST', '/agent/workspaces', { name: 'Billing team' });
+await call('POST', `/agent/workspaces/${fresh.id}/articles/import`, { articles: ARTICLES.slice(0, 3) });
+// Files for the knowledge import's preview (one of them replaces an article).
+const importDir = await mkdtemp(path.join(os.tmpdir(), 'tb-import-'));
+const importFiles = {
+  'Getting started.md': '# Getting started with Acme\n\nWelcome! Read **this** first: it takes five minutes.\n\n## Install\n\n* Download the app for your system\n* Run `acme setup` and sign in\n',
+  'refund-policy.html': '<html><head><title>Refund policy</title></head><body><h1>Refund policy</h1><p>Refunds within <b>30 days</b> of purchase, no questions asked.</p><ul><li>Unused seats</li><li>Annual plans, pro rata</li></ul></body></html>',
+  'Shipping times.txt': 'We ship within 2 working days.\nExpress delivery arrives the next working day.\n',
+  [`${ARTICLES[0]!.externalId}.md`]: `# ${ARTICLES[0]!.title}\n\n${ARTICLES[0]!.body}\n`,
+  'notes.md': '# Draft\n',
+};
+for (const [name, text] of Object.entries(importFiles)) await writeFile(path.join(importDir, name), text);
+const warranty = await PDFDocument.create();
+warranty.addPage().drawText('Every device carries a two-year warranty covering parts and labour.', { x: 40, y: 700, size: 12, font: await warranty.embedFont(StandardFonts.Helvetica) });
+await writeFile(path.join(importDir, 'Warranty terms.pdf'), await warranty.save());
 
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 await mkdir(outDir, { recursive: true });
@@ -242,11 +259,35 @@ try {
       await p.getByTestId('answer').first().waitFor();
     },
   );
+  await shoot(page, 'support-start', `/support/${fresh.id}`, (p) => p.getByText('1 of 5 done').waitFor(), (p) => p.setViewportSize({ width: 1280, height: 960 }));
+  await page.setViewportSize({ width: 1280, height: 800 });
   await shoot(page, 'support-knowledge', `/support/${workspace.id}/knowledge`, (p) => p.getByText(ARTICLES[0]!.title).first().waitFor());
+  await shoot(
+    page,
+    'support-knowledge-import',
+    `/support/${workspace.id}/knowledge`,
+    (p) => p.getByText(ARTICLES[0]!.title).first().waitFor(),
+    async (p) => {
+      await p.getByRole('button', { name: 'Import files' }).click();
+      await p.getByLabel('Files').setInputFiles([...Object.keys(importFiles), 'Warranty terms.pdf'].map((name) => path.join(importDir, name)));
+      await p.getByTestId('import-summary').waitFor();
+    },
+  );
   await shoot(page, 'support-conversations', `/support/${workspace.id}/conversations`, (p) => p.getByText('How do I export my data?').first().waitFor());
   await shoot(page, 'support-metrics', `/support/${workspace.id}/metrics`, (p) => p.locator('svg').first().waitFor());
   await shoot(page, 'support-ticket', `/support/${workspace.id}/tickets/${ticket.id}`, (p) => p.getByText('Wants to talk to a person').first().waitFor());
-  await shoot(page, 'support-webhook', `/support/${workspace.id}/webhooks/${endpoint.id}`, (p) => p.getByText('ticket.created').first().waitFor());
+  await shoot(
+    page,
+    'support-webhook',
+    `/support/${workspace.id}/webhooks/${endpoint.id}`,
+    (p) => p.getByText('ticket.created').first().waitFor(),
+    async (p) => {
+      // The first attempt (the 503) opened: the request as sent and the response.
+      await p.locator('.deliveries > li').first().locator('ol.attempts > li').first().locator('summary').click();
+      await p.setViewportSize({ width: 1280, height: 1000 });
+    },
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
   await context.close();
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -259,4 +300,5 @@ try {
   await app.close();
   receiver.close();
   await rm(dataDir, { recursive: true, force: true });
+  await rm(importDir, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginCookie, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
@@ -69,6 +70,25 @@ describe('the support console backend (/agent, session)', () => {
     // The answer agent uses it at once.
     const answer = await ask(t, w.token, { message: 'do lighthouses need an id from me?' });
     expect(answer.json().sources.map((x: { externalId: string }) => x.externalId)).toContain(generated.json().externalId);
+  });
+
+  it('POST /articles/read-files reads PDFs for the import with the attachment readers: text, or why none; owners and admins only', async () => {
+    const w = await asOwner();
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    pdf.addPage().drawText('Warranty: two years on every device, parts and labour.', { x: 40, y: 700, size: 12, font });
+    const good = Buffer.from(await pdf.save()).toString('base64');
+    const res = await w.call('POST', '/articles/read-files', { files: [{ filename: 'warranty.pdf', contentBase64: good }, { filename: 'broken.pdf', contentBase64: Buffer.from('not a pdf at all').toString('base64') }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().texts).toEqual([
+      { filename: 'warranty.pdf', text: 'Warranty: two years on every device, parts and labour.', problem: null },
+      { filename: 'broken.pdf', text: null, problem: expect.stringContaining('No text could be read') },
+    ]);
+    expect((await w.call('POST', '/articles/read-files', { files: [] })).statusCode).toBe(400);
+    const member = await makeUser(t.db);
+    await t.db.prisma.workspaceMember.create({ data: { workspaceId: w.workspaceId, userId: member.id, role: 'member' } });
+    const { cookie } = await loginCookie(t.app, member.email, member.password);
+    expect((await w.call('POST', '/articles/read-files', { files: [{ filename: 'warranty.pdf', contentBase64: good }] }, cookie)).statusCode).toBe(403);
   });
 
   it('creates and revokes answer keys; a revoked key stops at once', async () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES, answerWorkspace, ask } from '../answers/answer-fixtures.js';
@@ -302,7 +303,7 @@ describe('the support console in a browser', () => {
     await tab.close();
   });
 
-  it('knowledge: a new article needs no external id (one is generated); Markdown, HTML and text files are previewed as articles, then imported', async () => {
+  it('knowledge: a new article needs no external id (one is generated); Markdown, HTML, text and PDF files are previewed as articles, then imported', async () => {
     const { owner, workspace } = await ownerWithWorkspace();
     const cookie = (await sessionFor(web, owner.email, owner.password)).cookie;
     const existing = await web.call({ cookie }, 'PUT', `/agent/workspaces/${workspace.id}/articles/shipping-times`, { title: 'Shipping (old)', body: 'Old text.' });
@@ -329,10 +330,14 @@ describe('the support console in a browser', () => {
       'empty.md': '# Only a title\n',
     };
     for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+    // A PDF is read by the server's attachment readers.
+    const pdf = await PDFDocument.create();
+    pdf.addPage().drawText('Every device carries a two-year warranty.', { x: 40, y: 700, size: 12, font: await pdf.embedFont(StandardFonts.Helvetica) });
+    await writeFile(path.join(dir, 'Warranty terms.pdf'), await pdf.save());
     await page.getByRole('button', { name: 'Import files' }).click();
-    await page.getByLabel('Files').setInputFiles(Object.keys(files).map((name) => path.join(dir, name)));
+    await page.getByLabel('Files').setInputFiles([...Object.keys(files), 'Warranty terms.pdf'].map((name) => path.join(dir, name)));
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.getByTestId('import-summary').innerText().catch(() => '')).toBe('3 articles to import: 2 new, 1 replacing an existing article.');
+    await expect.poll(() => dialog.getByTestId('import-summary').innerText().catch(() => ''), { timeout: 15_000 }).toBe('4 articles to import: 3 new, 1 replacing an existing article.');
 
     const row = (file: string) => dialog.locator(`tr[data-file="${file}"]`);
     expect(await row('Getting started.md').getByRole('textbox').inputValue()).toBe('Getting started with Acme');
@@ -350,19 +355,22 @@ describe('the support console in a browser', () => {
     expect(await row('Shipping times.txt').innerText()).toContain('replaces an article');
     expect(await row('empty.md').innerText()).toContain('No text found in this file.');
     expect(await row('empty.md').getByRole('checkbox').isDisabled()).toBe(true);
+    expect(await row('Warranty terms.pdf').getByRole('textbox').inputValue()).toBe('Warranty terms');
+    expect(await row('Warranty terms.pdf').locator('.import-body').innerText()).toBe('Every device carries a two-year warranty.');
 
     // Retitle one, leave one out, import the rest.
     await row('Shipping times.txt').getByRole('textbox').fill('Shipping times and costs');
     await row('refunds.html').getByRole('checkbox').uncheck();
-    await expect.poll(() => dialog.getByTestId('import-summary').innerText()).toBe('2 articles to import: 1 new, 1 replacing an existing article.');
-    await dialog.getByRole('button', { name: 'Import 2 articles' }).click();
-    await dialog.getByText('Imported: 1 created, 1 updated.').waitFor();
+    await expect.poll(() => dialog.getByTestId('import-summary').innerText()).toBe('3 articles to import: 2 new, 1 replacing an existing article.');
+    await dialog.getByRole('button', { name: 'Import 3 articles' }).click();
+    await dialog.getByText('Imported: 2 created, 1 updated.').waitFor();
     await dialog.getByRole('button', { name: 'Done', exact: true }).click();
     await page.getByRole('button', { name: 'Getting started with Acme', exact: true }).waitFor();
 
     const get = async (id: string) => (await web.call({ cookie }, 'GET', `/agent/workspaces/${workspace.id}/articles/${id}`)).json;
     expect(await get('getting-started')).toMatchObject({ title: 'Getting started with Acme', body: expect.stringContaining('Welcome! Read this guide first.') });
     expect(await get('shipping-times')).toMatchObject({ title: 'Shipping times and costs', body: 'We ship within 2 days.\nExpress: next day.' });
+    expect(await get('warranty-terms')).toMatchObject({ title: 'Warranty terms', body: 'Every device carries a two-year warranty.' });
     expect((await web.call({ cookie }, 'GET', `/agent/workspaces/${workspace.id}/articles/refunds`)).status).toBe(404);
     await rm(dir, { recursive: true, force: true });
     await tab.close();

@@ -8,9 +8,11 @@ import { createArticle } from '../knowledge/create-article.js';
 import { getArticle } from '../knowledge/get-article.js';
 import { listArticles } from '../knowledge/list-articles.js';
 import { previewImport } from '../knowledge/preview-import.js';
+import { readArticleFiles } from '../knowledge/read-article-files.js';
 import { removeArticle } from '../knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../knowledge/upsert-article.js';
 import { presentArticle } from '../presenters.js';
+import { MAX_TEXT } from '../attachment-reader/reading.js';
 import * as v from '../web-schemas.js';
 import { consoleWorkspace, workspaceParam } from './console-context.js';
 
@@ -135,6 +137,46 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
         ? await previewImport({ db, workspaceId: workspace.id, externalIds: [...ids] })
         : await importArticles({ db, workspaceId: workspace.id, articles });
       return { ...result, dryRun };
+    },
+  );
+
+  app.post(
+    '/agent/workspaces/:workspaceId/articles/read-files',
+    {
+      bodyLimit: 100 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: 'Read PDFs\' text for the knowledge import (nothing is stored)',
+        description:
+          `The import's preview turns each file into an article; Markdown, HTML and text are read in the browser, PDFs here, by the ` +
+          `answer API's attachment readers: up to 50 pages and ${MAX_TEXT} characters of text a file, within ATTACHMENT_READ_TIMEOUT_MS each.`,
+        params: z.strictObject(workspaceParam),
+        body: z.strictObject({
+          files: z
+            .array(
+              z.strictObject({
+                filename: z.string().min(1).max(255).describe('The file\'s name, echoed back.'),
+                contentBase64: z.string().min(1).max(20_000_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, { message: 'must be plain base64' }).describe('The PDF, base64-encoded (15 MB at most).'),
+              }),
+            )
+            .min(1)
+            .max(20, { message: 'at most 20 files at once' })
+            .describe('PDFs, up to 20.'),
+        }),
+        response: {
+          200: z.object({
+            texts: z
+              .array(z.object({ filename: z.string(), text: z.string().nullable().describe('The text, whitespace collapsed; null when none could be read.'), problem: z.string().nullable().describe('Why there is no text.') }))
+              .describe('One per file, in order.'),
+          }),
+          ...errors,
+          413: errorBody,
+        },
+      },
+    },
+    async (request) => {
+      await consoleWorkspace(request, 'manage');
+      return { texts: await readArticleFiles({ reader: app.attachmentReader, files: request.body.files }) };
     },
   );
 };

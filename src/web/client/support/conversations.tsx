@@ -168,7 +168,7 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
           <>
             {' '}
             <a class="hint" href={`${base}/conversations/${conversationId}`} onClick={link(`${base}/conversations/${conversationId}`)}>
-              open
+              Open on its own
             </a>
           </>
         )}
@@ -177,7 +177,7 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
       {c && (
         <>
           <p class="hint">
-            {c.turnCount} turns · started {formatDate(c.createdAt, { time: true })} · {c.needsHuman ? 'needs a human' : 'answered'}
+            {c.turnCount === 1 ? '1 turn' : `${c.turnCount} turns`} · started {formatDate(c.createdAt, { time: true })} · {c.needsHuman ? 'needs a human' : 'answered'}
             {(c.channels ?? []).length > 0 && <> · {c.channels!.length === 1 ? 'channel' : 'channels'} {c.channels!.join(', ')}</>}
           </p>
           <ol class="thread">

@@ -185,6 +185,8 @@ interface Candidate {
   truncated: boolean;
 }
 
+/** What the server's PDF readers return at most (MAX_TEXT in src/answers/attachment-reader/reading.ts). */
+const PDF_TEXT_LIMIT = 20_000;
 /** Rows shown in the preview; a JSON file of thousands imports them all without listing each. */
 const PREVIEW_ROWS = 200;
 const KIND_LABEL: Record<FileKind, string> = { json: 'JSON', markdown: 'Markdown', html: 'HTML', text: 'Text', pdf: 'PDF' };
@@ -353,6 +355,7 @@ function ImportDialog({ workspaceId, onClose, onDone }: { workspaceId: number; o
                           <span class="import-body">{c.body.slice(0, 220)}{c.body.length > 220 ? '…' : ''}</span>
                           <div class="hint">
                             {c.body.length.toLocaleString()} characters{c.truncated ? ` (cut to ${MAX_BODY.toLocaleString()})` : ''}
+                            {c.kind === 'pdf' && c.body.length >= PDF_TEXT_LIMIT - 10 ? ` (a PDF is read up to ${PDF_TEXT_LIMIT.toLocaleString()} characters and 50 pages)` : ''}
                           </div>
                         </>
                       )}
