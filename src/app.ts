@@ -37,7 +37,7 @@ import { streamsPlugin } from './events/plugin.js';
 import { eventRoutes } from './events/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { webPlugin } from './web/plugin.js';
-import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './platform/auth.js';
+import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './accounts/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { EventBus, eventBusPlugin } from './platform/event-bus.js';

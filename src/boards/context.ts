@@ -1,4 +1,4 @@
-import type { Actor } from '../platform/auth.js';
+import type { Actor } from '../accounts/auth.js';
 import type { PrismaClient } from '../platform/db.js';
 import type { EventBus } from '../platform/event-bus.js';
 

@@ -1,4 +1,4 @@
-import type { Actor } from '../platform/auth.js';
+import type { Actor } from '../accounts/auth.js';
 import { forbidden, notFound } from '../platform/errors.js';
 
 export type BoardRole = 'admin' | 'member' | 'observer';

@@ -1,6 +1,6 @@
 import { requireRole, requireWebhook } from '../boards/access.js';
 import { allows, authorize, authorizeWebhook, type WebhookAction } from '../boards/policy.js';
-import type { Actor } from '../platform/auth.js';
+import type { Actor } from '../accounts/auth.js';
 import type { DbClient } from '../platform/db.js';
 import type { EndpointScope } from './access.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { sessionAuthentication } from '../platform/auth.js';
+import { sessionAuthentication } from '../accounts/auth.js';
 import { errorBody } from '../platform/openapi.js';
 
 import { consoleWorkspace, workspaceParam } from '../answers/routes/console-context.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
+import { sessionAuthentication } from '../../accounts/auth.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { answerMetrics } from '../conversations/answer-metrics.js';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
+import { sessionAuthentication } from '../../accounts/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { answerMessage } from '../conversations/answer-message.js';
 import type { Generator } from '../generators/generator.js';

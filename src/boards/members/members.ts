@@ -1,5 +1,5 @@
 import { changeBoard, type RecordActivity, type Tx } from '../../events/board-change.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../../accounts/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';

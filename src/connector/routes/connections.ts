@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
+import { sessionAuthentication } from '../../accounts/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { disconnect } from '../disconnect.js';

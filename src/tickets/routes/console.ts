@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { consoleWorkspace, workspaceParam } from '../../answers/routes/console-context.js';
 import { limitQuery } from '../../answers/web-schemas.js';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
+import { sessionAuthentication } from '../../accounts/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { getTicket } from '../get-ticket.js';
 import { listTickets } from '../list-tickets.js';
