@@ -1,6 +1,6 @@
 import { acceptInvitations } from '../boards/members/members.js';
-import { changeBoard } from '../events/board-change.js';
-import type { EventBus } from '../platform/event-bus.js';
+import { changeBoard } from '../boards/activity/change-board.js';
+import type { EventBus } from '../boards/activity/event-bus.js';
 import type { PrismaClient } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
 import { hashPassword } from './passwords.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../platform/db.js';
-import type { EventBus } from '../platform/event-bus.js';
+import type { EventBus } from '../boards/activity/event-bus.js';
 
 /** What a CLI command runs with: the same database (and later, bus) the server uses. */
 export interface CommandContext {

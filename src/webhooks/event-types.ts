@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTIVITY_TYPES } from '../events/activity-types.js';
+import { ACTIVITY_TYPES } from '../boards/activity/activity-types.js';
 
 /** Every event type a workspace's webhook endpoint can receive. */
 export const WEBHOOK_EVENT_TYPES = ['ticket.created', 'ticket.updated'] as const;

@@ -38,7 +38,7 @@ export const webhooksPlugin = fp<{ config: Config; enabled?: boolean }>(
       log: app.log,
     });
     app.decorate('webhooks', dispatcher);
-    // Board changes (src/events/board-change.ts) say so on the bus: they have no reach to `app`.
+    // Board changes (src/boards/activity/change-board.ts) say so on the bus: they have no reach to `app`.
     const stopListening = app.events.onWebhooksDue(() => dispatcher.wake());
     app.addHook('onClose', async () => stopListening());
     app.addHook('onReady', async () => dispatcher.start());

@@ -1,5 +1,5 @@
-import type { ActivityData, ActivityType, TypedActivity } from '../../events/activity-types.js';
-import { changeBoard, type RecordActivity, type Tx } from '../../events/board-change.js';
+import type { ActivityData, ActivityType, TypedActivity } from '../activity/activity-types.js';
+import { changeBoard, type RecordActivity, type Tx } from '../activity/change-board.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { requireCard } from '../access.js';

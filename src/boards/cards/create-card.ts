@@ -1,4 +1,4 @@
-import { changeBoard, type Tx } from '../../events/board-change.js';
+import { changeBoard, type Tx } from '../activity/change-board.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../../platform/errors.js';
 import { type FieldRow, requireList } from '../access.js';

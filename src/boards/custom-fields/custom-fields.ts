@@ -1,4 +1,4 @@
-import { changeBoard, type Tx } from '../../events/board-change.js';
+import { changeBoard, type Tx } from '../activity/change-board.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../../platform/errors.js';
 import { type FieldRow, requireCustomField, requireRole } from '../access.js';

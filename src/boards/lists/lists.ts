@@ -1,4 +1,4 @@
-import { changeBoard } from '../../events/board-change.js';
+import { changeBoard } from '../activity/change-board.js';
 import type { Actor } from '../../accounts/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';

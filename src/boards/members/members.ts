@@ -1,4 +1,4 @@
-import { changeBoard, type RecordActivity, type Tx } from '../../events/board-change.js';
+import { changeBoard, type RecordActivity, type Tx } from '../activity/change-board.js';
 import type { Actor } from '../../accounts/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Generator } from '../../answers/generators/generator.js';
 import type { Actor } from '../../accounts/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
-import type { EventBus } from '../../platform/event-bus.js';
+import type { EventBus } from '../../boards/activity/event-bus.js';
 import type { ToolAccess } from '../policy.js';
 import type { ConnectorCredential } from '../resolve-connector-token.js';
 

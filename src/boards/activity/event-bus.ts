@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fp from 'fastify-plugin';
 import pg from 'pg';
-import { type ActivityView, presentActivity } from '../events/present-activity.js';
-import type { Database } from './db.js';
+import { type ActivityView, presentActivity } from './present-activity.js';
+import type { Database } from '../../platform/db.js';
 
 const CHANNEL = 'tb_board_events';
 

@@ -1,15 +1,15 @@
-import type { Prisma } from '../generated/prisma/client.js';
-import type { Actor } from '../accounts/auth.js';
-import type { PrismaClient } from '../platform/db.js';
-import type { EventBus } from '../platform/event-bus.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from '../../accounts/auth.js';
+import type { PrismaClient } from '../../platform/db.js';
+import type { EventBus } from './event-bus.js';
 import { z } from 'zod';
-import { recordWebhookEvent } from '../webhooks/record-event.js';
+import { recordWebhookEvent } from '../../webhooks/record-event.js';
 import { activity, type ActivityRow, type ActivityView, presentActivity } from './present-activity.js';
 
 export type Tx = Prisma.TransactionClient;
 
 /**
- * One activity to record: a type of src/events/activity-types.ts with that type's data, so a
+ * One activity to record: a type of src/boards/activity/activity-types.ts with that type's data, so a
  * record call with an unknown type or data of another shape does not compile.
  */
 export type ActivityInput = import('./activity-types.js').TypedActivity & {
