@@ -16,7 +16,7 @@ import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
-import { boardWebhookRoutes } from './webhooks/routes/board-webhooks.js';
+import { boardWebhookRoutes } from './boards/webhooks/routes.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { adminRoutes } from './accounts/routes/admin.js';

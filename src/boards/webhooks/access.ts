@@ -1,8 +1,8 @@
-import { requireRole, requireWebhook } from '../boards/access.js';
-import { allows, authorize, authorizeWebhook, type WebhookAction } from '../boards/policy.js';
-import type { Actor } from '../accounts/auth.js';
-import type { DbClient } from '../platform/db.js';
-import type { EndpointScope } from './access.js';
+import { requireRole, requireWebhook } from '../access.js';
+import { allows, authorize, authorizeWebhook, type WebhookAction } from '../policy.js';
+import type { Actor } from '../../accounts/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import type { EndpointScope } from '../../webhooks/access.js';
 
 /**
  * The scope in which the actor may `action` the board webhook `webhookId` (for the shared
