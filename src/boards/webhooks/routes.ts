@@ -11,11 +11,13 @@ import { createEndpoint } from '../../webhooks/create-endpoint.js';
 import { deleteEndpoint } from '../../webhooks/delete-endpoint.js';
 import { listBoardWebhooks } from './list-board-webhooks.js';
 import { listDeliveries } from '../../webhooks/list-deliveries.js';
-import { presentBoardWebhook, presentDelivery } from '../../webhooks/presenters.js';
+import { presentDelivery } from '../../webhooks/presenters.js';
 import { redeliverFailedSince, redeliverOne } from '../../webhooks/redeliver.js';
 import { rotateSecret } from '../../webhooks/rotate-secret.js';
-import * as s from '../../webhooks/schemas.js';
+import * as w from '../../webhooks/schemas.js';
 import { updateEndpoint } from '../../webhooks/update-endpoint.js';
+import { presentBoardWebhook } from './presenters.js';
+import * as s from './schemas.js';
 
 const tags = ['webhooks'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -159,7 +161,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         operationId: 'listBoardWebhookDeliveries',
         tags,
         summary: 'The delivery log: deliveries newest first, each with its attempts, paginated with ?before=',
-        description: `${ownerNote} ${s.retentionNote}`,
+        description: `${ownerNote} ${w.retentionNote}`,
         params: webhookId,
         querystring: z.object({
           limit: b.limitQuery(20, 100),
@@ -207,7 +209,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         summary: 'Send again every delivery that failed since a time',
         description: ownerNote,
         params: webhookId,
-        body: z.strictObject({ since: s.since.describe('Deliveries created at or after it (ISO-8601 with an offset).') }),
+        body: z.strictObject({ since: w.since.describe('Deliveries created at or after it (ISO-8601 with an offset).') }),
         response: { 202: z.object({ redelivered: z.number().int().describe('How many deliveries were queued again.') }), ...errors, 409: errorBody.describe('The webhook is disabled.') },
       },
     },
