@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { sessionAuthentication } from '../accounts/auth.js';
 import { errorBody } from '../platform/openapi.js';
 
-import { consoleWorkspace, workspaceParam } from '../answers/routes/console-context.js';
+import { consoleWorkspace, workspaceParam } from './console-context.js';
 import { email as emailSchema } from '../accounts/schemas.js';
 import { id } from '../platform/schemas.js';
 import { createWorkspace } from './create-workspace.js';

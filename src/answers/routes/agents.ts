@@ -12,7 +12,7 @@ import { listAnswerKeys } from '../keys/list-answer-keys.js';
 import { revokeAnswerKey } from '../keys/revoke-answer-key.js';
 import { presentAgent, presentAnswerKey } from '../presenters.js';
 import * as v from '../web-schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };

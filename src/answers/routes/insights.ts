@@ -10,7 +10,7 @@ import { getConversation, listConversations } from '../conversations/list-conver
 import { presentConversation, presentConversationSummary } from '../presenters.js';
 import { confidence } from '../schemas.js';
 import * as v from '../web-schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };

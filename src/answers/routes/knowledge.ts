@@ -11,7 +11,7 @@ import { removeArticle } from '../knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../knowledge/upsert-article.js';
 import { presentArticle } from '../presenters.js';
 import * as v from '../web-schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };

@@ -7,7 +7,7 @@ import { answerMessage } from '../conversations/answer-message.js';
 import type { Generator } from '../generators/generator.js';
 import { checkAttachmentSizes } from '../read-attachments.js';
 import { answerRequest, answerResponse } from '../schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import { z } from 'zod';
 
 /** The same ceiling as /v1/answer: attachments travel as base64 inside the JSON. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consoleWorkspace, workspaceParam } from '../../answers/routes/console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import { limitQuery } from '../../answers/web-schemas.js';
 import type { Config } from '../../config.js';
 import { sessionAuthentication } from '../../accounts/auth.js';
