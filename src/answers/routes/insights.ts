@@ -9,6 +9,7 @@ import { knowledgeGaps } from '../conversations/knowledge-gaps.js';
 import { getConversation, listConversations } from '../conversations/list-conversations.js';
 import { presentConversation, presentConversationSummary } from '../presenters.js';
 import { confidence } from '../schemas.js';
+import { limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
@@ -44,7 +45,7 @@ export const insightRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
           needsHuman: z.enum(['true', 'false']).optional().transform((x) => (x === undefined ? undefined : x === 'true')),
           confidence: confidence.optional().describe('Conversations with a turn of this confidence.'),
           ...v.rangeQuery,
-          limit: v.limitQuery(100, 20).describe('1-100, default 20.'),
+          limit: limitQueryString(100, 20).describe('1-100, default 20.'),
           cursor: z.string().max(40).optional().describe('nextCursor of the previous page.'),
         }),
         response: { 200: z.object({ conversations: z.array(v.conversationSummary), nextCursor: z.string().nullable() }), ...errors },
@@ -104,7 +105,7 @@ export const insightRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
         tags,
         summary: 'Questions the knowledge did not answer, grouped by similarity, biggest group first',
         params: z.strictObject(workspaceParam),
-        querystring: z.strictObject({ ...v.rangeQuery, limit: v.limitQuery(100, 20).describe('Groups, 1-100, default 20.') }),
+        querystring: z.strictObject({ ...v.rangeQuery, limit: limitQueryString(100, 20).describe('Groups, 1-100, default 20.') }),
         response: { 200: v.gaps, ...errors },
       },
     },

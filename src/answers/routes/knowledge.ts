@@ -10,6 +10,7 @@ import { previewImport } from '../knowledge/preview-import.js';
 import { removeArticle } from '../knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../knowledge/upsert-article.js';
 import { presentArticle } from '../presenters.js';
+import { limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
@@ -31,7 +32,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
         params: z.strictObject(workspaceParam),
         querystring: z.strictObject({
           q: z.string().max(200).optional().describe('Case-insensitive text in the title, body or externalId.'),
-          limit: v.limitQuery(200, 50).describe('1-200, default 50.'),
+          limit: limitQueryString(200, 50).describe('1-200, default 50.'),
           cursor: z.string().max(200).optional().describe('nextCursor of the previous page.'),
         }),
         response: { 200: z.object({ articles: z.array(v.article), nextCursor: z.string().nullable() }), ...errors },

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
-import { limitQuery } from '../../answers/web-schemas.js';
 import type { Config } from '../../config.js';
 import { sessionAuthentication } from '../../accounts/auth.js';
 import { errorBody } from '../../platform/openapi.js';
-import { id } from '../../platform/schemas.js';
+import { id, limitQueryString } from '../../platform/schemas.js';
 import { endpointInScope } from '../access.js';
 import { createEndpoint } from '../create-endpoint.js';
 import { deleteEndpoint } from '../delete-endpoint.js';
@@ -114,7 +113,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
         description: s.retentionNote,
         params: endpointParams,
         querystring: z.strictObject({
-          limit: limitQuery(100, 20).describe('1-100, default 20.'),
+          limit: limitQueryString(100, 20).describe('1-100, default 20.'),
           before: z.string().regex(/^\d{1,10}$/, { message: 'must be a delivery id' }).transform(Number).optional().describe('nextBefore of the previous page.'),
           status: z.enum(['pending', 'succeeded', 'failed']).optional(),
         }),
