@@ -32,6 +32,7 @@ import { labelRoutes } from './boards/routes/labels.js';
 import { cardRoutes } from './boards/routes/cards.js';
 import { listRoutes } from './boards/routes/lists.js';
 import { memberRoutes } from './boards/routes/members.js';
+import { acceptInvitationsOnSignUp } from './boards/members/sign-up.js';
 import { startAdminSocket } from './cli/admin-socket.js';
 import { streamsPlugin } from './boards/stream/plugin.js';
 import { eventRoutes } from './boards/stream/routes.js';
@@ -215,7 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await web.register(authRoutes, { config });
       await web.register(keyRoutes, { config });
       await web.register(connectionRoutes, { config });
-      await web.register(adminRoutes, { config });
+      await web.register(adminRoutes, { config, signUp: acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events }) });
       await web.register(workspaceRoutes, { config });
       await web.register(agentRoutes, { config });
       await web.register(knowledgeRoutes, { config });

@@ -5,7 +5,7 @@ import { sessionAuthentication } from '../auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { authorize } from '../policy.js';
-import { createUser } from '../create-user.js';
+import { createUser, type SignUp } from '../create-user.js';
 import { listUsers } from '../list-users.js';
 import { setUserStatus } from '../set-user-status.js';
 import * as s from '../schemas.js';
@@ -19,8 +19,11 @@ const presentAdminUser = (u: { id: number; email: string; name: string; siteAdmi
 });
 const responses = { 200: statusResponse, 401: errorBody, 403: errorBody, 404: errorBody };
 
-/** /admin/users: site administrators block, unblock and delete users (session only). */
-export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+/**
+ * /admin/users: site administrators block, unblock and delete users (session only). `signUp`: what
+ * other modules do when a user is created (app.ts hands in the boards' invitations).
+ */
+export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp }> = async (app, { config, signUp }) => {
   app.addHook('onRequest', sessionAuthentication(config));
   app.addHook('preHandler', async (request) => authorize(request.actor, 'administer-users'));
 
@@ -49,7 +52,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       },
     },
     async (request, reply) => {
-      const user = await createUser({ db: app.db.prisma, events: app.events, ...request.body });
+      const user = await createUser({ db: app.db.prisma, signUp, ...request.body });
       return reply.status(201).send({ user: presentAdminUser(user) });
     },
   );
