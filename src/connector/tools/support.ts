@@ -12,7 +12,7 @@ import { ticketCreate } from '../../tickets/schemas.js';
 import { workspaceForUser } from '../../workspaces/access.js';
 import { listWorkspaces } from '../../workspaces/list-workspaces.js';
 import { presentWorkspace } from '../../workspaces/presenters.js';
-import { searchKnowledge } from '../search-knowledge.js';
+import { searchKnowledge } from '../../answers/knowledge/search-knowledge.js';
 import { limit } from './boards.js';
 import { tool, type ToolContext } from './tool.js';
 
