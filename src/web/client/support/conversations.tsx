@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
-import { link } from '../app';
+import { link } from '../router';
 import { Alert, formatDate, Pager, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
+import type { Agent, Conversation, SectionProps } from './types';
 import { AnswerView } from './try';
-import type { Agent, Conversation } from './types';
 
 /** Every answer-API call is a conversation: filter them, open one to read its turns. */
 export function ConversationsPage({ workspace, base }: SectionProps) {

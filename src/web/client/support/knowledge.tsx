@@ -2,8 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api';
 import { setQuery, useLocation } from '../router';
 import { Alert, Confirm, formatDate, Modal, Notice, Pager, useAction, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { Article } from './types';
+import type { Article, SectionProps } from './types';
 
 interface ImportArticle {
   externalId: string;
