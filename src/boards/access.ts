@@ -3,7 +3,7 @@ import type { Actor } from '../accounts/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import type { BoardRole } from './policy.js';
-import { CARD_COLUMNS, type CardRow } from './presenters.js';
+import { type AttachmentRow, CARD_COLUMNS, type CardRow, type FieldRow, type LabelRow, type ListRow } from './rows.js';
 
 /**
  * The boards an actor may reach, as a query condition: boards its user is a member of now,
@@ -120,39 +120,3 @@ export const requireAttachment = (db: DbClient, actor: Actor, attachmentId: numb
   requireOnBoard<AttachmentRow>(db, actor, 'attachment', Prisma.sql`
     SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x."createdAt", m.role::text AS role
     FROM "Attachment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${attachmentId}`);
-
-export interface AttachmentRow {
-  id: number;
-  cardId: number;
-  boardId: number;
-  filename: string;
-  mimeType: string;
-  size: number;
-  storageKey: string;
-  createdAt: Date;
-}
-
-export interface LabelRow {
-  id: number;
-  boardId: number;
-  name: string;
-  color: string | null;
-}
-
-export interface FieldRow {
-  id: number;
-  boardId: number;
-  name: string;
-  type: 'text' | 'number' | 'date' | 'checkbox' | 'list';
-  options: string[];
-}
-
-export interface ListRow {
-  id: number;
-  boardId: number;
-  name: string;
-  position: number;
-  archived: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}

@@ -6,7 +6,7 @@ import { requireCard } from '../access.js';
 import { loadFullCard, summaryOf } from './card-json.js';
 import type { BoardContext } from '../context.js';
 import { authorize, type BoardAction } from '../policy.js';
-import { CARD_COLUMNS, type CardRow } from '../presenters.js';
+import { CARD_COLUMNS, type CardRow } from '../rows.js';
 import { RETRY, withRetry } from '../retry.js';
 import type { CardSummaryView, CardView } from '../schemas.js';
 
