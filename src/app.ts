@@ -38,7 +38,7 @@ import { streamsPlugin } from './boards/stream/plugin.js';
 import { eventRoutes } from './boards/stream/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { webPlugin } from './web/plugin.js';
-import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './accounts/auth.js';
+import { apiAuthentication, SESSION_COOKIE, sameOriginOnly, sessionAuthentication } from './accounts/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { EventBus, eventBusPlugin } from './boards/activity/event-bus.js';
@@ -213,17 +213,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     );
     await api.register(async (web) => {
       web.addHook('onRequest', sameOriginOnly(config));
+      // Sign-in and set-up, before any session; /auth/logout and /auth/me guard themselves.
       await web.register(authRoutes, { config });
-      await web.register(keyRoutes, { config });
-      await web.register(connectionRoutes, { config });
-      await web.register(adminRoutes, { config, signUp: acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events }) });
-      await web.register(workspaceRoutes, { config });
-      await web.register(agentRoutes, { config });
-      await web.register(knowledgeRoutes, { config });
-      await web.register(insightRoutes, { config });
-      await web.register(tryRoutes, { config, generator });
-      await web.register(ticketConsoleRoutes, { config });
-      await web.register(webhookConsoleRoutes, { config });
+      // The web backend's one guard: every route below takes a session, and a route registered
+      // here cannot forget it. (In order: the OpenAPI document lists paths as registered.)
+      await web.register(async (session) => {
+        session.addHook('onRequest', sessionAuthentication(config));
+        await session.register(keyRoutes);
+        await session.register(connectionRoutes, { config });
+        await session.register(adminRoutes, { signUp: acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events }) });
+        await session.register(workspaceRoutes);
+        await session.register(agentRoutes);
+        await session.register(knowledgeRoutes);
+        await session.register(insightRoutes);
+        await session.register(tryRoutes, { config, generator });
+        await session.register(ticketConsoleRoutes);
+        await session.register(webhookConsoleRoutes, { config });
+      });
     });
   });
 

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../config.js';
-import { sessionAuthentication } from '../accounts/auth.js';
 import { errorBody } from '../platform/openapi.js';
 
 import { consoleWorkspace, workspaceParam } from './console-context.js';
@@ -14,8 +12,7 @@ import { presentWorkspace } from './presenters.js';
 import * as s from './schemas.js';
 
 /** /agent/workspaces: the support workspaces a person belongs to (session only). */
-export const workspaceRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/agent/workspaces',

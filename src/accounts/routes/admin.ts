@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { authorize } from '../policy.js';
@@ -20,11 +18,10 @@ const presentAdminUser = (u: { id: number; email: string; name: string; siteAdmi
 const responses = { 200: statusResponse, 401: errorBody, 403: errorBody, 404: errorBody };
 
 /**
- * /admin/users: site administrators block, unblock and delete users (session only). `signUp`: what
+ * /admin/users: site administrators block, unblock and delete users (session only, app.ts). `signUp`: what
  * other modules do when a user is created (app.ts hands in the boards' invitations).
  */
-export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp }> = async (app, { config, signUp }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const adminRoutes: FastifyPluginAsyncZod<{ signUp: SignUp }> = async (app, { signUp }) => {
   app.addHook('preHandler', async (request) => authorize(request.actor, 'administer-users'));
 
   app.get(

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../accounts/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { id } from '../../platform/schemas.js';
 import { createAgent } from '../agents/create-agent.js';
@@ -18,8 +16,7 @@ const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 /** Agents and answer-API keys of a workspace (session; owners and admins change them). */
-export const agentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.get(

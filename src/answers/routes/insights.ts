@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../accounts/auth.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { answerMetrics } from '../conversations/answer-metrics.js';
@@ -28,8 +26,7 @@ function range(query: { from?: string | undefined; to?: string | undefined }) {
 }
 
 /** Conversations, metrics and knowledge gaps of a workspace (session; every member reads them). */
-export const insightRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.get(

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../accounts/auth.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { getArticle } from '../knowledge/get-article.js';
@@ -19,8 +17,7 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody 
 const articleParams = z.strictObject({ ...workspaceParam, externalId: v.externalId });
 
 /** Knowledge articles of a workspace: every change applies to the next answer. */
-export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.get(

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../accounts/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { getTicket } from '../get-ticket.js';
 import { listTickets } from '../list-tickets.js';
@@ -14,8 +12,7 @@ const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 /** The workspace token and the tickets, in the support console (session). */
-export const ticketConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.post(

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../accounts/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { id, limitQueryString } from '../../platform/schemas.js';
 import { endpointInScope } from '../access.js';
@@ -24,7 +23,6 @@ const secretNote = 'The secret (whsec_…) is in this response only: the receive
 
 /** A workspace's webhook endpoints and their delivery log (session; owners and admins change them). */
 export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
   const db = app.db.prisma;
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
   const base = '/agent/workspaces/:workspaceId/webhooks';
