@@ -171,7 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Lets the admin CLI reach the embedded database while this process holds it.
     let socket: Awaited<ReturnType<typeof startAdminSocket>> = null;
     app.addHook('onReady', async () => {
-      socket = await startAdminSocket({ db, config, events: app.events, wakeWebhooks: () => app.webhooks.wake() });
+      socket = await startAdminSocket({ db, config, events: app.events, outbox: app.webhooks });
     });
     app.addHook('onClose', async () => socket?.close());
   }
@@ -221,7 +221,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         session.addHook('onRequest', sessionAuthentication(config));
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
-        await session.register(adminRoutes, { signUp: acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events }) });
+        await session.register(adminRoutes, { signUp: acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events, outbox: app.webhooks }) });
         await session.register(workspaceRoutes);
         await session.register(agentRoutes);
         await session.register(knowledgeRoutes);

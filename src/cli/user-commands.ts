@@ -13,8 +13,8 @@ export const userCreate = defineCommand({
   usage: 'user create --email E --password P [--name N] [--admin]',
   summary: 'create a user (--admin: a site administrator)',
   flags: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional(), admin: flag.optional() }),
-  run: async ({ db, events }, f) => {
-    const user = await createUserWithInvitations({ db: db.prisma, email: f.email, password: f.password, name: f.name, siteAdmin: f.admin === true, events });
+  run: async ({ db, events, outbox }, f) => {
+    const user = await createUserWithInvitations({ db: db.prisma, email: f.email, password: f.password, name: f.name, siteAdmin: f.admin === true, events, outbox });
     return { id: user.id, email: user.email, name: user.name };
   },
 });

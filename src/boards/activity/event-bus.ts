@@ -35,21 +35,6 @@ export class EventBus {
   }
 
   /**
-   * Webhook deliveries were committed by this process (a board change on a board with webhooks):
-   * its dispatcher looks for them at once. Local only: other processes' dispatchers find them at
-   * their next look (WEBHOOK_POLL_MS), as for ticket events.
-   */
-  webhooksDue() {
-    this.emitter.emit('webhooks-due');
-  }
-
-  /** Calls fn after each `webhooksDue()`; returns the unsubscribe function. */
-  onWebhooksDue(fn: () => void): () => void {
-    this.emitter.on('webhooks-due', fn);
-    return () => this.emitter.off('webhooks-due', fn);
-  }
-
-  /**
    * Calls fn each time the listener connection comes back after it was lost: other processes'
    * changes made meanwhile were never heard here, so whoever holds live state must catch up.
    */

@@ -2,16 +2,17 @@ import { type CreateUserOptions, createUser, type SignUp } from '../../accounts/
 import type { PrismaClient } from '../../platform/db.js';
 import { changeBoard } from '../activity/change-board.js';
 import type { EventBus } from '../activity/event-bus.js';
+import type { Outbox } from '../../webhooks/outbox.js';
 import { acceptInvitations } from './members.js';
 
 /**
  * The boards' part of a sign-up: the new user becomes a member of the boards its address was
  * invited to, in the user's own transaction, announced on those boards (after the commit, on
- * `events` when given) and attributed to the user.
+ * `events` and to board webhooks through `outbox`, when given) and attributed to the user.
  */
-export function acceptInvitationsOnSignUp({ db, events }: { db: PrismaClient; events?: EventBus | undefined }): SignUp {
+export function acceptInvitationsOnSignUp({ db, events, outbox }: { db: PrismaClient; events?: EventBus | undefined; outbox?: Outbox | undefined }): SignUp {
   return (create) =>
-    changeBoard({ db, events, actor: null }, async (tx, record) => {
+    changeBoard({ db, events, outbox, actor: null }, async (tx, record) => {
       const user = await create(tx);
       await acceptInvitations(tx, (input) => record({ ...input, actor: user }), user);
       return user;
@@ -19,6 +20,6 @@ export function acceptInvitationsOnSignUp({ db, events }: { db: PrismaClient; ev
 }
 
 /** A new active user, a member of the boards its address was invited to; 409 when the address is taken. */
-export function createUserWithInvitations({ events, ...options }: Omit<CreateUserOptions, 'signUp'> & { events?: EventBus | undefined }) {
-  return createUser({ ...options, signUp: acceptInvitationsOnSignUp({ db: options.db, events }) });
+export function createUserWithInvitations({ events, outbox, ...options }: Omit<CreateUserOptions, 'signUp'> & { events?: EventBus | undefined; outbox?: Outbox | undefined }) {
+  return createUser({ ...options, signUp: acceptInvitationsOnSignUp({ db: options.db, events, outbox }) });
 }

@@ -194,8 +194,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
     },
     async (request, reply) => {
       const scope = await boardWebhookScope({ db, actor: request.actor, webhookId: request.params.id, action: 'manage' });
-      const delivery = await redeliverOne({ db, scope, endpointId: request.params.id, deliveryId: request.params.deliveryId });
-      app.webhooks.wake();
+      const delivery = await redeliverOne({ db, scope, endpointId: request.params.id, deliveryId: request.params.deliveryId, outbox: app.webhooks });
       return reply.status(202).send(presentDelivery(delivery));
     },
   );
@@ -215,8 +214,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
     },
     async (request, reply) => {
       const scope = await boardWebhookScope({ db, actor: request.actor, webhookId: request.params.id, action: 'manage' });
-      const redelivered = await redeliverFailedSince({ db, scope, endpointId: request.params.id, since: new Date(request.body.since) });
-      app.webhooks.wake();
+      const redelivered = await redeliverFailedSince({ db, scope, endpointId: request.params.id, since: new Date(request.body.since), outbox: app.webhooks });
       return reply.status(202).send({ redelivered });
     },
   );

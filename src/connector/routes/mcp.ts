@@ -98,7 +98,7 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
       actor: actorOf(credential),
       credential,
       log: request.log,
-      wakeWebhooks: () => app.webhooks.wake(),
+      outbox: app.webhooks,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

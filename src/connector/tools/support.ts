@@ -88,8 +88,7 @@ export const supportTools = [
     },
     async run(ctx, { workspaceId: wid, requester, ...input }) {
       const workspace = await member(ctx, wid);
-      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } } });
-      ctx.wakeWebhooks();
+      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } }, outbox: ctx.outbox });
       return created.ticket;
     },
   }),

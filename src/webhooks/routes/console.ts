@@ -137,8 +137,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const delivery = await redeliverOne({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId });
-      app.webhooks.wake();
+      const delivery = await redeliverOne({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId, outbox: app.webhooks });
       return reply.status(202).send(presentDelivery(delivery));
     },
   );
@@ -157,8 +156,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
       const since = new Date(request.body.since);
-      const redelivered = await redeliverFailedSince({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, since });
-      app.webhooks.wake();
+      const redelivered = await redeliverFailedSince({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, since, outbox: app.webhooks });
       return reply.status(202).send({ redelivered });
     },
   );
