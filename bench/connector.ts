@@ -148,7 +148,7 @@ const ctx = {
   db: db.prisma, events: app.events, generator: null as never, log: app.log,
   actor: { userId: user.id, name: user.name, email: user.email, siteAdmin: false, via: 'session' as const, keyId: null, sessionId: null, permission: 'write' as const, boardIds: null },
   credential: { connectionId: 0, clientId: '', clientName: 'bench', scope: 'read write', userId: user.id, name: user.name, email: user.email, siteAdmin: false },
-  wakeWebhooks: () => {},
+  outbox: { wake() {} },
 };
 for (let i = 0; i < iterations; i++) {
   const t0 = performance.now();

@@ -13,7 +13,7 @@ import { createApiKey } from '../src/accounts/create-api-key.js';
 import { createUser } from '../src/accounts/create-user.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
-import { apiAuthentication } from '../src/platform/auth.js';
+import { apiAuthentication } from '../src/accounts/auth.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 

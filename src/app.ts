@@ -20,7 +20,7 @@ import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
-import { boardWebhookRoutes } from './webhooks/routes/board-webhooks.js';
+import { boardWebhookRoutes } from './boards/webhooks/routes.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { accountRoutes } from './accounts/routes/account.js';
@@ -38,15 +38,16 @@ import { labelRoutes } from './boards/routes/labels.js';
 import { cardRoutes } from './boards/routes/cards.js';
 import { listRoutes } from './boards/routes/lists.js';
 import { memberRoutes } from './boards/routes/members.js';
+import { acceptInvitationsOnSignUp } from './boards/members/sign-up.js';
 import { startAdminSocket } from './cli/admin-socket.js';
-import { streamsPlugin } from './events/plugin.js';
-import { eventRoutes } from './events/routes.js';
+import { streamsPlugin } from './boards/stream/plugin.js';
+import { eventRoutes } from './boards/stream/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { webPlugin, webStylesheet } from './web/plugin.js';
-import { apiAuthentication, SESSION_COOKIE, sameOriginOnly } from './platform/auth.js';
+import { apiAuthentication, SESSION_COOKIE, sameOriginOnly, sessionAuthentication } from './accounts/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
-import { EventBus, eventBusPlugin } from './platform/event-bus.js';
+import { EventBus, eventBusPlugin } from './boards/activity/event-bus.js';
 import { registerBodyRules } from './platform/body-rules.js';
 import { registerCors } from './platform/cors.js';
 import { registerQueryRules } from './platform/query-rules.js';
@@ -179,7 +180,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Lets the admin CLI reach the embedded database while this process holds it.
     let socket: Awaited<ReturnType<typeof startAdminSocket>> = null;
     app.addHook('onReady', async () => {
-      socket = await startAdminSocket({ db, config, events: app.events, wakeWebhooks: () => app.webhooks.wake() });
+      socket = await startAdminSocket({ db, config, events: app.events, outbox: app.webhooks });
     });
     app.addHook('onClose', async () => socket?.close());
   }
@@ -221,19 +222,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     );
     await api.register(async (web) => {
       web.addHook('onRequest', sameOriginOnly(config));
+      // Sign-in and set-up, before any session; /auth/logout and /auth/me guard themselves.
       await web.register(authRoutes, { config });
-      await web.register(joinRoutes, { config });
-      await web.register(accountRoutes, { config });
-      await web.register(keyRoutes, { config });
-      await web.register(connectionRoutes, { config });
-      await web.register(adminRoutes, { config });
-      await web.register(workspaceRoutes, { config });
-      await web.register(agentRoutes, { config });
-      await web.register(knowledgeRoutes, { config });
-      await web.register(insightRoutes, { config });
-      await web.register(tryRoutes, { config, generator });
-      await web.register(ticketConsoleRoutes, { config });
-      await web.register(webhookConsoleRoutes, { config });
+      // The web backend's one guard: every route below takes a session, and a route registered
+      // here cannot forget it. (In order: the OpenAPI document lists paths as registered.)
+      // Invitation and set-up links are opened by people who have no session yet.
+      const signUp = acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events, outbox: app.webhooks });
+      await web.register(joinRoutes, { config, signUp });
+      await web.register(async (session) => {
+        session.addHook('onRequest', sessionAuthentication(config));
+        await session.register(accountRoutes, { config });
+        await session.register(keyRoutes);
+        await session.register(connectionRoutes, { config });
+        await session.register(adminRoutes, { config, signUp });
+        await session.register(workspaceRoutes);
+        await session.register(agentRoutes);
+        await session.register(knowledgeRoutes);
+        await session.register(insightRoutes);
+        await session.register(tryRoutes, { config, generator });
+        await session.register(ticketConsoleRoutes);
+        await session.register(webhookConsoleRoutes, { config });
+      });
     });
   });
 

@@ -1,15 +1,15 @@
-import type { EventBus } from '../platform/event-bus.js';
 import type { PrismaClient } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
 import { forgetCredentials } from './credential-cache.js';
-import { createUser } from './create-user.js';
+import { createUser, type SignUp } from './create-user.js';
 import { findJoinLink } from './find-join-link.js';
 import { hashPassword } from './passwords.js';
 import { hashToken } from './tokens.js';
 
 export interface AcceptJoinLinkOptions {
   db: PrismaClient;
-  events?: EventBus | undefined;
+  /** What other modules do on sign-up (app.ts hands in the boards' invitations). */
+  signUp?: SignUp | undefined;
   token: string;
   name: string;
   password: string;
@@ -21,13 +21,13 @@ export interface AcceptJoinLinkOptions {
  * set-up link sets the user's name and password and ends their sessions. The link is used up
  * either way. 404/410 as findJoinLink; 409 when the invited address has an account by now.
  */
-export async function acceptJoinLink({ db, events, token, name, password }: AcceptJoinLinkOptions) {
+export async function acceptJoinLink({ db, signUp, token, name, password }: AcceptJoinLinkOptions) {
   const link = await findJoinLink({ db, token });
   if (link.kind === 'invitation') {
     const taken = await db.user.findUnique({ where: { email: link.email }, select: { id: true } });
     if (taken) throw conflict(`email: ${link.email} already has an account; sign in with it instead`);
-    // createUser accepts (and deletes) the address's invitations, this one included.
-    const user = await createUser({ db, events, email: link.email, name, password });
+    // signUp accepts (and deletes) the address's invitations, this one included.
+    const user = await createUser({ db, signUp, email: link.email, name, password });
     return { user, boardId: link.board.id as number | null };
   }
   const passwordHash = await hashPassword(password);

@@ -1,9 +1,14 @@
-import { acceptInvitations } from '../boards/members/members.js';
-import { changeBoard } from '../events/board-change.js';
-import type { EventBus } from '../platform/event-bus.js';
+import type { Prisma, User } from '../generated/prisma/client.js';
 import type { PrismaClient } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
 import { hashPassword } from './passwords.js';
+
+/**
+ * Runs the new user's creation (`create`) in a transaction of the caller's, together with what
+ * other modules do on sign-up (boards: accept the invitations sent to the address). Accounts sit
+ * below those modules, so they hand their part in rather than being imported here.
+ */
+export type SignUp = (create: (tx: Prisma.TransactionClient) => Promise<User>) => Promise<User>;
 
 export interface CreateUserOptions {
   db: PrismaClient;
@@ -18,21 +23,17 @@ export interface CreateUserOptions {
   withoutPassword?: boolean | undefined;
   name?: string | undefined;
   siteAdmin?: boolean | undefined;
-  /** Where board events go (the server's bus); without one they are only recorded. */
-  events?: EventBus | undefined;
+  /** What else happens in the user's transaction; by default nothing (a plain transaction). */
+  signUp?: SignUp | undefined;
 }
 
-/** A new active user, a member of the boards its address was invited to; 409 when the address is taken. */
-export async function createUser({ db, email: given, password, passwordHash: givenHash, withoutPassword = false, name, siteAdmin = false, events }: CreateUserOptions) {
+/** A new active user; 409 when the address is taken. What other modules do on sign-up (accepting invitations) runs in `signUp`. */
+export async function createUser({ db, email: given, password, passwordHash: givenHash, withoutPassword = false, name, siteAdmin = false, signUp }: CreateUserOptions) {
   const email = given.trim().toLowerCase();
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw conflict('email: already registered');
   if (password === undefined && givenHash === undefined && !withoutPassword) throw new Error('createUser: a password, a password hash or withoutPassword is required');
   const passwordHash = givenHash ?? (password !== undefined ? await hashPassword(password) : null);
-  // The new member is announced on the boards the address was invited to, attributed to the user.
-  return changeBoard({ db, events, actor: null }, async (tx, record) => {
-    const user = await tx.user.create({ data: { email, name: name ?? email.split('@')[0]!, passwordHash, siteAdmin } });
-    await acceptInvitations(tx, (input) => record({ ...input, actor: user }), user);
-    return user;
-  });
+  const create = (tx: Prisma.TransactionClient) => tx.user.create({ data: { email, name: name ?? email.split('@')[0]!, passwordHash, siteAdmin } });
+  return signUp ? signUp(create) : db.$transaction(create);
 }

@@ -1,4 +1,4 @@
-import type { Actor } from '../platform/auth.js';
+import type { Actor } from './auth.js';
 import { forbidden } from '../platform/errors.js';
 
 type AccountAction = 'administer-users';

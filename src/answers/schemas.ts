@@ -47,7 +47,6 @@ export const answerRequest = z
       .describe('Up to 5 images or PDFs, each up to MAX_ANSWER_ATTACHMENT_BYTES (15 MiB) decoded. Used for this answer only, never stored.'),
   })
   .meta({ id: 'AnswerRequest', description: 'A user\'s message to answer.' });
-export type AnswerRequestBody = z.infer<typeof answerRequest>;
 
 export const source = z
   .object({
@@ -99,7 +98,6 @@ export const articleFields = {
 };
 
 export const articleInput = z.strictObject({ externalId, ...articleFields }).describe('ArticleInput');
-export type ArticleInputBody = z.infer<typeof articleInput>;
 
 export const MAX_IMPORT = 10_000;
 export const articleImport = z

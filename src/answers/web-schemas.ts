@@ -131,13 +131,4 @@ export const rangeQuery = {
   from: dateTime.optional().describe('Start (inclusive); default 30 days before `to`.'),
   to: dateTime.optional().describe('End (exclusive); default now.'),
 };
-export const limitQuery = (max: number, dflt: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { message: `must be a whole number from 1 to ${max}` })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= max, { message: `must be a whole number from 1 to ${max}` })
-    .optional()
-    .transform((n) => n ?? dflt);
-
 export { externalId };

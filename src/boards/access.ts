@@ -1,9 +1,9 @@
 import { Prisma } from '../generated/prisma/client.js';
-import type { Actor } from '../platform/auth.js';
+import type { Actor } from '../accounts/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import type { BoardRole } from './policy.js';
-import { CARD_COLUMNS, type CardRow } from './presenters.js';
+import { type AttachmentRow, CARD_COLUMNS, type CardRow, type FieldRow, type LabelRow, type ListRow } from './rows.js';
 
 /**
  * The boards an actor may reach, as a query condition: boards its user is a member of now,
@@ -78,7 +78,7 @@ export async function requireCard(db: DbClient, actor: Actor, cardId: number) {
  * A row found by `query` (which must select `"boardId"` and the actor's `role` on that board) on
  * a board the actor can reach; 404 naming `what` otherwise.
  */
-async function requireOnBoard<T extends { boardId: number }>(db: DbClient, actor: Actor, what: string, query: Prisma.Sql) {
+export async function requireOnBoard<T extends { boardId: number }>(db: DbClient, actor: Actor, what: string, query: Prisma.Sql) {
   const rows = await db.$queryRaw<(T & { role: BoardRole | null })[]>(query);
   const found = reachable(actor, rows[0]);
   if (!found) throw notFound(`${what}: not found`);
@@ -86,7 +86,8 @@ async function requireOnBoard<T extends { boardId: number }>(db: DbClient, actor
   return { row: row as unknown as T, role };
 }
 
-const roleJoin = (actor: Actor, boardColumn: Prisma.Sql) =>
+/** Joins the actor's membership of the board in `boardColumn`, for requireOnBoard's `role`. */
+export const roleJoin = (actor: Actor, boardColumn: Prisma.Sql) =>
   Prisma.sql`LEFT JOIN "BoardMember" m ON m."boardId" = ${boardColumn} AND m."userId" = ${actor.userId}`;
 
 export const requireLabel = (db: DbClient, actor: Actor, labelId: number) =>
@@ -119,45 +120,3 @@ export const requireAttachment = (db: DbClient, actor: Actor, attachmentId: numb
   requireOnBoard<AttachmentRow>(db, actor, 'attachment', Prisma.sql`
     SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x."createdAt", m.role::text AS role
     FROM "Attachment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${attachmentId}`);
-
-/** A board webhook on a board the actor can reach, with the actor's role there; 404 otherwise (who may do what: authorizeWebhook). */
-export const requireWebhook = (db: DbClient, actor: Actor, webhookId: number) =>
-  requireOnBoard<{ id: number; boardId: number; userId: number }>(db, actor, 'webhook', Prisma.sql`
-    SELECT x.id, x."boardId", x."userId", m.role::text AS role
-    FROM "WebhookEndpoint" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${webhookId} AND x."boardId" IS NOT NULL`);
-
-export interface AttachmentRow {
-  id: number;
-  cardId: number;
-  boardId: number;
-  filename: string;
-  mimeType: string;
-  size: number;
-  storageKey: string;
-  createdAt: Date;
-}
-
-export interface LabelRow {
-  id: number;
-  boardId: number;
-  name: string;
-  color: string | null;
-}
-
-export interface FieldRow {
-  id: number;
-  boardId: number;
-  name: string;
-  type: 'text' | 'number' | 'date' | 'checkbox' | 'list';
-  options: string[];
-}
-
-export interface ListRow {
-  id: number;
-  boardId: number;
-  name: string;
-  position: number;
-  archived: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}

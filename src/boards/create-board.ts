@@ -1,4 +1,4 @@
-import { changeBoard } from '../events/board-change.js';
+import { changeBoard } from './activity/change-board.js';
 import type { BoardContext } from './context.js';
 import { authorizeCreateBoard } from './policy.js';
 import { presentBoard } from './presenters.js';

@@ -1,5 +1,5 @@
-import { Prisma } from '../generated/prisma/client.js';
 import type { BoardRole } from './policy.js';
+import type { CardRow } from './rows.js';
 import type {
   AttachmentView,
   BoardView,
@@ -56,25 +56,6 @@ export function presentPendingInvitation(i: {
 
 export function presentList(l: { id: number; boardId: number; name: string; position: number; archived: boolean }): ListView {
   return { id: l.id, boardId: l.boardId, name: l.name, position: l.position, archived: l.archived };
-}
-
-/** The Card columns a CardRow holds, for raw queries (never `*`: the search vector has no JavaScript type). */
-export const CARD_COLUMNS = Prisma.raw(
-  ['id', 'boardId', 'listId', 'title', 'description', 'position', 'archived', 'dueAt', 'version', 'createdAt', 'updatedAt'].map((c) => `c."${c}"`).join(', '),
-);
-
-export interface CardRow {
-  id: number;
-  boardId: number;
-  listId: number;
-  title: string;
-  description: string;
-  position: number;
-  archived: boolean;
-  dueAt: Date | null;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 /** What a card summary needs besides the card's row (Prisma include). */

@@ -3,7 +3,7 @@ import { findUserByEmail } from '../accounts/find-user.js';
 import * as s from '../accounts/schemas.js';
 import { listBoards } from '../boards/list-boards.js';
 import { presentBoard } from '../boards/presenters.js';
-import type { Actor } from '../platform/auth.js';
+import type { Actor } from '../accounts/auth.js';
 import { defineCommand } from './command.js';
 
 export const boardList = defineCommand({

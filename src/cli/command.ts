@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../platform/db.js';
-import type { EventBus } from '../platform/event-bus.js';
+import type { EventBus } from '../boards/activity/event-bus.js';
+import type { Outbox } from '../webhooks/outbox.js';
 
 /** What a CLI command runs with: the same database (and later, bus) the server uses. */
 export interface CommandContext {
@@ -9,8 +10,11 @@ export interface CommandContext {
   config: Config;
   /** The server's event bus, when the command runs inside the server (admin socket). */
   events?: EventBus | undefined;
-  /** Wakes the server's webhook dispatcher, when the command runs inside the server. */
-  wakeWebhooks?: (() => void) | undefined;
+  /**
+   * The server's webhook outbox, when the command runs inside the server (admin socket); a CLI
+   * of its own leaves deliveries to the servers' dispatchers, which find them at their next poll.
+   */
+  outbox?: Outbox | undefined;
 }
 
 export interface Command<Flags extends z.ZodType = z.ZodType> {

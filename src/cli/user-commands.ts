@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { createUser } from '../accounts/create-user.js';
 import { findUserByEmail } from '../accounts/find-user.js';
 import { listUsers } from '../accounts/list-users.js';
 import * as s from '../accounts/schemas.js';
 import { setUserStatus } from '../accounts/set-user-status.js';
+import { createUserWithInvitations } from '../boards/members/sign-up.js';
 import { defineCommand } from './command.js';
 
 const flag = z.literal(true, { message: 'takes no value' });
@@ -13,8 +13,8 @@ export const userCreate = defineCommand({
   usage: 'user create --email E --password P [--name N] [--admin]',
   summary: 'create a user (--admin: a site administrator)',
   flags: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional(), admin: flag.optional() }),
-  run: async ({ db, events }, f) => {
-    const user = await createUser({ db: db.prisma, email: f.email, password: f.password, name: f.name, siteAdmin: f.admin === true, events });
+  run: async ({ db, events, outbox }, f) => {
+    const user = await createUserWithInvitations({ db: db.prisma, email: f.email, password: f.password, name: f.name, siteAdmin: f.admin === true, events, outbox });
     return { id: user.id, email: user.email, name: user.name };
   },
 });

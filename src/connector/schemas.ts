@@ -25,4 +25,3 @@ export const connectionList = z.object({
   /** Most recent first. */
   connections: z.array(connection).describe('Most recent first.'),
 });
-export type ConnectionListView = z.infer<typeof connectionList>;

@@ -43,6 +43,20 @@ export const queryInteger = ({ min, max, message, digits = /^\d{1,10}$/ }: { min
     z.number({ message }).int({ message }).min(min, { message }).max(max, { message }),
   );
 
+/**
+ * `?limit=` within 1..max (default `dflt`) as the support console's routes take it: documented as a
+ * string of digits, as their OpenAPI documents have always said. (/api's page size is the boards
+ * module's `limitQuery`, documented as an integer.)
+ */
+export const limitQueryString = (max: number, dflt: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { message: `must be a whole number from 1 to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, { message: `must be a whole number from 1 to ${max}` })
+    .optional()
+    .transform((n) => n ?? dflt);
+
 /** `?flag=true|false` in the query string, documented as a boolean; anything else is refused with `message`. */
 export const queryBoolean = (message = 'must be true or false') =>
   z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ message }));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { DbClient, PrismaClient } from '../platform/db.js';
 import { AppError, badRequest } from '../platform/errors.js';
-import { recordWebhookEvent } from '../webhooks/record-event.js';
+import { changeWithOutbox, type Outbox, type RecordWebhookEvent } from '../webhooks/outbox.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
 
@@ -24,7 +24,7 @@ export interface CreatedTicket {
 /** How long an Idempotency-Key's first response is replayed. */
 const IDEMPOTENCY_WINDOW_HOURS = 24;
 
-async function insertTicket(tx: DbClient, workspaceId: number, input: TicketInput) {
+async function insertTicket(tx: DbClient, record: RecordWebhookEvent, workspaceId: number, input: TicketInput) {
   if (input.conversationId) {
     const conversation = await tx.conversation.findFirst({ where: { id: input.conversationId, workspaceId }, select: { id: true } });
     if (!conversation) throw badRequest(`conversationId: no conversation "${input.conversationId}" in this workspace`);
@@ -41,7 +41,7 @@ async function insertTicket(tx: DbClient, workspaceId: number, input: TicketInpu
   });
   const view = presentTicket(ticket);
   // In the ticket's transaction: the webhook exists exactly when the ticket does.
-  await recordWebhookEvent(tx, { workspaceId, type: 'ticket.created', data: view, at: ticket.createdAt });
+  await record({ workspaceId, type: 'ticket.created', data: view, at: ticket.createdAt });
   return view;
 }
 
@@ -56,17 +56,20 @@ export async function createTicket({
   workspaceId,
   input,
   idempotencyKey,
+  outbox,
 }: {
   db: PrismaClient;
   workspaceId: number;
   input: TicketInput;
   idempotencyKey?: string | undefined;
+  /** Woken after the commit for the ticket.created deliveries. */
+  outbox?: Outbox | undefined;
 }): Promise<CreatedTicket> {
   if (!idempotencyKey) {
-    return { status: 201, ticket: await db.$transaction((tx) => insertTicket(tx, workspaceId, input)), replayed: false };
+    return { status: 201, ticket: await changeWithOutbox({ db, outbox }, (tx, record) => insertTicket(tx, record, workspaceId, input)), replayed: false };
   }
   const requestHash = createHash('sha256').update(JSON.stringify(['POST /v1/tickets', input])).digest('hex');
-  return db.$transaction(async (tx) => {
+  return changeWithOutbox({ db, outbox }, async (tx, record) => {
     await tx.$executeRaw`
       DELETE FROM "IdempotencyKey" WHERE "workspaceId" = ${workspaceId} AND key = ${idempotencyKey}
         AND "createdAt" < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`;
@@ -82,7 +85,7 @@ export async function createTicket({
       }
       return { status: first.status, ticket: first.response as unknown as TicketView, replayed: true };
     }
-    const ticket = await insertTicket(tx, workspaceId, input);
+    const ticket = await insertTicket(tx, record, workspaceId, input);
     await tx.idempotencyKey.update({
       where: { workspaceId_key: { workspaceId, key: idempotencyKey } },
       data: { status: 201, response: ticket as unknown as Prisma.InputJsonObject },

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../platform/db.js';
-import { recordWebhookEvent } from '../webhooks/record-event.js';
+import { changeWithOutbox, type Outbox } from '../webhooks/outbox.js';
 import { getTicket } from './get-ticket.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
@@ -14,14 +14,17 @@ export async function updateTicket({
   workspaceId,
   id,
   changes,
+  outbox,
 }: {
   db: PrismaClient;
   workspaceId: number;
   id: string;
   changes: { status?: TicketView['status'] | undefined; priority?: TicketView['priority'] | undefined };
+  /** Woken after the commit for the ticket.updated deliveries. */
+  outbox?: Outbox | undefined;
 }) {
   const { id: ticketId } = await getTicket({ db, workspaceId, id });
-  return db.$transaction(async (tx) => {
+  return changeWithOutbox({ db, outbox }, async (tx, record) => {
     // The row lock orders concurrent changes, so each event's `previous` is what it replaced.
     const [current] = await tx.$queryRaw<{ status: TicketView['status']; priority: TicketView['priority'] }[]>`
       SELECT status::text AS status, priority::text AS priority FROM "Ticket" WHERE id = ${ticketId} FOR NO KEY UPDATE`;
@@ -30,7 +33,7 @@ export async function updateTicket({
     if (changes.priority !== undefined && changes.priority !== current!.priority) previous.priority = current!.priority;
     if (Object.keys(previous).length === 0) return presentTicket(await tx.ticket.findUniqueOrThrow({ where: { id: ticketId } }));
     const ticket = presentTicket(await tx.ticket.update({ where: { id: ticketId }, data: { status: changes.status, priority: changes.priority } }));
-    await recordWebhookEvent(tx, { workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
+    await record({ workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
     return ticket;
   });
 }

@@ -64,12 +64,3 @@ export async function buildWeb({ outDir = WEB_DIST, minify = true } = {}): Promi
   }
   return manifest;
 }
-
-/** Asset names in dist/web (for tests and the server's static route). */
-export async function builtAssets(outDir = WEB_DIST): Promise<string[]> {
-  try {
-    return await readdir(outDir);
-  } catch {
-    return [];
-  }
-}

@@ -1,24 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { CONTENT_SECURITY_POLICY } from '../platform/content-security-policy.js';
 import { WEB_DIST, type WebManifest } from './build.js';
-
-/**
- * Strict: scripts and styles only from this origin (no inline script, no CDN), no framing.
- * `blob:` images let the card dialog preview an attachment before upload.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** Client-side routes: each serves the same page, which routes in the browser. */
 const PAGES = ['/', '/signin', '/setup', '/boards', '/boards/*', '/settings/*', '/site-admin', '/support', '/support/*', '/join/*'];

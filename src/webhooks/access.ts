@@ -3,7 +3,7 @@ import { notFound } from '../platform/errors.js';
 
 /**
  * Which endpoints a caller may act on, as a query condition: a workspace's (the console, after
- * its membership and role check, or the operator's CLI), or a board's (src/webhooks/board-access.ts
+ * its membership and role check, or the operator's CLI), or a board's (src/boards/webhooks/access.ts
  * decides: the creator's own, or every webhook of the board for a board admin).
  */
 export type EndpointScope = { workspaceId: number } | { boardId: number; userId?: number };

@@ -1,48 +1,23 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { badRequest } from '../platform/errors.js';
 
 /**
  * Where a webhook may not go unless WEBHOOK_ALLOW_PRIVATE=true (SPEC §8): loopback, RFC 1918,
  * link-local, carrier-grade NAT, unique-local IPv6 and unspecified addresses; multicast and the
- * reserved 240/4 too, since no customer's receiver lives there.
+ * reserved 240/4 too, since no customer's receiver lives there. Our own list rather than
+ * ipaddr.js's range names, which also take in documentation and benchmarking networks.
  */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
+const PRIVATE_V4 = [
+  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16',
+  '172.16.0.0/12', '192.168.0.0/16', '224.0.0.0/4', '240.0.0.0/4',
+].map((cidr) => ipaddr.IPv4.parseCIDR(cidr));
 // ::/96 holds :: and ::1 and the deprecated IPv4-compatible addresses (::a.b.c.d); 64:ff9b:1::/48
 // is NAT64's local-use prefix (RFC 8215), translated into the operator's own networks.
-for (const [net, prefix] of [['::', 96], ['fe80::', 10], ['fc00::', 7], ['ff00::', 8], ['64:ff9b:1::', 48]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+const PRIVATE_V6 = ['::/96', 'fe80::/10', 'fc00::/7', 'ff00::/8', '64:ff9b:1::/48'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
 
-/** An IPv6 address (no zone) as 16 bytes, or null when it is not one. */
-function ipv6Bytes(address: string): number[] | null {
-  let text = address.replace(/%.*$/, '');
-  // A trailing dotted quad (::ffff:10.0.0.1, 64:ff9b::10.0.0.1) stands for the last two groups.
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const groups = (part: string | undefined) => (part ? part.split(':') : []);
-  const head = groups(halves[0]);
-  const tail = groups(halves[1]);
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  const bytes: number[] = [];
-  for (const g of all) {
-    if (!/^[0-9a-f]{1,4}$/i.test(g)) return null;
-    const n = parseInt(g, 16);
-    bytes.push(n >> 8, n & 0xff);
-  }
-  return bytes;
-}
-
-const v4 = (b: number[]) => b.join('.');
+const isPrivateV4 = (address: ipaddr.IPv4) => PRIVATE_V4.some((range) => address.match(range));
 
 /**
  * The IPv4 address an IPv6 address reaches through a translation or tunnel: IPv4-mapped
@@ -50,27 +25,35 @@ const v4 = (b: number[]) => b.join('.');
  * 6052), 6to4 (2002:AABB:CCDD::/48, RFC 3056) and Teredo's client (2001::/32, RFC 4380,
  * obfuscated). Null when it embeds none.
  */
-function embeddedIpv4(b: number[]): string | null {
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const b = address.toByteArray();
   const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(b.slice(12));
-  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return v4(b.slice(12));
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return v4(b.slice(12));
-  if (b[0] === 0x20 && b[1] === 0x02) return v4(b.slice(2, 6));
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return v4(b.slice(12).map((x) => x ^ 0xff));
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return new ipaddr.IPv4(b.slice(12));
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return new ipaddr.IPv4(b.slice(12));
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return new ipaddr.IPv4(b.slice(12));
+  if (b[0] === 0x20 && b[1] === 0x02) return new ipaddr.IPv4(b.slice(2, 6));
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return new ipaddr.IPv4(b.slice(12).map((x) => x ^ 0xff));
   return null;
 }
 
 /** True when the address is one a webhook may not reach without WEBHOOK_ALLOW_PRIVATE. */
 export function isPrivateAddress(address: string): boolean {
+  // Node's isIP decides what is an address at all (ipaddr.js also takes legacy forms like 127.1).
   const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
+  if (family === 4) return isPrivateV4(ipaddr.IPv4.parse(address));
   if (family !== 6) return true;
-  const bytes = ipv6Bytes(address);
-  if (!bytes) return true;
+  let v6: ipaddr.IPv6;
+  try {
+    // Through the URL parser first, which writes a trailing dotted quad as hex groups: ipaddr.js
+    // reads "::a.b.c.d" (IPv4-compatible, inside ::/96) as IPv4-mapped "::ffff:a.b.c.d".
+    v6 = ipaddr.IPv6.parse(new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1));
+  } catch {
+    return true;
+  }
   // ::ffff:10.0.0.1, 64:ff9b::a00:1, 2002:a00:1:: and friends reach the IPv4 address they embed.
-  const embedded = embeddedIpv4(bytes);
-  if (embedded) return PRIVATE.check(embedded, 'ipv4');
-  return PRIVATE.check(address.replace(/%.*$/, ''), 'ipv6');
+  const embedded = embeddedIpv4(v6);
+  if (embedded) return isPrivateV4(embedded);
+  return PRIVATE_V6.some((range) => v6.match(range));
 }
 
 export class PrivateDestinationError extends Error {

@@ -3,6 +3,7 @@ import type { Database } from '../platform/db.js';
 import { type ClaimedDelivery, claimDeliveries, nextClaimableAt, releaseDeliveries, withholdDelivery } from './claim-deliveries.js';
 import { type OutboxSql, outboxSql } from './outbox-sql.js';
 import { type AttemptResult, recordAttempts } from './record-attempts.js';
+import { retryDelay } from './retry-schedule.js';
 import { createSender, type AttemptOutcome, type Sender } from './send-attempt.js';
 import { signatureHeader } from './signing.js';
 
@@ -330,11 +331,9 @@ export class WebhookDispatcher {
     let status: Result['status'] = succeeded ? 'succeeded' : 'pending';
     let nextAttemptAt = now;
     if (!succeeded) {
-      if (gone || round > schedule.length) status = 'failed';
-      else {
-        const honoured = outcome.statusCode === 429 || outcome.statusCode === 503 ? (outcome.retryAfterMs ?? 0) : 0;
-        nextAttemptAt = now + Math.max(schedule[round - 1]!, honoured);
-      }
+      const delay = retryDelay({ schedule, round, statusCode: outcome.statusCode, retryAfterMs: outcome.retryAfterMs });
+      if (delay === null) status = 'failed';
+      else nextAttemptAt = now + delay;
     }
     if (attempted.hasSubscribers) attempted.publish({ db: this.db.prisma, succeeded, status });
     return new Promise((resolve, reject) => {

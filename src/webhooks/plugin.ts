@@ -1,20 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import type { Outbox } from './outbox.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { pruneWebhookEvents } from './prune-events.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
 
-/** What routes and commands need of the dispatcher: a nudge after their commit. */
-export interface WebhookWaker {
-  wake(): void;
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This process's webhook dispatcher; `wake()` after committing events. */
-    webhooks: WebhookWaker;
+    /** This process's webhook outbox: changes that record events wake its dispatcher after their commit. */
+    webhooks: Outbox;
   }
 }
 
@@ -38,15 +34,12 @@ export const webhooksPlugin = fp<{ config: Config; enabled?: boolean }>(
       log: app.log,
     });
     app.decorate('webhooks', dispatcher);
-    // Board changes (src/events/board-change.ts) say so on the bus: they have no reach to `app`.
-    const stopListening = app.events.onWebhooksDue(() => dispatcher.wake());
-    app.addHook('onClose', async () => stopListening());
     app.addHook('onReady', async () => dispatcher.start());
     app.addHook('preClose', async () => dispatcher.stop(Math.min(config.WEBHOOK_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2)));
     // After the dispatcher's hooks: closing stops the dispatcher first, then the prune.
     schedulePruning(app, config.WEBHOOK_RETENTION);
   },
-  { name: 'webhooks', dependencies: ['db', 'event-bus'] },
+  { name: 'webhooks', dependencies: ['db'] },
 );
 
 /**

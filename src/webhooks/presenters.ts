@@ -1,10 +1,10 @@
-import type { BoardWebhookView, DeliveryView, EndpointView } from './schemas.js';
+import type { DeliveryView, EndpointView } from './schemas.js';
 import { USER_AGENT } from './send-attempt.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** An endpoint row, whoever owns it. */
-interface EndpointRow {
+export interface EndpointRow {
   id: number;
   workspaceId: number | null;
   boardId: number | null;
@@ -22,7 +22,7 @@ interface EndpointRow {
 }
 
 /** What every endpoint shows, whoever owns it (never its secrets). */
-function endpointFields(e: EndpointRow, now: Date) {
+export function endpointFields(e: EndpointRow, now: Date) {
   return {
     url: e.url,
     description: e.description,
@@ -41,12 +41,6 @@ function endpointFields(e: EndpointRow, now: Date) {
 export function presentEndpoint(e: EndpointRow, now = new Date()): EndpointView {
   if (e.workspaceId === null) throw new Error(`webhook endpoint ${e.id} is a board webhook: presentBoardWebhook`);
   return { id: e.id, workspaceId: e.workspaceId, ...endpointFields(e, now) };
-}
-
-/** A board webhook (/api). */
-export function presentBoardWebhook(e: EndpointRow, now = new Date()): BoardWebhookView {
-  if (e.boardId === null || e.userId === null) throw new Error(`webhook endpoint ${e.id} is a workspace's: presentEndpoint`);
-  return { id: e.id, boardId: e.boardId, userId: e.userId, ...endpointFields(e, now) };
 }
 
 export function presentDelivery(d: {

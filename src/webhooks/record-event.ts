@@ -3,7 +3,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from '../platform/db.js';
 import type { WebhookEventType } from './event-types.js';
 
-/** An event to announce: a workspace's (tickets) or a board's (its activity, src/events/board-change.ts). */
+/** An event to announce: a workspace's (tickets) or a board's (its activity, src/boards/activity/change-board.ts). */
 export type WebhookEventInput = ({ workspaceId: number; type: WebhookEventType } | { boardId: number; type: string }) & { data: object; at?: Date };
 
 /**

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../config.js';
-import { sessionAuthentication } from '../platform/auth.js';
 import { errorBody } from '../platform/openapi.js';
 
-import { consoleWorkspace, workspaceParam } from '../answers/routes/console-context.js';
+import { consoleWorkspace, workspaceParam } from './console-context.js';
 import { email as emailSchema } from '../accounts/schemas.js';
 import { id } from '../platform/schemas.js';
 import { createWorkspace } from './create-workspace.js';
@@ -14,8 +12,7 @@ import { presentWorkspace } from './presenters.js';
 import * as s from './schemas.js';
 
 /** /agent/workspaces: the support workspaces a person belongs to (session only). */
-export const workspaceRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/agent/workspaces',

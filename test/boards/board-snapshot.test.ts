@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { boardSnapshotJson } from '../../src/boards/board-snapshot.js';
 import { getBoard } from '../../src/boards/get-board.js';
 import { presentBoardDetail } from '../../src/boards/presenters.js';
-import type { Actor } from '../../src/platform/auth.js';
+import type { Actor } from '../../src/accounts/auth.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 

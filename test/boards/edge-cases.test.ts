@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/accounts/create-user.js';
+import { createUserWithInvitations as createUser } from '../../src/boards/members/sign-up.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 

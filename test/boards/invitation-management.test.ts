@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_TEST_ENV, boardActivities, client, expectError, expectFieldError, expectNoContent, expectStatus, makeTeam } from '../board-factories.js';
-import { createUser } from '../../src/accounts/create-user.js';
+import { createUserWithInvitations as createUser } from '../../src/boards/members/sign-up.js';
 import { makeKey } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ACTIVITY_TYPES, RETIRED_ACTIVITY_TYPES } from '../../src/events/activity-types.js';
-import type { RecordActivity } from '../../src/events/board-change.js';
+import { ACTIVITY_TYPES, RETIRED_ACTIVITY_TYPES } from '../../src/boards/activity/activity-types.js';
+import type { RecordActivity } from '../../src/boards/activity/change-board.js';
 import { client, expectStatus, type Res } from '../board-factories.js';
 import { makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createUser } from '../../src/accounts/create-user.js';
+import { createUserWithInvitations as createUser } from '../../src/boards/members/sign-up.js';
 
 /** Real records for the fuzzer's path parameters, so that requests reach deep into handlers. */
 export interface Fixtures {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY_TYPES, activity as activitySchema } from '../../src/events/activity-types.js';
-import { presentActivity } from '../../src/events/present-activity.js';
+import { ACTIVITY_TYPES, activity as activitySchema } from '../../src/boards/activity/activity-types.js';
+import { presentActivity } from '../../src/boards/activity/present-activity.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
 import { launchBrowser, openTab, startWebApp, type WebApp } from './browser.js';
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { runCommand } from '../../src/cli/run-command.js';
-import { authorizeWebhook, type BoardRole, type WebhookAction } from '../../src/boards/policy.js';
-import { changeBoard } from '../../src/events/board-change.js';
+import type { BoardRole } from '../../src/boards/policy.js';
+import { authorizeWebhook, type WebhookAction } from '../../src/boards/webhooks/policy.js';
+import { changeBoard } from '../../src/boards/activity/change-board.js';
 import { WITHHELD_ERROR } from '../../src/webhooks/claim-deliveries.js';
 import { boardActivities, BOARD_TEST_ENV, client, expectError, expectNoContent, expectStatus, makeList, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';

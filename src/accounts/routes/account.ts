@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { changePassword } from '../change-password.js';
@@ -17,7 +16,6 @@ const sessionParams = z.strictObject({ id: z.string().regex(/^[0-9a-f]{64}$/, { 
 
 /** /account: a person's own name, e-mail address, password and sessions (session only; a key gets 401). */
 export const accountRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
   // A wrong current password counts like a failed login of the account (a stolen session must not guess it freely).
   const throttle = new LoginThrottle();
   const checkingPassword = async <T>(request: { ip: string; actor: { email: string } }, fn: () => Promise<T>) => {

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
+import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { authorize } from '../policy.js';
 import { createSetupLink, SETUP_LINK_DAYS } from '../create-setup-link.js';
-import { createUser } from '../create-user.js';
+import { createUser, type SignUp } from '../create-user.js';
 import { joinUrl } from '../join-url.js';
 import { listUsers } from '../list-users.js';
 import { setUserStatus } from '../set-user-status.js';
@@ -29,9 +28,11 @@ const setupLink = z
   })
   .meta({ id: 'SetupLink', description: 'An account set-up link.' });
 
-/** /admin/users: site administrators block, unblock and delete users (session only). */
-export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+/**
+ * /admin/users: site administrators block, unblock and delete users (session only, app.ts). `signUp`: what
+ * other modules do when a user is created (app.ts hands in the boards' invitations).
+ */
+export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp }> = async (app, { config, signUp }) => {
   app.addHook('preHandler', async (request) => authorize(request.actor, 'administer-users'));
 
   app.get(
@@ -61,7 +62,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     },
     async (request, reply) => {
       const { password, ...rest } = request.body;
-      const user = await createUser({ db: app.db.prisma, events: app.events, ...rest, password, withoutPassword: password === undefined });
+      const user = await createUser({ db: app.db.prisma, signUp, ...rest, password, withoutPassword: password === undefined });
       const link = password === undefined ? await createSetupLink({ db: app.db.prisma, userId: user.id }) : null;
       return reply.status(201).send({ user: presentAdminUser(user), setupLink: link && { url: joinUrl(request, config, link.token), expiresAt: link.expiresAt.toISOString() } });
     },

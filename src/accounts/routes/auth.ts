@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { SESSION_COOKIE, sessionAuthentication } from '../../platform/auth.js';
+import { SESSION_COOKIE, sessionAuthentication } from '../auth.js';
 import { AppError } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { createFirstAdmin, setupNeeded } from '../first-run.js';

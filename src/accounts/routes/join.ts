@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { errorBody } from '../../platform/openapi.js';
 import { acceptJoinLink } from '../accept-join-link.js';
+import type { SignUp } from '../create-user.js';
 import { findJoinLink } from '../find-join-link.js';
 import { openSession } from '../open-session.js';
 import { presentJoinLink, presentUser } from '../presenters.js';
@@ -17,7 +18,7 @@ const linkErrors = { 404: errorBody.describe('No such link: never made, used, re
  * account set-up links (a site admin created a user without a password). The web page /join/{token}
  * shows what the link opens, then the person chooses a name and password and is signed in.
  */
-export const joinRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp }> = async (app, { config, signUp }) => {
   app.get(
     '/auth/join/:token',
     {
@@ -51,7 +52,7 @@ export const joinRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       },
     },
     async (request, reply) => {
-      const { user, boardId } = await acceptJoinLink({ db: app.db.prisma, events: app.events, token: request.params.token, ...request.body });
+      const { user, boardId } = await acceptJoinLink({ db: app.db.prisma, signUp, token: request.params.token, ...request.body });
       const session = await openSession({ db: app.db.prisma, userId: user.id, ip: request.ip, userAgent: request.headers['user-agent'], ttlHours: config.SESSION_TTL_HOURS });
       setSessionCookieFor(request, reply, config, session);
       return reply.status(201).send({ user: presentUser(user), boardId });

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { createApiKey, expiryFrom } from '../create-api-key.js';
@@ -13,8 +11,7 @@ import * as s from '../schemas.js';
 const keyId = idParams('Key');
 
 /** /account/keys: a person manages their personal API keys (session only; a key gets 401). */
-export const keyRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/account/keys',

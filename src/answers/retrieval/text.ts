@@ -57,5 +57,3 @@ export function frequencies(items: string[]): Map<string, number> {
   for (const item of items) out.set(item, (out.get(item) ?? 0) + 1);
   return out;
 }
-
-export const isStopWord = (word: string) => STOP_WORDS.has(word);

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { id } from '../../platform/schemas.js';
 import { createAgent } from '../agents/create-agent.js';
@@ -12,14 +10,13 @@ import { listAnswerKeys } from '../keys/list-answer-keys.js';
 import { revokeAnswerKey } from '../keys/revoke-answer-key.js';
 import { presentAgent, presentAnswerKey } from '../presenters.js';
 import * as v from '../web-schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 /** Agents and answer-API keys of a workspace (session; owners and admins change them). */
-export const agentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.get(

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { answerMetrics } from '../conversations/answer-metrics.js';
@@ -9,8 +7,9 @@ import { knowledgeGaps } from '../conversations/knowledge-gaps.js';
 import { getConversation, listConversations } from '../conversations/list-conversations.js';
 import { presentConversation, presentConversationSummary } from '../presenters.js';
 import { confidence } from '../schemas.js';
+import { limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -27,8 +26,7 @@ function range(query: { from?: string | undefined; to?: string | undefined }) {
 }
 
 /** Conversations, metrics and knowledge gaps of a workspace (session; every member reads them). */
-export const insightRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.get(
@@ -44,7 +42,7 @@ export const insightRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
           needsHuman: z.enum(['true', 'false']).optional().transform((x) => (x === undefined ? undefined : x === 'true')),
           confidence: confidence.optional().describe('Conversations with a turn of this confidence.'),
           ...v.rangeQuery,
-          limit: v.limitQuery(100, 20).describe('1-100, default 20.'),
+          limit: limitQueryString(100, 20).describe('1-100, default 20.'),
           cursor: z.string().max(40).optional().describe('nextCursor of the previous page.'),
         }),
         response: { 200: z.object({ conversations: z.array(v.conversationSummary), nextCursor: z.string().nullable() }), ...errors },
@@ -104,7 +102,7 @@ export const insightRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
         tags,
         summary: 'Questions the knowledge did not answer, grouped by similarity, biggest group first',
         params: z.strictObject(workspaceParam),
-        querystring: z.strictObject({ ...v.rangeQuery, limit: v.limitQuery(100, 20).describe('Groups, 1-100, default 20.') }),
+        querystring: z.strictObject({ ...v.rangeQuery, limit: limitQueryString(100, 20).describe('Groups, 1-100, default 20.') }),
         response: { 200: v.gaps, ...errors },
       },
     },

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { createArticle } from '../knowledge/create-article.js';
@@ -13,16 +11,16 @@ import { removeArticle } from '../knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../knowledge/upsert-article.js';
 import { presentArticle } from '../presenters.js';
 import { MAX_TEXT } from '../attachment-reader/reading.js';
+import { limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const articleParams = z.strictObject({ ...workspaceParam, externalId: v.externalId });
 
 /** Knowledge articles of a workspace: every change applies to the next answer. */
-export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.get(
@@ -34,7 +32,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
         params: z.strictObject(workspaceParam),
         querystring: z.strictObject({
           q: z.string().max(200).optional().describe('Case-insensitive text in the title, body or externalId.'),
-          limit: v.limitQuery(200, 50).describe('1-200, default 50.'),
+          limit: limitQueryString(200, 50).describe('1-200, default 50.'),
           cursor: z.string().max(200).optional().describe('nextCursor of the previous page.'),
         }),
         response: { 200: z.object({ articles: z.array(v.article), nextCursor: z.string().nullable() }), ...errors },

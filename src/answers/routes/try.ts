@@ -1,13 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { answerMessage } from '../conversations/answer-message.js';
 import type { Generator } from '../generators/generator.js';
 import { checkAttachmentSizes } from '../read-attachments.js';
 import { answerRequest, answerResponse } from '../schemas.js';
-import { consoleWorkspace, workspaceParam } from './console-context.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import { z } from 'zod';
 
 /** The same ceiling as /v1/answer: attachments travel as base64 inside the JSON. */
@@ -19,7 +18,6 @@ export const CONSOLE_CHANNEL = 'console';
  * recorded like any call on the channel `console` (so metrics can leave it out).
  */
 export const tryRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Generator }> = async (app, { config, generator }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
 
   app.post(
     '/agent/workspaces/:workspaceId/try',

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type BlobStore, isStorageKey, newStorageKey, type PendingBlob, type StoredBlob } from './attachment-store.js';
+import type { BlobStore, PendingBlob, StoredBlob } from './blob-store.js';
+import { isStorageKey, newStorageKey } from './storage-keys.js';
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 

@@ -14,7 +14,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { FastifyBaseLogger } from 'fastify';
 import type { S3Location } from '../../config.js';
 import { unavailable } from '../../platform/errors.js';
-import { type BlobStore, isStorageKey, newStorageKey, type PendingBlob, type StoredBlob } from './attachment-store.js';
+import type { BlobStore, PendingBlob, StoredBlob } from './blob-store.js';
+import { isStorageKey, newStorageKey } from './storage-keys.js';
 
 /**
  * The smallest part S3 accepts: an upload holds at most one part in memory (a smaller file is

@@ -1,65 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { DiskBlobStore } from './attachment-disk.js';
-
-/** Keys are 32 random hex digits; anything else names no object (and never a path). */
-const STORAGE_KEY = /^[0-9a-f]{32}$/;
-
-/** A new object's key: random, never derived from the file name. */
-export const newStorageKey = () => randomBytes(16).toString('hex');
-
-/** Whether `key` is one newStorageKey() could have made. */
-export const isStorageKey = (key: string) => STORAGE_KEY.test(key);
-
-/** A write that is complete but not yet visible under its key. */
-export interface PendingBlob {
-  /** A new random key (never derived from the file name). */
-  key: string;
-  size: number;
-  /** Makes the bytes readable under `key`. */
-  commit(): Promise<void>;
-  /** Removes the bytes, committed or not. */
-  discard(): Promise<void>;
-}
-
-/** An object opened for reading. */
-export interface StoredBlob {
-  size: number;
-  /** The bytes, or `range` of them (inclusive); the stream owns the object from then on. */
-  stream(range?: { start: number; end: number }): Readable;
-  /** Releases the object when it is not streamed. */
-  close(): Promise<void>;
-}
-
-/**
- * Where bytes live: local disk (DiskBlobStore, the default) or an S3-compatible bucket
- * (S3BlobStore, ATTACHMENTS_S3_URL: written to the final key, visible only once complete; commit
- * is a no-op, discard deletes).
- */
-export interface BlobStore {
-  /** Streams `source` into a new object; whatever fails (the source throws, the disk fills), nothing is left. */
-  write(source: AsyncIterable<Uint8Array>): Promise<PendingBlob>;
-  /** The object under `key`, or null when there is none. */
-  open(key: string): Promise<StoredBlob | null>;
-  /** Removes the object under `key`; a missing one is fine. */
-  remove(key: string): Promise<void>;
-  /** Every committed object, for the orphan sweep. */
-  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
-  /** Removes uncommitted writes last touched before `before` (left by a crash); how many. */
-  removeStaleTemporaries(before: Date): Promise<number>;
-  /**
-   * Marks the store as holding the files of database `owner`, unless it already holds another
-   * database's (then false): the orphan sweep never deletes files of a database it cannot see.
-   */
-  claim(owner: string): Promise<boolean>;
-  /** Releases what the store holds open (connections); called once, when the app closes. */
-  close?(): Promise<void>;
-}
+import type { BlobStore } from './blob-store.js';
 
 /** What routes and domain code use: the blob store plus the clean-ups that need the database. */
 export interface AttachmentStore extends Pick<BlobStore, 'write' | 'open' | 'remove'> {

@@ -1,6 +1,7 @@
 import { AppError, badRequest } from '../../platform/errors.js';
 import { SNIFF_BYTES } from './attachment-sniff.js';
-import type { AttachmentStore, PendingBlob } from './attachment-store.js';
+import type { AttachmentStore } from './attachment-store.js';
+import type { PendingBlob } from './blob-store.js';
 
 /**
  * Reading the one file of an upload (`multipart/form-data`, field `file`) into the store: the

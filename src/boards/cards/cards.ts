@@ -1,5 +1,5 @@
-import { changeBoard, type Tx } from '../../events/board-change.js';
-import type { Actor } from '../../platform/auth.js';
+import { changeBoard, type Tx } from '../activity/change-board.js';
+import type { Actor } from '../../accounts/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { requireCard, requireItem, requireList } from '../access.js';

@@ -1,7 +1,8 @@
-import { changeBoard, type Tx } from '../../events/board-change.js';
+import { changeBoard, type Tx } from '../activity/change-board.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../../platform/errors.js';
-import { type FieldRow, requireList } from '../access.js';
+import { requireList } from '../access.js';
+import type { FieldRow } from '../rows.js';
 import { fullCard } from './card-change.js';
 import { summaryOf } from './card-json.js';
 import type { BoardContext } from '../context.js';

@@ -1,4 +1,4 @@
-import type { Tx } from '../../events/board-change.js';
+import type { Tx } from '../activity/change-board.js';
 import { notFound } from '../../platform/errors.js';
 import { requireChecklist, requireItem } from '../access.js';
 import { changeCardParts } from '../cards/card-change.js';

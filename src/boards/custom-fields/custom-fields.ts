@@ -1,7 +1,8 @@
-import { changeBoard, type Tx } from '../../events/board-change.js';
+import { changeBoard, type Tx } from '../activity/change-board.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../../platform/errors.js';
-import { type FieldRow, requireCustomField, requireRole } from '../access.js';
+import { requireCustomField, requireRole } from '../access.js';
+import type { FieldRow } from '../rows.js';
 import { changeCardParts, touchCards } from '../cards/card-change.js';
 import type { BoardContext } from '../context.js';
 import { carryValue, fitValue } from './field-values.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldRow } from '../access.js';
+import type { FieldRow } from '../rows.js';
 import { LONE_SURROGATE } from '../../platform/schemas.js';
 
 export type FieldValue = string | number | boolean;

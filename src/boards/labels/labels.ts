@@ -1,4 +1,4 @@
-import { changeBoard, type Tx } from '../../events/board-change.js';
+import { changeBoard, type Tx } from '../activity/change-board.js';
 import { badRequest } from '../../platform/errors.js';
 import { requireLabel, requireRole } from '../access.js';
 import { changeCardParts, touchCards } from '../cards/card-change.js';

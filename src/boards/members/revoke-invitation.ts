@@ -1,4 +1,4 @@
-import { changeBoard } from '../../events/board-change.js';
+import { changeBoard } from '../activity/change-board.js';
 import { notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { activityPage } from '../../events/activity-types.js';
+import { activityPage } from '../activity/activity-types.js';
 import { sendEtag, etagOfBytes } from '../../platform/conditional.js';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';

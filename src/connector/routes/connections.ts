@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
 import { disconnect } from '../disconnect.js';
@@ -10,9 +9,8 @@ import { presentConnection } from '../presenters.js';
 import * as s from '../schemas.js';
 import { connectorUrls } from '../urls.js';
 
-/** /account/connections: the assistants a person connected (session only; keys and connector tokens get 401). */
+/** /account/connections: the assistants a person connected (registered in the web backend's session scope: keys and connector tokens get 401). */
 export const connectionRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
   const { resource } = connectorUrls(config);
 
   app.get(

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Generator } from '../../answers/generators/generator.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../../accounts/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { AuthorizationServerHandle } from '../authorization-server.js';
 import { buildMcpServer } from '../mcp-server.js';
@@ -108,7 +108,7 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
       actor: actorOf(credential),
       credential,
       log: request.log,
-      wakeWebhooks: () => app.webhooks.wake(),
+      outbox: app.webhooks,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

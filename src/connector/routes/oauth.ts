@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resolveSession } from '../../accounts/resolve-credential.js';
 import type { Config } from '../../config.js';
-import { SESSION_COOKIE, sameOriginOnly } from '../../platform/auth.js';
+import { SESSION_COOKIE, sameOriginOnly } from '../../accounts/auth.js';
 import { toAppError } from '../../platform/errors.js';
 import { type AuthorizationServerHandle, CONSENT_PATH, OAUTH_ROUTES } from '../authorization-server.js';
 import { consentPage, consentPolicy, errorPage, OAUTH_REFERRER_POLICY, type StylesheetHref } from '../consent-page.js';

@@ -12,7 +12,7 @@ import { ticketCreate } from '../../tickets/schemas.js';
 import { workspaceForUser } from '../../workspaces/access.js';
 import { listWorkspaces } from '../../workspaces/list-workspaces.js';
 import { presentWorkspace } from '../../workspaces/presenters.js';
-import { searchKnowledge } from '../search-knowledge.js';
+import { searchKnowledge } from '../../answers/knowledge/search-knowledge.js';
 import { limit } from './boards.js';
 import { tool, type ToolContext } from './tool.js';
 
@@ -88,8 +88,7 @@ export const supportTools = [
     },
     async run(ctx, { workspaceId: wid, requester, ...input }) {
       const workspace = await member(ctx, wid);
-      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } } });
-      ctx.wakeWebhooks();
+      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } }, outbox: ctx.outbox });
       return created.ticket;
     },
   }),

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Generator } from '../../answers/generators/generator.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../../accounts/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
-import type { EventBus } from '../../platform/event-bus.js';
+import type { EventBus } from '../../boards/activity/event-bus.js';
+import type { Outbox } from '../../webhooks/outbox.js';
 import type { ToolAccess } from '../policy.js';
 import type { ConnectorCredential } from '../resolve-connector-token.js';
 
@@ -16,8 +17,8 @@ export interface ToolContext {
   actor: Actor;
   credential: ConnectorCredential;
   log: FastifyBaseLogger;
-  /** Wakes this process's webhook dispatcher after a commit that recorded an event. */
-  wakeWebhooks(): void;
+  /** This process's webhook outbox, woken by the changes that record events. */
+  outbox: Outbox;
 }
 
 /** One MCP tool: its zod input (validated by the SDK), what it does to data, and its domain call. */

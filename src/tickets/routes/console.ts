@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consoleWorkspace, workspaceParam } from '../../answers/routes/console-context.js';
-import { limitQuery } from '../../answers/web-schemas.js';
-import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import { errorBody } from '../../platform/openapi.js';
 import { getTicket } from '../get-ticket.js';
 import { listTickets } from '../list-tickets.js';
 import { regenerateWorkspaceToken } from '../regenerate-workspace-token.js';
+import { limitQueryString } from '../../platform/schemas.js';
 import * as s from '../schemas.js';
 import { updateTicket } from '../update-ticket.js';
 
@@ -15,8 +13,7 @@ const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 /** The workspace token and the tickets, in the support console (session). */
-export const ticketConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
+export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.prisma;
 
   app.post(
@@ -43,7 +40,7 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = as
         tags,
         summary: 'List the workspace\'s tickets, newest first',
         params: z.strictObject(workspaceParam),
-        querystring: z.strictObject({ limit: limitQuery(100, 20), cursor: z.string().max(100).optional() }),
+        querystring: z.strictObject({ limit: limitQueryString(100, 20), cursor: z.string().max(100).optional() }),
         response: { 200: z.object({ tickets: z.array(s.ticket), nextCursor: z.string().nullable() }), ...errors },
       },
     },

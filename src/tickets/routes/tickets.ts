@@ -46,9 +46,8 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'] });
+      const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'], outbox: app.webhooks });
       if (created.replayed) reply.header('idempotent-replayed', 'true');
-      else app.webhooks.wake();
       return reply.status(created.status).send(created.ticket);
     },
   );
@@ -96,9 +95,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ticket = await updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body });
-      app.webhooks.wake();
-      return ticket;
+      return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, outbox: app.webhooks });
     },
   );
 };

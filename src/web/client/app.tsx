@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { get, onSessionEnded, post } from './api';
-import { navigate, safeNext, useLocation } from './router';
+import { ApiError, get, onSessionEnded, post } from './api';
+import { link, navigate, safeNext, useLocation } from './router';
 import { SessionContext } from './session';
 import type { User } from './types';
 import { Alert, Notice } from './ui';
@@ -122,15 +122,6 @@ function NotFound({ message = 'There is no page here.' }: { message?: string }) 
       </a>
     </main>
   );
-}
-
-/** An <a> click handler that routes in the page (modified clicks still open new tabs). */
-export function link(to: string) {
-  return (event: MouseEvent) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(to);
-  };
 }
 
 function Shell({ user, path, signOut, children }: { user: User; path: string; signOut: () => Promise<void>; children: preact.ComponentChildren }) {

@@ -11,6 +11,15 @@ export function navigate(to: string, { replace = false } = {}) {
   notify();
 }
 
+/** An <a> click handler that routes in the page (modified clicks still open new tabs). */
+export function link(to: string) {
+  return (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+}
+
 /** The current path and query; re-renders on navigation. */
 export function useLocation() {
   const [, setTick] = useState(0);

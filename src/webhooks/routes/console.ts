@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consoleWorkspace, workspaceParam } from '../../answers/routes/console-context.js';
-import { limitQuery } from '../../answers/web-schemas.js';
+import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import type { Config } from '../../config.js';
-import { sessionAuthentication } from '../../platform/auth.js';
 import { errorBody } from '../../platform/openapi.js';
-import { id } from '../../platform/schemas.js';
+import { id, limitQueryString } from '../../platform/schemas.js';
 import { endpointInScope } from '../access.js';
 import { createEndpoint } from '../create-endpoint.js';
 import { deleteEndpoint } from '../delete-endpoint.js';
@@ -25,7 +23,6 @@ const secretNote = 'The secret (whsec_…) is in this response only: the receive
 
 /** A workspace's webhook endpoints and their delivery log (session; owners and admins change them). */
 export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  app.addHook('onRequest', sessionAuthentication(config));
   const db = app.db.prisma;
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
   const base = '/agent/workspaces/:workspaceId/webhooks';
@@ -114,7 +111,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
         description: s.retentionNote,
         params: endpointParams,
         querystring: z.strictObject({
-          limit: limitQuery(100, 20).describe('1-100, default 20.'),
+          limit: limitQueryString(100, 20).describe('1-100, default 20.'),
           before: z.string().regex(/^\d{1,10}$/, { message: 'must be a delivery id' }).transform(Number).optional().describe('nextBefore of the previous page.'),
           status: z.enum(['pending', 'succeeded', 'failed']).optional(),
         }),
@@ -140,8 +137,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const delivery = await redeliverOne({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId });
-      app.webhooks.wake();
+      const delivery = await redeliverOne({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId, outbox: app.webhooks });
       return reply.status(202).send(presentDelivery(delivery));
     },
   );
@@ -160,8 +156,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
       const since = new Date(request.body.since);
-      const redelivered = await redeliverFailedSince({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, since });
-      app.webhooks.wake();
+      const redelivered = await redeliverFailedSince({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, since, outbox: app.webhooks });
       return reply.status(202).send({ redelivered });
     },
   );

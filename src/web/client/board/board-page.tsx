@@ -1,8 +1,7 @@
 import { Fragment } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, patch, post } from '../api';
-import { link } from '../app';
-import { setQuery, useLocation } from '../router';
+import { link, setQuery, useLocation } from '../router';
 import type { Activity, Board, CardSummary, Label, List, Member } from '../types';
 import { Alert, formatDate, initials, Notice, PageTitle, plural, useAction } from '../ui';
 import { ActivityPanel } from './activity';

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
-import { link } from '../app';
-import { navigate } from '../router';
+import { link, navigate } from '../router';
 import type { BoardSummary } from '../types';
 import { Alert, PageTitle, useAction, useLoad } from '../ui';
 

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { Alert, Confirm, formatDate, useAction, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { AnswerKey, Workspace } from './types';
+import type { AnswerKey, SectionProps, Workspace } from './types';
 
 /** Answer-API keys (ans_…) and the workspace token (wst_…): shown once, revocable. */
 export function AccessPage({ workspace, canManage }: SectionProps) {

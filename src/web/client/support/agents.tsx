@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
 import { Alert, Modal, useAction, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { Agent } from './types';
+import type { Agent, SectionProps } from './types';
 
 export function AgentsPage({ workspace, canManage }: SectionProps) {
   const agents = useLoad(() => get<{ agents: Agent[] }>(`/agent/workspaces/${workspace.id}/agents`).then((r) => r.agents), [workspace.id]);

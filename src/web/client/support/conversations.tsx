@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
-import { link } from '../app';
+import { link } from '../router';
 import { Alert, formatDate, Pager, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
+import type { Agent, Conversation, SectionProps } from './types';
 import { AnswerView } from './try';
-import type { Agent, Conversation } from './types';
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
 export const REASONS: Record<string, string> = {

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api';
 import { setQuery, useLocation } from '../router';
-import { Alert, Confirm, formatDate, Modal, Pager, useAction, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
+import { Alert, Confirm, formatDate, Modal, Notice, Pager, useAction, useLoad } from '../ui';
 import { externalIdFromFileName, type FileKind, fromHtml, fromMarkdown, fromText, kindOf, MAX_BODY, MAX_TITLE, titleFromFileName } from './import-files';
-import type { Article } from './types';
+import type { Article, SectionProps } from './types';
 
 /** Articles: search, add, edit, delete, import; every change is live for the next answer. */
 export function KnowledgePage({ workspace, canManage }: SectionProps) {

@@ -2,8 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { useSession } from '../session';
 import { Alert, useAction, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { WorkspaceMember, WorkspaceRole } from './types';
+import type { SectionProps, WorkspaceMember, WorkspaceRole } from './types';
 
 export function MembersPage({ workspace, canManage }: SectionProps) {
   const { user } = useSession();

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api';
-import { link } from '../app';
+import { link } from '../router';
 import { Alert, formatDate, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { Gaps, Metrics } from './types';
+import type { Gaps, Metrics, SectionProps } from './types';
 
 const DAY = 86_400_000;
 

@@ -1,10 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { get } from '../api';
-import { link } from '../app';
+import { link } from '../router';
 import { Alert, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { Agent, AnswerKey, Article, Conversation } from './types';
+import type { Agent, AnswerKey, Article, Conversation, SectionProps } from './types';
 
 /** What the workspace has, read from the workspace itself (nothing is stored about the checklist). */
 export interface Setup {

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api';
-import { link } from '../app';
-import { navigate } from '../router';
+import { link, navigate } from '../router';
 import { Alert, PageTitle, useAction, useLoad } from '../ui';
 import { AccessPage } from './access';
 import { AgentsPage } from './agents';
@@ -160,10 +159,4 @@ function WorkspacePicker({ workspaces, onCreated }: { workspaces: Workspace[]; o
       </section>
     </main>
   );
-}
-
-export interface SectionProps {
-  workspace: Workspace;
-  canManage: boolean;
-  base: string;
 }

@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
 import { get, patch } from '../api';
-import { link } from '../app';
+import { link } from '../router';
 import { Alert, formatDate, Pager, useAction, useLoad } from '../ui';
 import { ConversationThread } from './conversations';
-import type { SectionProps } from './support-page';
-import type { Ticket } from './types';
+import type { SectionProps, Ticket } from './types';
 
 export function TicketsPage({ workspace, base }: SectionProps) {
   const [cursor, setCursor] = useState<string | null>(null);

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
-import { link } from '../app';
+import { link } from '../router';
 import { Alert, useAction, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { Agent, Confidence, Source } from './types';
+import type { Agent, Confidence, SectionProps, Source } from './types';
 
 interface Answer {
   conversationId: string;

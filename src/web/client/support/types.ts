@@ -140,3 +140,10 @@ export interface WorkspaceMember {
   active: boolean;
   createdAt: string;
 }
+
+/** What the support page hands each of its sections. */
+export interface SectionProps {
+  workspace: Workspace;
+  canManage: boolean;
+  base: string;
+}

@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import { link } from '../app';
-import { navigate } from '../router';
+import { link, navigate } from '../router';
 import { Alert, Confirm, formatDate, Notice, useAction, useLoad } from '../ui';
-import type { SectionProps } from './support-page';
-import type { Attempt, Delivery, Endpoint } from './types';
+import type { Attempt, Delivery, Endpoint, SectionProps } from './types';
 
 const EVENT_TYPES = ['ticket.created', 'ticket.updated'];
 const REASONS: Record<string, string> = {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireRole } from '../boards/access.js';
-import { boardId } from '../boards/schemas.js';
-import { badRequest } from '../platform/errors.js';
-import { errorBody } from '../platform/openapi.js';
-import { ACTIVITY_TYPES, boardEvent } from './activity-types.js';
+import { requireRole } from '../access.js';
+import { boardId } from '../schemas.js';
+import { badRequest } from '../../platform/errors.js';
+import { errorBody } from '../../platform/openapi.js';
+import { ACTIVITY_TYPES, boardEvent } from '../activity/activity-types.js';
 import { openStream } from './open-stream.js';
 
 const eventId = /^\d{1,10}$/;

@@ -1,7 +1,7 @@
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { endpointWhere } from './access.js';
-import { boardWebhooksVisibleTo } from './board-access.js';
+import type { Actor } from '../../accounts/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { endpointWhere } from '../../webhooks/access.js';
+import { boardWebhooksVisibleTo } from './access.js';
 
 /** A page of the board's webhooks the actor sees (its own; every one for a board admin), newest first; `before` pages by id. */
 export async function listBoardWebhooks({ db, actor, boardId, limit, before }: { db: DbClient; actor: Actor; boardId: number; limit: number; before?: number | undefined }) {

@@ -5,7 +5,7 @@ export { activity, type ActivityView };
 
 /**
  * An activity row as the log and the stream send it. Its `type` and `data` are what a typed
- * `record(…)` call wrote (src/events/board-change.ts), so the row is presented as it is.
+ * `record(…)` call wrote (src/boards/activity/change-board.ts), so the row is presented as it is.
  */
 export interface ActivityRow {
   id: number;

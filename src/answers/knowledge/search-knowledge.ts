@@ -1,7 +1,7 @@
-import { knowledgeIndex } from '../answers/knowledge/index-cache.js';
-import { bestPassages, DEFAULT_QUERY, retrieve } from '../answers/retrieval/retrieve.js';
-import type { DbClient } from '../platform/db.js';
-import { workspaceForUser } from '../workspaces/access.js';
+import { knowledgeIndex } from './index-cache.js';
+import { bestPassages, DEFAULT_QUERY, retrieve } from '../retrieval/retrieve.js';
+import type { DbClient } from '../../platform/db.js';
+import { workspaceForUser } from '../../workspaces/access.js';
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 

@@ -1,8 +1,16 @@
-import { requireRole, requireWebhook } from '../boards/access.js';
-import { allows, authorize, authorizeWebhook, type WebhookAction } from '../boards/policy.js';
-import type { Actor } from '../platform/auth.js';
-import type { DbClient } from '../platform/db.js';
-import type { EndpointScope } from './access.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { requireOnBoard, requireRole, roleJoin } from '../access.js';
+import { allows, authorize } from '../policy.js';
+import { authorizeWebhook, type WebhookAction } from './policy.js';
+import type { Actor } from '../../accounts/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import type { EndpointScope } from '../../webhooks/access.js';
+
+/** A board webhook on a board the actor can reach, with the actor's role there; 404 otherwise (who may do what: authorizeWebhook). */
+export const requireWebhook = (db: DbClient, actor: Actor, webhookId: number) =>
+  requireOnBoard<{ id: number; boardId: number; userId: number }>(db, actor, 'webhook', Prisma.sql`
+    SELECT x.id, x."boardId", x."userId", m.role::text AS role
+    FROM "WebhookEndpoint" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${webhookId} AND x."boardId" IS NOT NULL`);
 
 /**
  * The scope in which the actor may `action` the board webhook `webhookId` (for the shared

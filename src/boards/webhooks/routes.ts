@@ -1,21 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import * as b from '../../boards/schemas.js';
+import * as b from '../schemas.js';
 import type { Config } from '../../config.js';
 import { errorBody, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
 import { idParams } from '../../platform/schemas.js';
-import { endpointInScope } from '../access.js';
-import { boardWebhookScope, newBoardWebhookOwner } from '../board-access.js';
-import { createEndpoint } from '../create-endpoint.js';
-import { deleteEndpoint } from '../delete-endpoint.js';
-import { listBoardWebhooks } from '../list-board-webhooks.js';
-import { listDeliveries } from '../list-deliveries.js';
-import { presentBoardWebhook, presentDelivery } from '../presenters.js';
-import { redeliverFailedSince, redeliverOne } from '../redeliver.js';
-import { rotateSecret } from '../rotate-secret.js';
-import * as s from '../schemas.js';
-import { updateEndpoint } from '../update-endpoint.js';
+import { endpointInScope } from '../../webhooks/access.js';
+import { boardWebhookScope, newBoardWebhookOwner } from './access.js';
+import { createEndpoint } from '../../webhooks/create-endpoint.js';
+import { deleteEndpoint } from '../../webhooks/delete-endpoint.js';
+import { listBoardWebhooks } from './list-board-webhooks.js';
+import { listDeliveries } from '../../webhooks/list-deliveries.js';
+import { presentDelivery } from '../../webhooks/presenters.js';
+import { redeliverFailedSince, redeliverOne } from '../../webhooks/redeliver.js';
+import { rotateSecret } from '../../webhooks/rotate-secret.js';
+import * as w from '../../webhooks/schemas.js';
+import { updateEndpoint } from '../../webhooks/update-endpoint.js';
+import { presentBoardWebhook } from './presenters.js';
+import * as s from './schemas.js';
 
 const tags = ['webhooks'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -159,7 +161,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         operationId: 'listBoardWebhookDeliveries',
         tags,
         summary: 'The delivery log: deliveries newest first, each with its attempts, paginated with ?before=',
-        description: `${ownerNote} ${s.retentionNote}`,
+        description: `${ownerNote} ${w.retentionNote}`,
         params: webhookId,
         querystring: z.object({
           limit: b.limitQuery(20, 100),
@@ -192,8 +194,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
     },
     async (request, reply) => {
       const scope = await boardWebhookScope({ db, actor: request.actor, webhookId: request.params.id, action: 'manage' });
-      const delivery = await redeliverOne({ db, scope, endpointId: request.params.id, deliveryId: request.params.deliveryId });
-      app.webhooks.wake();
+      const delivery = await redeliverOne({ db, scope, endpointId: request.params.id, deliveryId: request.params.deliveryId, outbox: app.webhooks });
       return reply.status(202).send(presentDelivery(delivery));
     },
   );
@@ -207,14 +208,13 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         summary: 'Send again every delivery that failed since a time',
         description: ownerNote,
         params: webhookId,
-        body: z.strictObject({ since: s.since.describe('Deliveries created at or after it (ISO-8601 with an offset).') }),
+        body: z.strictObject({ since: w.since.describe('Deliveries created at or after it (ISO-8601 with an offset).') }),
         response: { 202: z.object({ redelivered: z.number().int().describe('How many deliveries were queued again.') }), ...errors, 409: errorBody.describe('The webhook is disabled.') },
       },
     },
     async (request, reply) => {
       const scope = await boardWebhookScope({ db, actor: request.actor, webhookId: request.params.id, action: 'manage' });
-      const redelivered = await redeliverFailedSince({ db, scope, endpointId: request.params.id, since: new Date(request.body.since) });
-      app.webhooks.wake();
+      const redelivered = await redeliverFailedSince({ db, scope, endpointId: request.params.id, since: new Date(request.body.since), outbox: app.webhooks });
       return reply.status(202).send({ redelivered });
     },
   );

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { roleOn } from '../boards/access.js';
-import { reauthenticate, SESSION_COOKIE } from '../platform/auth.js';
+import { roleOn } from '../access.js';
+import { reauthenticate, SESSION_COOKIE } from '../../accounts/auth.js';
 import { type Stream, type StreamHub, formatEvent, send } from './hub.js';
-import { presentActivity } from './present-activity.js';
+import { presentActivity } from '../activity/present-activity.js';
 
 const REPLAY_PAGE = 500;
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { EventBus } from '../platform/event-bus.js';
-import type { ActivityView } from './present-activity.js';
+import type { EventBus } from '../activity/event-bus.js';
+import type { ActivityView } from '../activity/present-activity.js';
 
 /** Past this many unsent bytes a client is not keeping up: its stream is closed, never waited for. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;

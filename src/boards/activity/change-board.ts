@@ -1,15 +1,15 @@
-import type { Prisma } from '../generated/prisma/client.js';
-import type { Actor } from '../platform/auth.js';
-import type { PrismaClient } from '../platform/db.js';
-import type { EventBus } from '../platform/event-bus.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from '../../accounts/auth.js';
+import type { PrismaClient } from '../../platform/db.js';
+import type { EventBus } from './event-bus.js';
 import { z } from 'zod';
-import { recordWebhookEvent } from '../webhooks/record-event.js';
+import { changeWithOutbox, type Outbox } from '../../webhooks/outbox.js';
 import { activity, type ActivityRow, type ActivityView, presentActivity } from './present-activity.js';
 
 export type Tx = Prisma.TransactionClient;
 
 /**
- * One activity to record: a type of src/events/activity-types.ts with that type's data, so a
+ * One activity to record: a type of src/boards/activity/activity-types.ts with that type's data, so a
  * record call with an unknown type or data of another shape does not compile.
  */
 export type ActivityInput = import('./activity-types.js').TypedActivity & {
@@ -50,16 +50,17 @@ type InsertedActivity = ActivityRow & { hooked: boolean };
  * (the event is `{type, timestamp, data}`, data the activity as GET /boards/{id}/activity presents
  * it). The hot path pays nothing for it on boards without webhooks: the activity's INSERT itself
  * says whether the board has any (an index probe in the same statement), and only then is the
- * outbox written, by a second statement. The dispatcher is woken after the commit.
+ * outbox written, by a second statement. The dispatcher is woken after the commit
+ * (changeWithOutbox, as for every change that announces webhooks).
  */
 export async function changeBoard<T>(
-  options: { db: PrismaClient; events?: EventBus | undefined; actor: Actor | null },
+  options: { db: PrismaClient; events?: EventBus | undefined; outbox?: Outbox | undefined; actor: Actor | null },
   fn: (tx: Tx, record: RecordActivity) => Promise<T>,
 ): Promise<T> {
   const recorded: ActivityView[] = [];
-  let deliveries = 0;
-  const result = await options.db.$transaction(
-    async (tx) =>
+  const result = await changeWithOutbox(
+    { db: options.db, outbox: options.outbox, transaction: { timeout: 15_000, maxWait: 10_000 } },
+    async (tx, recordWebhookEvent) =>
       fn(tx, async ({ actor, ...input }) => {
         const who = actorColumns(options.actor, actor);
         const [row] = await tx.$queryRaw<InsertedActivity[]>`
@@ -68,13 +69,11 @@ export async function changeBoard<T>(
           RETURNING id, "boardId", type, "actorUserId", "actorKeyId", "actorName", "actorClient", data, "createdAt",
             EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."boardId" = ${input.boardId}) AS hooked`;
         const view = presentActivity(row!);
-        if (row!.hooked) deliveries += await recordWebhookEvent(tx, { boardId: view.boardId, type: view.type, data: asPresented(view), at: row!.createdAt });
+        if (row!.hooked) await recordWebhookEvent({ boardId: view.boardId, type: view.type, data: asPresented(view), at: row!.createdAt });
         recorded.push(view);
         return view;
       }),
-    { timeout: 15_000, maxWait: 10_000 },
   );
   for (const activity of recorded) options.events?.publish(activity);
-  if (deliveries > 0) options.events?.webhooksDue();
   return result;
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fp from 'fastify-plugin';
 import pg from 'pg';
-import { type ActivityView, presentActivity } from '../events/present-activity.js';
-import type { Database } from './db.js';
+import { type ActivityView, presentActivity } from './present-activity.js';
+import type { Database } from '../../platform/db.js';
 
 const CHANNEL = 'tb_board_events';
 
@@ -32,21 +32,6 @@ export class EventBus {
     this.notify?.(JSON.stringify({ o: this.origin, id: activity.id })).catch(() => {
       // Other processes miss this one; their clients can resume with Last-Event-ID.
     });
-  }
-
-  /**
-   * Webhook deliveries were committed by this process (a board change on a board with webhooks):
-   * its dispatcher looks for them at once. Local only: other processes' dispatchers find them at
-   * their next look (WEBHOOK_POLL_MS), as for ticket events.
-   */
-  webhooksDue() {
-    this.emitter.emit('webhooks-due');
-  }
-
-  /** Calls fn after each `webhooksDue()`; returns the unsubscribe function. */
-  onWebhooksDue(fn: () => void): () => void {
-    this.emitter.on('webhooks-due', fn);
-    return () => this.emitter.off('webhooks-due', fn);
   }
 
   /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../accounts/auth.js';
 import { z } from 'zod';
-import { id } from '../../platform/schemas.js';
-import { workspaceForUser } from '../../workspaces/access.js';
+import { id } from '../platform/schemas.js';
+import { workspaceForUser } from './access.js';
 
 /** `:workspaceId` in the support console's paths. */
 export const workspaceParam = {

@@ -1,8 +1,8 @@
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { checkApiKey, type Principal, resolveApiKey, resolveSession } from '../accounts/resolve-credential.js';
+import { checkApiKey, type Principal, resolveApiKey, resolveSession } from './resolve-credential.js';
 import type { Config } from '../config.js';
-import { AppError, forbidden } from './errors.js';
+import { AppError, forbidden } from '../platform/errors.js';
 
 /** Who is calling: a person through their session cookie, or a script through a personal key. */
 export interface Actor extends Principal {

@@ -1,0 +1,78 @@
+// Kept true by CI (`npm run lint:deps`): imports run one way, from top to bottom, and no files
+// import each other in a circle. Type-only imports count too: a cycle of types is still a knot.
+
+/**
+ * The modules of src/, bottom first. A module may import those of lower layers only: never a
+ * higher one, nor another of its own layer (boards and answers know nothing of each other).
+ * A module is a folder under src/, or a file directly in it.
+ */
+const LAYERS = [
+  ['config'],
+  ['platform'], // ground: http (errors, openapi, schemas, cors), db, ops; imports nothing but config
+  ['accounts'], // users, sessions, keys, credential resolution and the guards
+  ['workspaces'], // workspaces, members, the console context
+  ['webhooks'], // the generic outbox: record, dispatch, sign, send, endpoints, console
+  ['boards', 'answers'],
+  ['tickets'],
+  ['connector', 'cli', 'web', 'health'],
+  ['app'],
+  ['server'],
+];
+
+const FILE_MODULES = new Set(['config', 'app', 'server']);
+const pathOf = (m) => (FILE_MODULES.has(m) ? `^src/${m}\\.ts$` : `^src/${m}/`);
+
+const layerRules = LAYERS.flatMap((layer, i) =>
+  layer.flatMap((m) => {
+    const notAllowed = [...LAYERS.slice(i + 1).flat(), ...layer.filter((peer) => peer !== m)];
+    if (!notAllowed.length) return [];
+    return {
+      name: `layer-${m}`,
+      comment: `${m} may import only modules below it: ${LAYERS.slice(0, i).flat().join(', ') || 'none'}`,
+      severity: 'error',
+      from: { path: pathOf(m) },
+      to: { path: notAllowed.map(pathOf) },
+    };
+  }),
+);
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Files that import each other (also through others) cannot be understood, tested or moved apart.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'platform-imports-only-config',
+      comment: 'platform is the ground every module stands on: it imports no module but config.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/', pathNot: ['^src/platform/', '^src/config\\.ts$', '^src/generated/'] },
+    },
+    {
+      name: 'unknown-module',
+      comment: 'A new folder under src/ needs its place in LAYERS (.dependency-cruiser.cjs) first.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/generated/', ...LAYERS.flat().map(pathOf)] },
+      to: {},
+    },
+    {
+      name: 'import-of-unknown-module',
+      comment: 'A new folder under src/ needs its place in LAYERS (.dependency-cruiser.cjs) first.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/', pathNot: ['^src/generated/', ...LAYERS.flat().map(pathOf)] },
+    },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules', '^src/generated/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs'] },
+  },
+};
