@@ -105,6 +105,17 @@ export interface TestApp {
 }
 
 /**
+ * The configuration every app a test builds starts from, whoever builds it (buildTestApp, or a
+ * test that builds two apps on one database): tests make many requests with one key, so the
+ * rate limit is far away unless a test sets it; and a loaded CI machine (browser tests beside the
+ * rest) can lag the loop past the shedding threshold, so load shedding is off — tests of
+ * behaviour must not get 503 "overloaded" for it. test/platform/overload.test.ts turns it on.
+ */
+export function testConfig(env: Record<string, string> = {}) {
+  return configFrom({ NODE_ENV: 'test', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000000', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
+}
+
+/**
  * The real app on a fresh database, not listening (use app.inject, or app.listen for streams).
  * Not yet ready, so a test may add routes of its own before the first request. Its DATA_DIR
  * (attachments, admin socket) is a temporary directory of its own unless `env` names one.
@@ -112,17 +123,7 @@ export interface TestApp {
 export async function buildTestApp(env: Record<string, string> = {}, options: Partial<BuildAppOptions> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const ownDir = env.DATA_DIR ? null : await mkdtemp(path.join(os.tmpdir(), 'tb-test-data-'));
-  // Tests make many requests with one key: the rate limit is far away unless a test sets it.
-  const config = configFrom({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_MAX: '1000000000',
-    // A loaded CI machine (browser tests beside the rest) can lag the loop past the shedding
-    // threshold: tests of behaviour must not get 503s for it. test/platform/overload.test.ts sets it.
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-    ...(ownDir ? { DATA_DIR: ownDir } : {}),
-    ...env,
-  });
+  const config = testConfig({ ...(ownDir ? { DATA_DIR: ownDir } : {}), ...env });
   const logs = new LogCapture();
   // Documents are built when a test asks for one: most never do, and building them costs ~150 ms an app.
   const app = await buildApp({ config, db, logStream: logs, docsAtStart: false, ...options });

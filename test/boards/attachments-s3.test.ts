@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { ConfigError, configFrom, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { BOARD_TEST_ENV, client, expectError, expectNoContent, expectStatus, makeCard, makeList, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, createTestDatabase, LogCapture, type TestApp } from '../helper.js';
+import { buildTestApp, createTestDatabase, LogCapture, type TestApp, testConfig } from '../helper.js';
 import { freePort } from '../net.js';
 import { startTestS3, type TestS3 } from '../s3-server.js';
 
@@ -253,7 +253,7 @@ describe('crash leftovers in the bucket', () => {
   it('are swept at start-up: objects no row names (old enough) and deleted rows\' objects go, the rest stays', async () => {
     const own = await startTestS3();
     const db = await createTestDatabase();
-    const config = configFrom({ NODE_ENV: 'test', ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: own.url });
+    const config = testConfig({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: own.url });
     const first = await buildApp({ config, db, logStream: new LogCapture() });
     let second: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { configFrom } from '../../src/config.js';
 import { openPostgres } from '../../src/platform/db.js';
 import { BOARD_TEST_ENV, client, expectError, expectNoContent, expectStatus, makeCard, makeList } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, LogCapture, type TestApp } from '../helper.js';
+import { buildTestApp, LogCapture, type TestApp, testConfig } from '../helper.js';
 import { startTestS3, type TestS3 } from '../s3-server.js';
 
 /**
@@ -31,7 +30,7 @@ beforeAll(async () => {
   twoDb = openPostgres({ url });
   twoDir = await mkdtemp(path.join(os.tmpdir(), 'tb-test-data-'));
   two = await buildApp({
-    config: configFrom({ NODE_ENV: 'test', ...BOARD_TEST_ENV, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', DATA_DIR: twoDir, ATTACHMENTS_S3_URL: s3.url }),
+    config: testConfig({ ...BOARD_TEST_ENV, DATA_DIR: twoDir, ATTACHMENTS_S3_URL: s3.url }),
     db: twoDb,
     logStream: new LogCapture(),
   });

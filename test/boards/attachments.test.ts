@@ -7,10 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { sniffMimeType } from '../../src/boards/attachments/attachment-sniff.js';
-import { configFrom } from '../../src/config.js';
 import { BOARD_TEST_ENV, client, expectError, expectFieldError, expectNoContent, expectStatus, makeCard, makeList, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, createTestDatabase, LogCapture, type TestApp } from '../helper.js';
+import { buildTestApp, createTestDatabase, LogCapture, type TestApp, testConfig } from '../helper.js';
 
 /**
  * Attachments (SPEC §3): multipart upload streamed to the store, sniffed type, limits and
@@ -637,7 +636,7 @@ describe('start-up', () => {
   it('removes crash leftovers (stale temporary files, files no row names) and keeps the files of attachments', async () => {
     const db = await createTestDatabase();
     const dataDir = tempDir('att-sweep-');
-    const config = configFrom({ NODE_ENV: 'test', ...BOARD_TEST_ENV, DATA_DIR: dataDir });
+    const config = testConfig({ ...BOARD_TEST_ENV, DATA_DIR: dataDir });
     const first = await buildApp({ config, db, logStream: new LogCapture() });
     const user = await makeUser(db);
     const key = await makeKey(db, user.id);

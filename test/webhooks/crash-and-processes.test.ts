@@ -5,10 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { runCommand } from '../../src/cli/run-command.js';
-import { type Config, configFrom } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/platform/db.js';
 import { makeUser } from '../factories.js';
-import { buildTestApp, createTestDatabase, LogCapture, type TestApp } from '../helper.js';
+import { buildTestApp, createTestDatabase, LogCapture, type TestApp, testConfig } from '../helper.js';
 import { type Received, startReceiver } from '../webhook-receiver.js';
 import { admin, seedDataDir, type ServerProcess, type SlowAnswer, startServer, startSlowReceiver } from './process-helpers.js';
 
@@ -56,7 +56,7 @@ describe('a restart with deliveries pending', () => {
   it('sends what the stopped app left pending exactly once, from the next app on the same database', async () => {
     const db = await createTestDatabase();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tb-test-data-'));
-    const config = configFrom({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100' });
+    const config = testConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100' });
     const logs = new LogCapture();
     const receiver = await startReceiver();
     let first: FastifyInstance | undefined;
