@@ -15,8 +15,9 @@ export const MAX_IMAGE_PIXELS = 120_000_000;
 
 /**
  * Images up to this size are OCR'd (a 5K screen is 14.7 megapixels). Tesseract decodes the pixels
- * in its WebAssembly memory, outside the heap limit and decode budget: about 12 bytes a pixel at
- * its peak, which this bounds to 200 MiB per reader. Larger ones (photos) are checked by header only.
+ * in its WebAssembly memory, outside the heap limit and decode budget, and that memory does not
+ * shrink (a reader grew by 15 MiB over 1280×720 screenshots): this bounds what one image can add.
+ * Larger ones (photos) are checked by header only.
  */
 export const MAX_OCR_PIXELS = 16_000_000;
 
