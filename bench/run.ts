@@ -16,6 +16,7 @@ const benches: [string, string[]][] = [
   ['attachments: 10 MB upload/download throughput, server memory during a 20 MB upload (PostgreSQL)', ['bench/attachments.ts', '5']],
   ['search on a board of 5,000 cards (PostgreSQL and embedded)', ['bench/search.ts', '5', '5000']],
   ['answer API: 1,000 articles, PostgreSQL and embedded, against a floor; 20-page PDF', ['bench/answers.ts', '5']],
+  ['OCR of screenshots: one 1280×720 read, /v1/answer with a screenshot, RSS with 4 at once (Chromium, embedded)', ['bench/ocr.ts', '20']],
   ['webhooks: tickets/s with a webhook, commit to delivery, sustained deliveries against a floor (PostgreSQL)', ['bench/webhooks.ts', '5', '5000']],
   ['webhook retention: deleting 200,000 old events against one DELETE statement (PostgreSQL)', ['bench/webhook-retention.ts', '300000']],
   ['web app: first load of a 200-card board, script move to screen (Chromium, embedded)', ['bench/web.ts', '7', '30']],

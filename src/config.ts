@@ -183,6 +183,15 @@ export const configSchema = z.object({
   ATTACHMENT_READERS: int(1, 256).optional(),
   /** Attachments waiting for a reader at most; past it an attachment is skipped as unreadable. */
   ATTACHMENT_READ_QUEUE: int(0, 10_000).default(20),
+  /**
+   * Languages the text in images is read in (OCR), `+`-separated Tesseract codes (`eng+deu`); each
+   * needs its npm package `@tesseract.js-data/<code>`. Empty: images are checked by header only.
+   */
+  OCR_LANGUAGES: z
+    .string()
+    .default('eng')
+    .transform((v) => v.split('+').map((code) => code.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[a-z_]{3,16}$/, { message: 'must be Tesseract language codes such as eng or chi_sim' })).max(8)),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -1,5 +1,5 @@
 import { AppError } from '../platform/errors.js';
-import { type AttachmentKind, type AttachmentReading, MAX_TEXT } from './attachment-reader/reading.js';
+import { type AttachmentKind, type AttachmentReading, MAX_TEXT, type ReadingStatus } from './attachment-reader/reading.js';
 import type { AttachmentReader } from './attachment-reader/reader-pool.js';
 
 export interface AttachmentInput {
@@ -8,16 +8,33 @@ export interface AttachmentInput {
   filename?: string | undefined;
 }
 
+/** One attachment as the conversation keeps it: name and type, never the bytes nor its text. */
+// A type, not an interface: Prisma's JSON input needs the index signature a type alias implies.
+export type AttachmentRecord = {
+  filename: string | null;
+  mime: string;
+  /** Why a PDF or image was not read (skipped while every reader was busy, too large…); absent when read. */
+  note?: string;
+};
+
 export interface ReadAttachments {
-  /** Text of the readable PDFs, for this answer only. */
+  /** Text of the readable PDFs and of what OCR found in images, for this answer only. */
   text: string;
-  /** Images whose header parses (type and non-zero size). */
+  /** Images that were read (OCR'd, or their header parsed), with or without text. */
   images: { mime: string; base64: string }[];
   /** At least one image or PDF was sent and none could be read. */
   unreadable: boolean;
-  /** What the conversation keeps: name and type, never the bytes. */
-  records: { filename: string | null; mime: string }[];
+  /** What the conversation keeps. */
+  records: AttachmentRecord[];
 }
+
+/** The conversation's note for an attachment that was not read. */
+const NOTES: Record<Exclude<ReadingStatus, 'read'>, string> = {
+  unreadable: 'not read: not a valid file, or a PDF without text',
+  too_large: 'not read: past the size limits for reading',
+  timed_out: 'not read: reading took too long',
+  queue_full: 'skipped: every attachment reader was busy',
+};
 
 /** Decoded size of plain base64 without decoding it. */
 export function decodedSize(base64: string): number {
@@ -43,14 +60,15 @@ function kindOf(mime: string): AttachmentKind | null {
 
 /**
  * Reads what can be read, in the attachment reader's workers: PDFs' text (with unpdf, pdf.js's
- * maintained wrapper) and images checked by their header. A PDF with no text layer counts as
- * unreadable (no OCR), and so does anything past the reader's deadline, caps or queue.
+ * maintained wrapper) and the text in images (OCR, tesseract.js), which join the message the same
+ * way. An image without words is read all the same; a PDF with no text layer counts as unreadable,
+ * and so does anything past the reader's deadline, caps or queue.
  */
 export async function readAttachments({ attachments, reader }: { attachments: AttachmentInput[]; reader: AttachmentReader | undefined }): Promise<ReadAttachments> {
-  const candidates = attachments.flatMap((a) => {
+  const candidates = attachments.flatMap((a, index) => {
     const mime = a.mime.toLowerCase();
     const kind = kindOf(mime);
-    return kind ? [{ kind, mime, contentBase64: a.contentBase64 }] : [];
+    return kind ? [{ kind, mime, contentBase64: a.contentBase64, index }] : [];
   });
   let readings: AttachmentReading[] = [];
   if (candidates.length) {
@@ -59,8 +77,12 @@ export async function readAttachments({ attachments, reader }: { attachments: At
   }
   const texts: string[] = [];
   const images: ReadAttachments['images'] = [];
+  const notes = new Map<number, string>();
   readings.forEach((reading, i) => {
-    if (reading.status !== 'read') return;
+    if (reading.status !== 'read') {
+      notes.set(candidates[i]!.index, NOTES[reading.status]);
+      return;
+    }
     if (reading.text) texts.push(reading.text);
     if (reading.kind === 'image') images.push({ mime: candidates[i]!.mime, base64: candidates[i]!.contentBase64 });
   });
@@ -68,6 +90,9 @@ export async function readAttachments({ attachments, reader }: { attachments: At
     text: texts.join('\n\n').slice(0, MAX_TEXT),
     images,
     unreadable: candidates.length > 0 && !readings.some((r) => r.status === 'read'),
-    records: attachments.map((a) => ({ filename: a.filename ?? null, mime: a.mime })),
+    records: attachments.map((a, i) => {
+      const note = notes.get(i);
+      return { filename: a.filename ?? null, mime: a.mime, ...(note ? { note } : {}) };
+    }),
   };
 }

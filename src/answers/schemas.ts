@@ -24,12 +24,12 @@ export const answerAttachment = z
       .string({ message: 'must be a MIME type such as image/png' })
       .regex(/^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/, { message: 'must be a MIME type such as image/png' })
       .max(127, { message: 'must be at most 127 characters' })
-      .describe('File type: images (`image/*`) and `application/pdf` are read; other types are ignored.'),
+      .describe('File type: images (`image/*`) and `application/pdf` are read; other types are ignored. PNG, JPEG, WebP and GIF (its first frame) images are OCR\'d: the text found counts like the message\'s own words, as a PDF\'s text does; an image without text is read all the same.'),
     contentBase64: base64,
     filename: v1Text().min(1, { message: 'must be 1-255 characters' }).max(255, { message: 'must be 1-255 characters' }).optional()
       .describe('File name; kept in the conversation record (the bytes never are).'),
   })
-  .meta({ id: 'AnswerAttachment', description: 'A file sent with the message (an image or a PDF).' });
+  .meta({ id: 'AnswerAttachment', description: 'A file sent with the message (an image or a PDF). PDFs\' text and the text in images (OCR) are read for this answer only.' });
 
 export const answerRequest = z
   .strictObject({

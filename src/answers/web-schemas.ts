@@ -82,7 +82,15 @@ export const turn = z
     confidence,
     needsHuman: z.boolean(),
     reason: z.string().nullable().describe('Why a human was needed: no_knowledge, not_covered, human_requested, account_action, attachment_unreadable, earlier_turn.'),
-    attachments: z.array(z.object({ filename: z.string().nullable(), mime: z.string() })).describe('Name and type only; the bytes are never stored.'),
+    attachments: z
+      .array(
+        z.object({
+          filename: z.string().nullable(),
+          mime: z.string(),
+          note: z.string().optional().describe('Why this image or PDF was not read (skipped while every reader was busy, too large, too slow, not a valid file); absent when it was.'),
+        }),
+      )
+      .describe('Name and type only; the bytes and the text read from them are never stored.'),
     latencyMs: z.number().int(),
     createdAt: z.string(),
   })

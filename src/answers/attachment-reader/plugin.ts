@@ -1,11 +1,12 @@
 import os from 'node:os';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
+import { ocrLanguage } from './ocr.js';
 import { AttachmentReader } from './reader-pool.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Reads answer attachments (PDF text, image headers) in worker threads. */
+    /** Reads answer attachments (PDF text, OCR of images) in worker threads. */
     attachmentReader: AttachmentReader;
   }
 }
@@ -17,6 +18,8 @@ export const attachmentReaderPlugin = fp<{ config: Config }>(
       size: config.ATTACHMENT_READERS ?? os.availableParallelism(),
       maxQueue: config.ATTACHMENT_READ_QUEUE,
       timeoutMs: config.ATTACHMENT_READ_TIMEOUT_MS,
+      // Resolved now, so that a language whose data is not installed stops the server at start.
+      ocrLanguages: config.OCR_LANGUAGES.map(ocrLanguage),
       log: app.log,
     });
     app.decorate('attachmentReader', reader);

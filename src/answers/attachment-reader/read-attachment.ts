@@ -1,6 +1,7 @@
 import { imageSize } from 'image-size';
 import { getDocumentProxy } from 'unpdf';
 import type { DecodeBudget } from './decode-budget.js';
+import type { Ocr } from './ocr.js';
 import { type AttachmentKind, type AttachmentReading, MAX_TEXT } from './reading.js';
 
 /** Pages of a PDF read for one answer. */
@@ -13,15 +14,26 @@ const MAX_PDF_PAGES = 50;
 export const MAX_IMAGE_PIXELS = 120_000_000;
 
 /**
+ * Images up to this size are OCR'd (a 5K screen is 14.7 megapixels). Tesseract decodes the pixels
+ * in its WebAssembly memory, outside the heap limit and decode budget, and that memory does not
+ * shrink (a reader grew by 15 MiB over 1280×720 screenshots): this bounds what one image can add.
+ * Larger ones (photos) are checked by header only.
+ */
+export const MAX_OCR_PIXELS = 16_000_000;
+
+/** What Tesseract's Leptonica decodes, as image-size names them; other images are checked by header only. */
+const OCR_FORMATS = new Set(['png', 'jpg', 'webp', 'gif']);
+
+/**
  * Reads one attachment; meant to run in a reader worker, whose decode budget and heap limit bound
  * what pdf.js may allocate (its page and character limits below bound only what is kept).
  */
-export async function readAttachment({ kind, contentBase64, budget }: { kind: AttachmentKind; contentBase64: string; budget: DecodeBudget }): Promise<AttachmentReading> {
+export async function readAttachment({ kind, contentBase64, budget, ocr }: { kind: AttachmentKind; contentBase64: string; budget: DecodeBudget; ocr: Ocr | null }): Promise<AttachmentReading> {
   budget.start();
   const buffer = Buffer.from(contentBase64, 'base64');
   // A plain Uint8Array view: pdf.js copies a Buffer it is given.
   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
-  if (kind === 'image') return readImage(bytes);
+  if (kind === 'image') return readImage(bytes, ocr);
   const text = await pdfText(bytes);
   if (budget.exceeded) return { kind, status: 'too_large' };
   return text ? { kind, status: 'read', text } : { kind, status: 'unreadable' };
@@ -50,13 +62,25 @@ async function pdfText(bytes: Uint8Array): Promise<string | null> {
   }
 }
 
-function readImage(bytes: Uint8Array): AttachmentReading {
+async function readImage(bytes: Uint8Array, ocr: Ocr | null): Promise<AttachmentReading> {
+  let size: ReturnType<typeof imageSize>;
   try {
     // image-size reads the header only: a 100000×100000 PNG costs its few bytes, not 40 GB.
-    const { width = 0, height = 0 } = imageSize(bytes);
-    if (width <= 0 || height <= 0) return { kind: 'image', status: 'unreadable' };
-    return { kind: 'image', status: width * height > MAX_IMAGE_PIXELS ? 'too_large' : 'read' };
+    size = imageSize(bytes);
   } catch {
     return { kind: 'image', status: 'unreadable' };
   }
+  const { width = 0, height = 0, type = '' } = size;
+  if (width <= 0 || height <= 0) return { kind: 'image', status: 'unreadable' };
+  if (width * height > MAX_IMAGE_PIXELS) return { kind: 'image', status: 'too_large' };
+  if (!ocr || !OCR_FORMATS.has(type) || width * height > MAX_OCR_PIXELS) return { kind: 'image', status: 'read' };
+  let text: string;
+  try {
+    text = (await ocr.recognize(bytes)).slice(0, MAX_TEXT);
+  } catch {
+    // The header parsed but the pixels did not decode (a truncated or forged file).
+    return { kind: 'image', status: 'unreadable' };
+  }
+  // A photo without words is read all the same: nothing found is not unreadable.
+  return text ? { kind: 'image', status: 'read', text } : { kind: 'image', status: 'read' };
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { OcrLanguage } from './ocr.js';
 import type { AttachmentKind, AttachmentReading, ReaderData, ReaderMessage, ReadingStatus, ReadMessage } from './reading.js';
 
 /**
@@ -28,6 +29,8 @@ export interface AttachmentReaderOptions {
   maxDecodedBytes?: number;
   /** Default READER_HEAP_MB. */
   heapMb?: number;
+  /** Languages images are OCR'd in (ocrLanguage()); default none: images are checked by header only. */
+  ocrLanguages?: OcrLanguage[];
 }
 
 /** One attachment handed to the pool. */
@@ -187,7 +190,7 @@ export class AttachmentReader {
     const worker = new Worker(ENTRY, {
       // Not the parent's flags (an inspector port, `--import tsx` twice): the entry registers tsx itself.
       execArgv: [],
-      workerData: { maxDecodedBytes: this.#options.maxDecodedBytes ?? MAX_DECODED_BYTES } satisfies ReaderData,
+      workerData: { maxDecodedBytes: this.#options.maxDecodedBytes ?? MAX_DECODED_BYTES, ocrLanguages: this.#options.ocrLanguages ?? [] } satisfies ReaderData,
       resourceLimits: { maxOldGenerationSizeMb: this.#options.heapMb ?? READER_HEAP_MB },
     });
     // The pool never keeps a process alive; the app's onClose terminates the readers anyway.

@@ -1,18 +1,21 @@
+import type { OcrLanguage } from './ocr.js';
+
 /** What a reader can read; other types are ignored before they reach one. */
 export type AttachmentKind = 'pdf' | 'image';
 
 /**
- * `read`: text (PDF) or a parsable header (image). `unreadable`: not a valid file, or a PDF
- * without a text layer. `too_large`: past a cap (decoded bytes, the reader's heap, pixels).
+ * `read`: text (PDF), or an image whose pixels were OCR'd (with or without text found), or whose
+ * header parses (types and sizes not OCR'd). `unreadable`: not a valid file, or a PDF without a
+ * text layer. `too_large`: past a cap (decoded bytes, the reader's heap, pixels).
  * `timed_out`: past the call's deadline. `queue_full`: skipped, every reader busy and the queue full.
  */
 export type ReadingStatus = 'read' | 'unreadable' | 'too_large' | 'timed_out' | 'queue_full';
 
-/** One attachment read; OCR will fill `text` for images the same way. */
+/** One attachment read. */
 export interface AttachmentReading {
   kind: AttachmentKind;
   status: ReadingStatus;
-  /** A PDF's text, at most MAX_TEXT characters. */
+  /** A PDF's text, or the text OCR found in an image; at most MAX_TEXT characters. */
   text?: string;
 }
 
@@ -32,4 +35,6 @@ export type ReaderMessage = { type: 'ready' } | { type: 'done'; id: number; read
 /** The pool's workerData for a reader. */
 export interface ReaderData {
   maxDecodedBytes: number;
+  /** Languages images are OCR'd in; none: images are checked by header only. */
+  ocrLanguages: OcrLanguage[];
 }

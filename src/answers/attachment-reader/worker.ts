@@ -3,17 +3,23 @@ import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getResolvedPDFJS } from 'unpdf';
 import { installDecodeBudget } from './decode-budget.js';
+import { startOcr } from './ocr.js';
 import { readAttachment } from './read-attachment.js';
 import type { ReaderData, ReaderMessage, ReadMessage } from './reading.js';
 
 const port = parentPort!;
-const budget = installDecodeBudget((workerData as ReaderData).maxDecodedBytes);
+const { maxDecodedBytes, ocrLanguages } = workerData as ReaderData;
+// Tesseract and its models (0.3-0.5 s, about 25 MiB a reader) start once, before the worker is
+// ready, and serve every image it reads. Before the decode budget: unzipping the models would
+// count against it, and the budget is for what a file makes pdf.js allocate.
+const ocr = ocrLanguages.length ? await startOcr(ocrLanguages) : null;
+const budget = installDecodeBudget(maxDecodedBytes);
 const collectGarbage = garbageCollector();
 // pdf.js (1.6 MB of code) loads before the worker says it is ready, so no call's deadline pays for it.
 await getResolvedPDFJS();
 
 port.on('message', async ({ id, kind, contentBase64 }: ReadMessage) => {
-  const reading = await readAttachment({ kind, contentBase64, budget });
+  const reading = await readAttachment({ kind, contentBase64, budget, ocr });
   port.postMessage({ type: 'done', id, reading } satisfies ReaderMessage);
   // What a PDF decoded up to the budget is garbage now, but V8 collects on its own only once
   // tens of MB more are held outside its heap; freed at once, the next attachment reuses the
