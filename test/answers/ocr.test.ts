@@ -12,6 +12,7 @@ import { greyGif, greyPixels, OCR_SAMPLES, OCR_STYLES, renderHtml, renderPhoto, 
 // OCR of one screenshot takes 0.1-0.3 s on a quiet machine and several seconds on a loaded one:
 // these tests are about what is read, so the deadline is far away.
 const GENEROUS_MS = '60000';
+// The tests themselves render and read dozens of images: minutes on a loaded 2-core CI machine.
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ afterAll(() => browser?.close());
 
 const silent = { warn: () => {}, error: () => {} };
 
-describe('OCR in the attachment readers', () => {
+describe('OCR in the attachment readers', { timeout: 240_000 }, () => {
   let reader: AttachmentReader;
   beforeAll(() => {
     reader = new AttachmentReader({ size: 2, maxQueue: 20, timeoutMs: Number(GENEROUS_MS), log: silent, ocrLanguages: [ocrLanguage('eng')] });
@@ -110,7 +111,7 @@ describe('OCR in the attachment readers', () => {
   });
 });
 
-describe('screenshots on /v1/answer', () => {
+describe('screenshots on /v1/answer', { timeout: 240_000 }, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp({ ATTACHMENT_READ_TIMEOUT_MS: GENEROUS_MS });
@@ -147,7 +148,7 @@ describe('screenshots on /v1/answer', () => {
   });
 });
 
-describe('a full reader queue on /v1/answer', () => {
+describe('a full reader queue on /v1/answer', { timeout: 240_000 }, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp({ ATTACHMENT_READ_TIMEOUT_MS: GENEROUS_MS, ATTACHMENT_READERS: '1', ATTACHMENT_READ_QUEUE: '0' });

@@ -135,16 +135,18 @@ describe.skipIf(!serverAnswers)('with a PostgreSQL server that stops answering w
     u.host = `127.0.0.1:${proxy.port}`;
     const url = u.toString();
     // The defaults: DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS of 2000.
-    const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent' });
+    const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
     app = await buildApp({ config, db: openPostgres({ url, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS }) });
     // Probes that need only the server (no tables): outside the rate limiter, whose table this database lacks.
     const probe = { config: { rateLimit: false } };
     app.get('/api/_probe/query', probe, async () => app.db.prisma.$queryRaw`SELECT 1 AS one`.then(() => ({ ok: true })));
-    app.get('/api/_probe/slow', probe, async () => app.db.prisma.$queryRaw`SELECT pg_sleep(0.3)`.then(() => ({ ok: true })));
+    // Long enough to be still running when the proxy freezes 50 ms later even if a loaded machine
+    // runs that timer a second late (0.3 s was not), short of the 2 s statement timeout.
+    app.get('/api/_probe/slow', probe, async () => app.db.prisma.$queryRaw`SELECT pg_sleep(1.5)`.then(() => ({ ok: true })));
     app.get('/api/_probe/transaction', probe, async () =>
       app.db.prisma.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT 1`;
-        await new Promise((r) => setTimeout(r, 200));
+        await new Promise((r) => setTimeout(r, 1500));
         await tx.$queryRaw`SELECT 2`;
         return { ok: true };
       }),
