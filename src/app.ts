@@ -26,6 +26,7 @@ import { webhooksPlugin } from './webhooks/plugin.js';
 import { accountRoutes } from './accounts/routes/account.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
+import { LoginThrottle } from './accounts/login-throttle.js';
 import { joinRoutes } from './accounts/routes/join.js';
 import { keyRoutes } from './accounts/routes/keys.js';
 import { attachmentStorePlugin } from './boards/attachments/attachment-store.js';
@@ -220,10 +221,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
       { prefix: '/api' },
     );
+    // One set of failed-password counters for sign-in, set-up and the account page's password checks.
+    const loginThrottle = new LoginThrottle();
     await api.register(async (web) => {
       web.addHook('onRequest', sameOriginOnly(config));
       // Sign-in and set-up, before any session; /auth/logout and /auth/me guard themselves.
-      await web.register(authRoutes, { config });
+      await web.register(authRoutes, { config, throttle: loginThrottle });
       // The web backend's one guard: every route below takes a session, and a route registered
       // here cannot forget it. (In order: the OpenAPI document lists paths as registered.)
       // Invitation and set-up links are opened by people who have no session yet.
@@ -231,7 +234,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await web.register(joinRoutes, { config, signUp });
       await web.register(async (session) => {
         session.addHook('onRequest', sessionAuthentication(config));
-        await session.register(accountRoutes, { config });
+        await session.register(accountRoutes, { config, throttle: loginThrottle });
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
         await session.register(adminRoutes, { config, signUp });

@@ -1,3 +1,4 @@
+import { addressOf } from '../platform/client-address.js';
 import { AppError } from '../platform/errors.js';
 
 const WINDOW_MS = 15 * 60_000;
@@ -26,7 +27,7 @@ export class LoginThrottle {
   private readonly counters = new Map<string, Counter>();
 
   /** Counts an attempt, or throws 429 when a limit is reached. */
-  begin(email: string, ip: string, now = Date.now()) {
+  begin(email: string | null, ip: string, now = Date.now()) {
     const keys = this.keys(email, ip);
     for (const [key, max] of keys) {
       const c = this.current(key, now);
@@ -44,7 +45,7 @@ export class LoginThrottle {
   }
 
   /** The attempt was not a wrong password (right password, blocked account, database down). */
-  release(email: string, ip: string, now = Date.now()) {
+  release(email: string | null, ip: string, now = Date.now()) {
     for (const [key] of this.keys(email, ip)) {
       const c = this.current(key, now);
       if (c) c.failures = Math.max(0, c.failures - 1);
@@ -57,16 +58,19 @@ export class LoginThrottle {
    */
   succeeded(email: string, ip: string, now = Date.now()) {
     this.release(email, ip, now);
-    this.counters.delete(this.keys(email, ip)[0][0]);
+    this.counters.delete(this.keys(email, ip)[0]![0]);
   }
 
-  private keys(email: string, ip: string) {
+  /** `email` null: an attempt that guesses no account's password (a set-up refused), counted on the address only. */
+  private keys(email: string | null, ip: string): (readonly [string, number])[] {
+    const address = addressOf(ip);
+    if (email === null) return [[`a:${address}`, LIMITS.address]];
     const account = email.toLowerCase();
     return [
-      [`p:${ip}\n${account}`, LIMITS.pair],
+      [`p:${address}\n${account}`, LIMITS.pair],
       [`e:${account}`, LIMITS.account],
-      [`a:${ip}`, LIMITS.address],
-    ] as const;
+      [`a:${address}`, LIMITS.address],
+    ];
   }
 
   private current(key: string, now: number): Counter | undefined {
@@ -82,3 +86,4 @@ export class LoginThrottle {
     for (const [key, c] of this.counters) if (now - c.windowStart >= WINDOW_MS) this.counters.delete(key);
   }
 }
+

@@ -26,6 +26,10 @@ export async function updateAccount({ db, userId, name, email, currentPassword }
     if (!(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('currentPassword: is not your current password');
     const taken = await db.user.findUnique({ where: { email: newEmail }, select: { id: true } });
     if (taken) throw conflict('email: another account uses this address');
+    // Nothing confirms a new address (no mail is sent), so one that someone was invited with is
+    // not for the taking: its invitation link would stop working and its boards go to the taker.
+    const invited = await db.invitation.findFirst({ where: { email: newEmail, expiresAt: { gt: new Date() } }, select: { id: true } });
+    if (invited) throw conflict('email: this address has a pending invitation; accept it from its link instead');
   }
   const updated = await db.user.update({ where: { id: userId }, data: { ...(name !== undefined ? { name } : {}), ...(newEmail !== undefined ? { email: newEmail } : {}) } });
   // Sessions and keys carry the name and address: read them again.

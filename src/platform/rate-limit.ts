@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { addressOf } from './client-address.js';
 import { AppError } from './errors.js';
 import { databaseCounters, redisCounters, storeOver } from './rate-limit-store.js';
 
@@ -111,7 +112,7 @@ export const rateLimitPlugin = fp<{ config: Config }>(
       keyGenerator: async (request) => {
         const fp = fingerprint(request);
         request.credentialFingerprint = fp;
-        if (fp === null) return `ip:${request.ip}`;
+        if (fp === null) return `ip:${addressOf(request.ip)}`;
         const known = verified.get(fp);
         if (known && Date.now() - known.at < VERIFIED_TTL_MS) return known.identity;
         // A credential seen for the first time here: checked now, so that a good one never waits
@@ -124,7 +125,7 @@ export const rateLimitPlugin = fp<{ config: Config }>(
           remember(fp, identity);
           return identity;
         }
-        return `ip:${request.ip}`;
+        return `ip:${addressOf(request.ip)}`;
       },
       errorResponseBuilder: (_request, context) =>
         new AppError(429, 'rate_limited', `too many requests: at most ${context.max} per ${windowSeconds} s; retry in ${context.after}`),

@@ -31,6 +31,14 @@ describe('/account', () => {
     expect(taken.json()).toEqual({ error: 'email: another account uses this address' });
     // Its own address needs nothing.
     expect((await send('PATCH', '/account', session, { email: user.email })).statusCode).toBe(200);
+    // Nothing confirms a new address: one somebody was invited with is not for the taking.
+    const board = await makeBoard(t.db, other.id);
+    const invitedAddress = `invited-${user.id}@example.com`;
+    const invited = await send('POST', `/api/boards/${board.id}/members`, await loginCookie(t.app, other.email, other.password), { email: invitedAddress, role: 'member' });
+    expect(invited.statusCode, invited.body).toBe(202);
+    const squat = await send('PATCH', '/account', session, { email: invitedAddress, currentPassword: user.password });
+    expect(squat.statusCode).toBe(409);
+    expect(squat.json().error).toMatch(/^email: this address has a pending invitation/);
 
     const moved = await send('PATCH', '/account', session, { email: address.toUpperCase(), currentPassword: user.password });
     expect(moved.statusCode, moved.body).toBe(200);

@@ -97,3 +97,35 @@ describe('LoginThrottle', () => {
     expect(refused(throttle, 'fresh@example.com', '10.0.0.2', now)).toBe(false);
   });
 });
+
+describe('what a failure counts against', () => {
+  it('counts refused set-ups on the address only: 100 of them from many addresses do not lock the admin out', async () => {
+    const admin = await makeUser(t.db);
+    for (let i = 0; i < 25; i++) {
+      const from = address();
+      for (let j = 0; j < 4; j++) expect((await send('/auth/setup', from, { email: admin.email, password: 'correct horse battery' })).statusCode).toBe(409);
+    }
+    expect((await login(address(), admin.email, admin.password)).statusCode).toBe(200);
+  });
+
+  it('takes an IPv6 client as its /64: new addresses in the same /64 get no fresh allowance', async () => {
+    const user = await makeUser(t.db);
+    const prefix = `2001:db8:${randomBytes(2).toString('hex')}:1`;
+    for (let i = 1; i <= 5; i++) expect((await login(`${prefix}::${i}`, user.email, 'wrong password')).statusCode).toBe(401);
+    expect((await login(`${prefix}::99`, user.email, user.password)).statusCode).toBe(429);
+    expect((await login(`2001:db8:ffff:2::1`, user.email, user.password)).statusCode).toBe(200);
+  });
+
+  it('counts a wrong current password on the account page with the logins, and forgives nothing it did not check', async () => {
+    const user = await makeUser(t.db);
+    const from = address();
+    const cookie = String((await login(from, user.email, user.password)).headers['set-cookie']).split(';')[0]!;
+    const account = (method: 'PATCH' | 'PUT', url: string, payload: object) =>
+      t.app.inject({ method, url, headers: { 'x-forwarded-for': from, cookie, origin: 'http://localhost:80' }, payload });
+    for (let i = 0; i < 4; i++) expect((await account('PUT', '/account/password', { currentPassword: 'wrong', newPassword: 'another long password' })).statusCode).toBe(400);
+    // A name change sends a password it never checks: it must not reset the counters.
+    expect((await account('PATCH', '/account', { name: 'Renamed', currentPassword: 'anything' })).statusCode).toBe(200);
+    expect((await login(from, user.email, 'wrong again')).statusCode).toBe(401);
+    expect((await login(from, user.email, user.password)).statusCode).toBe(429);
+  });
+});

@@ -6,7 +6,7 @@ import { errorBody } from '../../platform/openapi.js';
 import { changePassword } from '../change-password.js';
 import { endSessions } from '../end-sessions.js';
 import { listSessions } from '../list-sessions.js';
-import { LoginThrottle } from '../login-throttle.js';
+import type { LoginThrottle } from '../login-throttle.js';
 import { presentSession, presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
 import { updateAccount } from '../update-account.js';
@@ -15,9 +15,9 @@ const currentPassword = z.string().min(1, { message: 'is required' }).max(256).d
 const sessionParams = z.strictObject({ id: z.string().regex(/^[0-9a-f]{64}$/, { message: 'must be a session id from GET /account/sessions' }).describe('Session id.') });
 
 /** /account: a person's own name, e-mail address, password and sessions (session only; a key gets 401). */
-export const accountRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  // A wrong current password counts like a failed login of the account (a stolen session must not guess it freely).
-  const throttle = new LoginThrottle();
+export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: LoginThrottle }> = async (app, { config, throttle }) => {
+  // A wrong current password counts as a failed login of the account, on the login's own counters
+  // (a stolen session must not guess it freely, here or there).
   const checkingPassword = async <T>(request: { ip: string; actor: { email: string } }, fn: () => Promise<T>) => {
     throttle.begin(request.actor.email, request.ip);
     try {
@@ -49,7 +49,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
     async (request) => {
       const { name, email, currentPassword: password } = request.body;
       const change = () => updateAccount({ db: app.db.prisma, userId: request.actor.userId, name, email, currentPassword: password });
-      const user = password !== undefined ? await checkingPassword(request, change) : await change();
+      // The password is checked only for a new address: only then may its outcome count (or forgive).
+      const newEmail = email !== undefined && email !== request.actor.email;
+      const user = newEmail ? await checkingPassword(request, change) : await change();
       return { user: presentUser(user) };
     },
   );

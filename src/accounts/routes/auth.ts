@@ -8,7 +8,7 @@ import { errorBody } from '../../platform/openapi.js';
 import { createFirstAdmin, setupNeeded } from '../first-run.js';
 import { login, logout } from '../login.js';
 import { resolveSession } from '../resolve-credential.js';
-import { LoginThrottle } from '../login-throttle.js';
+import type { LoginThrottle } from '../login-throttle.js';
 import { presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
 
@@ -30,8 +30,7 @@ export function setSessionCookieFor(request: FastifyRequest, reply: FastifyReply
 }
 
 /** POST /auth/login, POST /auth/logout, GET /auth/me: the web app's session. */
-export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  const throttle = new LoginThrottle();
+export const authRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: LoginThrottle }> = async (app, { config, throttle }) => {
 
   app.post(
     '/auth/login',
@@ -89,17 +88,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     },
     async (request, reply) => {
       const { email, password, name } = request.body;
-      // Throttled like a login: a 409 here counts as a failed attempt from the address.
-      throttle.begin(email, request.ip);
+      // Throttled like a login: a 409 here counts as a failed attempt from the address (and from the
+      // address only: it guesses nobody's password, so it must not spend the account's allowance).
+      throttle.begin(null, request.ip);
       let result: Awaited<ReturnType<typeof login>>;
       try {
         await createFirstAdmin({ db: app.db.prisma, email, password, name });
         result = await login({ db: app.db.prisma, email, password, ip: request.ip, userAgent: request.headers['user-agent'], ttlHours: config.SESSION_TTL_HOURS });
       } catch (error) {
-        if (!(error instanceof AppError && error.status === 409)) throttle.release(email, request.ip);
+        if (!(error instanceof AppError && error.status === 409)) throttle.release(null, request.ip);
         throw error;
       }
-      throttle.succeeded(email, request.ip);
+      throttle.release(null, request.ip);
       setSessionCookie(request, reply, result);
       return reply.status(201).send({ user: presentUser(result.user) });
     },
