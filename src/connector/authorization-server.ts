@@ -60,8 +60,10 @@ async function createAuthorizationServer({ db, config, urls, stylesheet }: Autho
   const keys = await loadOAuthKeys({ db });
   const configuration: Configuration = {
     adapter: oauthStore(db),
-    // Every document the library fetches (client metadata, a client's jwks_uri) goes through the guard.
+    // Every document the library fetches (client metadata, a client's jwks_uri) goes through the
+    // guard, and none may be large: the library reads them whole into memory.
     fetch: guardedMetadataFetch as never,
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 16 * 1024 } as never,
     jwks: keys.jwks,
     cookies: {
       keys: keys.cookieKeys,
@@ -99,8 +101,12 @@ async function createAuthorizationServer({ db, config, urls, stylesheet }: Autho
     },
     // OAuth 2.1 and MCP: a code may only travel in clear text to the client's own machine.
     extraClientMetadata: {
-      properties: ['redirect_uris'],
+      properties: ['redirect_uris', 'sector_identifier_uri'],
       validator: (_ctx, key, value) => {
+        if (key === 'sector_identifier_uri' && value !== undefined) {
+          // Only public subject identifiers here, so it would be a fetch for nothing.
+          throw new errors.InvalidClientMetadata('sector_identifier_uri is not supported');
+        }
         if (key !== 'redirect_uris' || !Array.isArray(value)) return;
         for (const uri of value as unknown[]) {
           if (typeof uri === 'string' && !redirectUriAllowed(uri)) {

@@ -204,6 +204,13 @@ describe('connector OAuth: consent page and protocol rules', () => {
       expect(res.status, refused).toBe(400);
       expect(((await res.json()) as { error: string }).error, refused).toBe('invalid_redirect_uri');
     }
+    const sector = await fetch(`${t.base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'c', redirect_uris: ['https://assistant.example/cb'], sector_identifier_uri: 'https://assistant.example/sector.json', token_endpoint_auth_method: 'none' }),
+    });
+    expect(sector.status).toBe(400);
+    expect(await sector.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: 'sector_identifier_uri is not supported' });
     for (const allowed of ['http://127.0.0.1:33418/callback', 'http://localhost:6274/oauth/callback', 'http://[::1]:8080/cb', 'https://assistant.example/callback']) {
       const res = await registerWith(allowed);
       expect(res.status, allowed).toBe(201);
