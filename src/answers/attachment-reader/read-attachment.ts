@@ -74,6 +74,13 @@ async function readImage(bytes: Uint8Array, ocr: Ocr | null): Promise<Attachment
   if (width <= 0 || height <= 0) return { kind: 'image', status: 'unreadable' };
   if (width * height > MAX_IMAGE_PIXELS) return { kind: 'image', status: 'too_large' };
   if (!ocr || !OCR_FORMATS.has(type) || width * height > MAX_OCR_PIXELS) return { kind: 'image', status: 'read' };
+  // A GIF's header gives its screen, but the OCR decodes every frame at the frame's own size, in
+  // memory no cap of ours bounds: a 44 KB file can declare a 100×100 screen and an 8000×8000 frame.
+  if (type === 'gif') {
+    const pixels = gifFramePixels(bytes);
+    if (pixels === null) return { kind: 'image', status: 'unreadable' };
+    if (pixels > MAX_OCR_PIXELS) return { kind: 'image', status: 'read' };
+  }
   let text: string;
   try {
     text = (await ocr.recognize(bytes)).slice(0, MAX_TEXT);
@@ -83,4 +90,37 @@ async function readImage(bytes: Uint8Array, ocr: Ocr | null): Promise<Attachment
   }
   // A photo without words is read all the same: nothing found is not unreadable.
   return text ? { kind: 'image', status: 'read', text } : { kind: 'image', status: 'read' };
+}
+
+/**
+ * The pixels a GIF's frames add up to, read from their descriptors without decoding anything;
+ * null when the block structure is broken. Walks the blocks once: header, logical screen and its
+ * colour table, then extensions and images (each a run of length-prefixed sub-blocks).
+ */
+export function gifFramePixels(bytes: Uint8Array): number | null {
+  const u16 = (at: number) => bytes[at]! | (bytes[at + 1]! << 8);
+  const skipSubBlocks = (at: number) => {
+    while (at < bytes.length && bytes[at] !== 0) at += bytes[at]! + 1;
+    return at + 1;
+  };
+  if (bytes.length < 13) return null;
+  const screen = bytes[10]!;
+  let at = 13 + (screen & 0x80 ? 3 * 2 ** ((screen & 0x07) + 1) : 0);
+  let pixels = 0;
+  while (at < bytes.length) {
+    const block = bytes[at]!;
+    if (block === 0x3b) return pixels; // trailer
+    if (block === 0x21) {
+      at = skipSubBlocks(at + 2);
+    } else if (block === 0x2c) {
+      if (at + 10 > bytes.length) return null;
+      pixels += u16(at + 5) * u16(at + 7);
+      const packed = bytes[at + 9]!;
+      at += 10 + (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+      at = skipSubBlocks(at + 1); // past the LZW minimum code size, then the image data
+    } else {
+      return null;
+    }
+  }
+  return pixels; // no trailer: what the frames so far declare
 }
