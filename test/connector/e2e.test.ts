@@ -248,7 +248,7 @@ describe('assistant connector, end to end', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByTestId('connector-url').textContent()).resolves.toBe(`${t.base}/mcp`);
       await expect(page.getByRole('row', { name: /Test assistant/ }).textContent()).resolves.toContain('Read only');
-      await page.getByRole('button', { name: 'Copy' }).click();
+      await page.getByRole('button', { name: 'Copy connector URL' }).click();
       await page.getByText('Copied to the clipboard.').waitFor();
       expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(`${t.base}/mcp`);
     } finally {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, del, get } from '../api';
-import { Alert, Confirm, formatDate, PageTitle, useLoad } from '../ui';
+import { Alert, Confirm, CopyValue, formatDate, PageTitle, useLoad } from '../ui';
 
 interface Connection {
   id: string;
@@ -85,30 +85,11 @@ export function AppsPage() {
 
 /** What a person pastes into their assistant's "add a connector" form; the assistant does the rest (OAuth). */
 function ConnectorUrl({ url }: { url: string }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   return (
     <section class="panel" aria-labelledby="connector-url-heading">
       <h2 id="connector-url-heading">Connect an assistant</h2>
       <p>Add this URL as a custom connector (MCP server) in your assistant. It asks you to sign in here and approve what it may do.</p>
-      <div class="token-row">
-        <code class="token" data-testid="connector-url">
-          {url}
-        </code>
-        <button
-          type="button"
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(url);
-              setCopied('yes');
-            } catch {
-              setCopied('failed');
-            }
-          }}
-        >
-          Copy
-        </button>
-      </div>
-      <p role="status">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the URL and copy it by hand.' : ''}</p>
+      <CopyValue value={url} label="connector URL" testId="connector-url" />
     </section>
   );
 }
