@@ -8,3 +8,20 @@ export async function freePort(): Promise<number> {
   await new Promise((r) => s.close(r));
   return port;
 }
+
+/** Whether the local Redis answers PING (tests that need one are skipped without it). */
+export function redisAnswers(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(6379, '127.0.0.1');
+    socket.setTimeout(500, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => {
+      socket.destroy();
+      resolve(d.toString().startsWith('+PONG'));
+    });
+    socket.on('error', () => resolve(false));
+  });
+}

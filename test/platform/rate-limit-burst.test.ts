@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { buildTestApp, type TestApp } from '../helper.js';
+import { redisAnswers } from '../net.js';
 
 /**
  * Concurrent bursts against one budget. Counts taken in memory used to be checked against a
@@ -73,19 +73,3 @@ describe.each(stores)('a burst on $name', ({ env }) => {
   });
 });
 
-/** Whether the local Redis answers PING (the Redis runs are skipped without one). */
-function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(6379, '127.0.0.1');
-    socket.setTimeout(500, () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (d) => {
-      socket.destroy();
-      resolve(d.toString().startsWith('+PONG'));
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
