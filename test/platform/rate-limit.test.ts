@@ -251,3 +251,18 @@ describe('rate limits on Redis (REDIS_URL)', async () => {
   });
 });
 
+
+describe('the OpenAPI documents', () => {
+  it('declare 429 and 503 on every operation', async () => {
+    t = await buildTestApp();
+    for (const url of ['/api/docs/openapi.json', '/v1/docs/openapi.json']) {
+      const doc = (await t.app.inject({ method: 'GET', url })).json() as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          if (typeof op !== 'object' || !op.responses) continue;
+          expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['429', '503']));
+        }
+      }
+    }
+  });
+});
