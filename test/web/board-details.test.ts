@@ -173,7 +173,8 @@ describe('the card dialog', () => {
     await newField.getByLabel(/^Choices/).fill('Low, High');
     await newField.getByRole('button', { name: 'Add field' }).click();
     await dialog.getByRole('combobox', { name: 'Priority' }).waitFor();
-    expect(await newField.getByLabel('Name').inputValue()).toBe('');
+    // The live event can show the field before the POST's answer resets the form.
+    await expect.poll(() => newField.getByLabel('Name').inputValue()).toBe('');
     expect(await newField.getByLabel('Type').inputValue()).toBe('text');
     expect(await newField.getByLabel(/^Choices/).count()).toBe(0);
     await newField.getByLabel('Type').selectOption('list');
