@@ -31,7 +31,7 @@ try {
   await migrate(db);
   const { userId, small, big, smallLists, smallCards } = await seed(db.prisma);
   const { token } = await createApiKey({ db: db.prisma, userId, name: 'bench', permission: 'write', expiresAt: null });
-  const queryCounts = await countQueries(url, token, [small, big]);
+  const { fetches: queryCounts, move: moveQueries } = await countQueries(url, token, [small, big], { cardId: smallCards[0]!, listId: smallLists[1]! });
 
   const appPort = await freePort();
   const floorPort = await freePort();
@@ -103,7 +103,7 @@ try {
   console.log('| request | connections | req/s | p50 ms | p99 ms | non-2xx | floor req/s / p50 / p99 | % of floor | p99 vs floor |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
-  console.log(`\nqueries per board fetch: ${queryCounts.map((q) => `${q.cards} cards → ${q.queries}`).join(', ')}`);
+  console.log(`\nqueries per board fetch: ${queryCounts.map((q) => `${q.cards} cards → ${q.queries}`).join(', ')}; per card move to another list: ${moveQueries}`);
   console.log(`after the moves: positions 0..n-1 in every list: ${invariant.ok}; cards ${invariant.cards}/${smallCards.length}; ` +
     `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesOk} successful moves through the API ` +
     '(moves to where the card already is write none)');
@@ -210,8 +210,8 @@ async function seedParts(prisma: ReturnType<typeof openPostgres>['prisma'], boar
   });
 }
 
-/** SQL statements one board fetch sends, counted at the pg driver (the rate limiter's aside). */
-async function countQueries(dbUrl: string, token: string, boards: number[]) {
+/** SQL statements one board fetch and one card move send, counted at the pg driver (the rate limiter's aside; BEGIN and COMMIT count). */
+async function countQueries(dbUrl: string, token: string, boards: number[], move: { cardId: number; listId: number }) {
   const db = openPostgres({ url: dbUrl, poolSize: 2 });
   const app = await buildApp({ config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false' }), db });
   // The pool's clients are a subclass of pg.Client with its own query (src/platform/db.ts): count there.
@@ -237,12 +237,15 @@ async function countQueries(dbUrl: string, token: string, boards: number[]) {
       const cards = (res.json().lists as { cards: unknown[] }[]).reduce((n, l) => n + l.cards.length, 0);
       out.push({ cards, queries: count });
     }
+    count = 0;
+    const moved = await app.inject({ method: 'POST', url: `/api/cards/${move.cardId}/move`, headers: { authorization: `Bearer ${token}` }, payload: { listId: move.listId, position: 0 } });
+    if (moved.statusCode !== 200) throw new Error(`the counted move answered ${moved.statusCode}: ${moved.body}`);
+    return { fetches: out, move: count };
   } finally {
     proto.query = original;
     await app.close();
     await db.close();
   }
-  return out;
 }
 
 async function checkInvariant(prisma: ReturnType<typeof openPostgres>['prisma'], boardId: number, expected: number) {

@@ -43,6 +43,11 @@ export function allows(action: BoardAction, role: BoardRole): boolean {
   return rules[action](role);
 }
 
+/** The roles that allow `action`, for checks made inside the database (tb_move_card). */
+export function rolesAllowing(action: BoardAction): BoardRole[] {
+  return (['admin', 'member', 'observer'] as const).filter((role) => rules[action](role));
+}
+
 /** Creating boards is outside any board: a key limited to chosen boards may not. */
 export function authorizeCreateBoard(actor: Actor) {
   if (actor.boardIds !== null) throw forbidden('a key limited to chosen boards cannot create boards');

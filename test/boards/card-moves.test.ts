@@ -111,6 +111,34 @@ describe('POST /api/cards/{id}/move', () => {
     expect(await cardIdsOfList(team.as.stranger, watched.id, watchedList.id)).toEqual([]);
   });
 
+  it('refuses, writing nothing: an archived card or target list (400), a stale version (409), a card or list not there (404)', async () => {
+    const team = await makeTeam(t, { cards: 3 });
+    const [a, b] = team.cards;
+    const other = await makeList(team.as.admin, team.board.id, 'Other');
+    const move = (id: number, body: object, headers = {}) => team.as.member.post(`/api/cards/${id}/move`, body, headers);
+    expectError(await move(a.id, { listId: team.list.id, version: a.version + 1 }), 409, new RegExp(`^card: changed since version ${a.version + 1} \\(now ${a.version}\\)`));
+    expectError(await move(a.id, { listId: other.id }, { 'if-match': `"${a.version + 5}"` }), 409, /^card: changed since version/);
+    expectStatus(await team.as.member.patch(`/api/cards/${b.id}`, { archived: true }), 200);
+    expectError(await move(b.id, { listId: other.id }), 400, /^card: is archived; restore it before moving it$/);
+    expectStatus(await team.as.admin.patch(`/api/lists/${other.id}`, { archived: true }), 200);
+    expectError(await move(a.id, { listId: other.id }), 400, /^listId: the list is archived$/);
+    expectError(await move(a.id, { listId: team.list.id, position: 2 }), 400, /^position: must be between 0 and 1$/);
+    expectError(await move(999_999_999, { listId: team.list.id }), 404, /^card: not found$/);
+    expectError(await move(a.id, { listId: 999_999_999 }), 404, /^list: not found$/);
+    expectError(await team.as.observer.post(`/api/cards/${a.id}/move`, { listId: team.list.id }), 403, /\(observer\) does not allow card\.write/);
+    expect((await team.as.member.get(`/api/cards/${a.id}`)).json()).toEqual(a);
+    const log = (await team.as.admin.get(`/api/boards/${team.board.id}/activity`)).json();
+    expect(log.activities.filter((x: { type: string }) => x.type === 'card.moved')).toEqual([]);
+  });
+
+  it('to where the card already is: 200 with the card as it was, no new version, no activity', async () => {
+    const team = await makeTeam(t, { cards: 2 });
+    const [a] = team.cards;
+    expect(expectCardResponse(await team.as.member.post(`/api/cards/${a.id}/move`, { listId: team.list.id, position: 0 }), 200)).toEqual(a);
+    const log = (await team.as.admin.get(`/api/boards/${team.board.id}/activity`)).json();
+    expect(log.activities.filter((x: { type: string }) => x.type === 'card.moved')).toEqual([]);
+  });
+
   it('is refused to an observer (403)', async () => {
     const team = await makeTeam(t, { cards: 2 });
     expectError(await team.as.observer.post(`/api/cards/${team.cards[0].id}/move`, { listId: team.list.id, position: 1 }), 403);

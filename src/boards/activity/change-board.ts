@@ -21,7 +21,7 @@ export type ActivityInput = import('./activity-types.js').TypedActivity & {
 export type RecordActivity = (input: ActivityInput) => Promise<ActivityView>;
 
 /** Who a change is attributed to; null actor = an operator through the admin CLI. */
-function actorColumns(actor: Actor | null, override?: { id: number; name: string }) {
+export function actorColumns(actor: Actor | null, override?: { id: number; name: string }) {
   if (override) return { actorUserId: override.id, actorKeyId: null, actorName: override.name, actorClient: null };
   return actor
     ? { actorUserId: actor.userId, actorKeyId: actor.keyId, actorName: actor.name, actorClient: actor.client?.slice(0, 200) ?? null }
@@ -39,7 +39,7 @@ function asPresented(view: ActivityView): object {
 }
 
 /** An Activity row as the INSERT returns it, and whether the board has any webhook. */
-type InsertedActivity = ActivityRow & { hooked: boolean };
+export type InsertedActivity = ActivityRow & { hooked: boolean };
 
 /**
  * Runs a change in one transaction with an explicit `record(…)` for each activity it makes; the
@@ -76,4 +76,42 @@ export async function changeBoard<T>(
   );
   for (const activity of recorded) options.events?.publish(activity);
   return result;
+}
+
+/**
+ * What a change made in one database statement answers: its result and the activities it
+ * recorded, or that a board it touches has webhooks (nothing written), whose outbox rows must be
+ * written in the same transaction as the change.
+ */
+export type OneStatementOutcome<T> = { hooked: true } | { result: T; activities: InsertedActivity[] };
+
+/**
+ * A change made by one database function that records its own activities (tb_move_card): one
+ * round trip, outside any transaction (the statement is one). When it answers `hooked`, it runs
+ * again inside a transaction, which also writes the webhook outbox, as changeBoard does. The
+ * activities are published after the commit, as changeBoard's are.
+ */
+export async function changeBoardInOneStatement<T>(
+  options: { db: PrismaClient; events?: EventBus | undefined; outbox?: Outbox | undefined },
+  call: (db: Tx | PrismaClient, inTransaction: boolean) => Promise<OneStatementOutcome<T>>,
+): Promise<T> {
+  let outcome = await call(options.db, false);
+  let recorded: ActivityView[] = [];
+  if ('hooked' in outcome) {
+    outcome = await changeWithOutbox({ db: options.db, outbox: options.outbox, transaction: { timeout: 15_000, maxWait: 10_000 } }, async (tx, recordWebhookEvent) => {
+      const inside = await call(tx, true);
+      if ('hooked' in inside) throw new Error('a change inside its transaction answered hooked');
+      recorded = [];
+      for (const row of inside.activities) {
+        const view = presentActivity(row);
+        if (row.hooked) await recordWebhookEvent({ boardId: view.boardId, type: view.type, data: asPresented(view), at: row.createdAt });
+        recorded.push(view);
+      }
+      return inside;
+    });
+  } else {
+    recorded = outcome.activities.map(presentActivity);
+  }
+  for (const activity of recorded) options.events?.publish(activity);
+  return outcome.result;
 }

@@ -12,9 +12,11 @@ import type { CardSummaryView, CardView } from '../schemas.js';
 
 /** If-Match / body `version`: refuse (409) when the card changed since the client read it. */
 export function checkVersion(card: CardRow, expected: number | undefined) {
-  if (expected !== undefined && expected !== card.version) {
-    throw conflict(`card: changed since version ${expected} (now ${card.version}); fetch it again`);
-  }
+  if (expected !== undefined && expected !== card.version) throw versionConflict(expected, card.version);
+}
+
+export function versionConflict(expected: number, now: number) {
+  return conflict(`card: changed since version ${expected} (now ${now}); fetch it again`);
 }
 
 /**

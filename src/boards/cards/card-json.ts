@@ -96,7 +96,8 @@ const checklistJson = (l: string) =>
   `json_build_object('id', ${l}.id, 'cardId', ${l}."cardId", 'name', ${l}.name, 'position', ${l}.position,
     'items', coalesce((SELECT json_agg(${itemJson('i')} ORDER BY i.position) FROM "ChecklistItem" i WHERE i."checklistId" = ${l}.id), '[]'::json))`;
 
-const FULL_CARD_SQL = `
+/** The full card `$1` as JSON text: loadFullCard's statement, and run inside tb_move_card. */
+export const FULL_CARD_SQL = `
 SELECT ${oneCardSummaryJson('s', `,
   'checklists', coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json),
   'comments', coalesce((SELECT json_agg(${commentJson('m')} ORDER BY m.id DESC)

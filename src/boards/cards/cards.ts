@@ -1,14 +1,14 @@
-import { changeBoard, type Tx } from '../activity/change-board.js';
+import { actorColumns, changeBoard, changeBoardInOneStatement, type InsertedActivity, type Tx } from '../activity/change-board.js';
 import type { Actor } from '../../accounts/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { requireCard, requireItem, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
-import { authorize, authorizeCrossBoard } from '../policy.js';
+import { authorize, authorizeCrossBoard, type BoardRole, rolesAllowing } from '../policy.js';
 import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
-import { checkVersion, dropOtherBoardsParts, fullCard, lockCard } from './card-change.js';
+import { checkVersion, dropOtherBoardsParts, fullCard, lockCard, versionConflict } from './card-change.js';
 import { removeItem } from '../checklists/checklists.js';
-import { loadFullCard, summaryOf } from './card-json.js';
+import { FULL_CARD_SQL, loadFullCard, summaryOf } from './card-json.js';
 import { RETRY, withRetry } from '../retry.js';
 import type { CardView } from '../schemas.js';
 
@@ -57,57 +57,68 @@ export async function updateCard(ctx: BoardContext & { cardId: number; changes: 
   });
 }
 
+/** What tb_move_card answers: the moved card and its activities, or why nothing was written. */
+type MoveOutcome =
+  | { card: CardView; activities: (Omit<InsertedActivity, 'createdAt'> & { createdAt: string })[] }
+  | { error: 'hooked' | 'retry' | 'card_archived' | 'list_archived' }
+  | { error: 'not_found'; what: 'card' | 'list' }
+  | { error: 'forbidden'; role: BoardRole }
+  | { error: 'cross_board'; from: number; to: number }
+  | { error: 'version'; expected: number; version: number }
+  | { error: 'position'; max: number };
+
 /**
  * Moves a card to `position` (default: the end) of a list on its board or on another board the
  * actor may write to. Both lists are locked, then the card, so concurrent moves keep positions
  * 0..n-1; anything that moved meanwhile is read and authorised again, then 409.
+ *
+ * All of it is one statement, tb_move_card (prisma/migrations/…_move_card_function): a move is
+ * the API's hottest write, and each round trip to the database cost more than the work itself.
+ * What it checks is decided here: the roles that may write cards, the key's boards, the errors.
  */
 export async function moveCard(ctx: BoardContext & { cardId: number; listId: number; position?: number | undefined; expectedVersion?: number | undefined }) {
-  return withRetry(async () => {
-    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
-    const { list: target, role: targetRole } = await requireList(ctx.db, ctx.actor, ctx.listId);
-    authorize(ctx.actor, 'card.write', role);
-    authorizeCrossBoard(ctx.actor, card.boardId, target.boardId);
-    authorize(ctx.actor, 'card.write', targetRole);
-    return changeBoard(ctx, async (tx, record) => {
-      const locked = await lockLists(tx, [card.listId, target.id]);
-      const source = stillOn(locked, card.listId, card.boardId);
-      const targetList = stillOn(locked, target.id, target.boardId);
-      if (source === RETRY || targetList === RETRY) return RETRY;
-      const current = await lockCard(tx, card);
-      if (current === RETRY) return RETRY;
-      checkVersion(current, ctx.expectedVersion);
-      if (current.archived) throw badRequest('card: is archived; restore it before moving it');
-      if (targetList.archived) throw badRequest('listId: the list is archived');
-      const n = await countCards(tx, target.id, current.id);
-      const position = targetPosition(ctx.position, n);
-      if (target.id === current.listId) {
-        if (position === current.position) return fullCard(tx, current.id);
-        if (position > current.position) await shiftCards(tx, target.id, current.position + 1, position, -1);
-        else await shiftCards(tx, target.id, position, current.position - 1, 1);
-      } else {
-        await shiftCards(tx, current.listId, current.position + 1, END, -1);
-        await shiftCards(tx, target.id, position, END, 1);
+  const who = actorColumns(ctx.actor);
+  const writers = rolesAllowing('card.write');
+  return withRetry(() =>
+    changeBoardInOneStatement<CardView | typeof RETRY>(ctx, async (db, inTransaction) => {
+      const [row] = await db.$queryRaw<{ outcome: MoveOutcome }[]>`
+        SELECT tb_move_card(${ctx.cardId}::int, ${ctx.listId}::int, ${ctx.position ?? null}::int, ${ctx.expectedVersion ?? null}::int,
+          ${ctx.actor.userId}::int, ${ctx.actor.boardIds}::int[], ${writers}::text[],
+          ${who.actorUserId}::int, ${who.actorKeyId}::int, ${who.actorName}::text, ${who.actorClient}::text,
+          ${FULL_CARD_SQL}::text, ${inTransaction}::boolean) AS outcome`;
+      const outcome = row!.outcome;
+      if (!('error' in outcome)) {
+        return { result: outcome.card, activities: outcome.activities.map((a) => ({ ...a, createdAt: new Date(a.createdAt) })) };
       }
-      const moved = await tx.card.update({
-        where: { id: current.id },
-        data: { listId: target.id, boardId: target.boardId, position, version: { increment: 1 } },
-      });
-      const crossBoard = moved.boardId !== current.boardId;
-      if (crossBoard) await dropOtherBoardsParts(tx, [moved.id], moved.boardId);
-      const full = await fullCard(tx, moved.id);
-      const data = {
-        cardId: moved.id,
-        listId: moved.listId,
-        card: summaryOf(full),
-        from: crossBoard ? { boardId: current.boardId, listId: current.listId, position: current.position } : { listId: current.listId, position: current.position },
-        to: crossBoard ? { boardId: moved.boardId, listId: moved.listId, position } : { listId: moved.listId, position },
-      };
-      await record({ boardId: current.boardId, type: 'card.moved', data });
-      if (crossBoard) await record({ boardId: moved.boardId, type: 'card.moved', data });
-      return full;
-    });
-  });
+      if (outcome.error === 'hooked') return { hooked: true };
+      if (outcome.error === 'retry') return { result: RETRY, activities: [] };
+      throw moveRefusal(ctx, outcome);
+    }),
+  );
+}
+
+/** The error a refused move answers with: the same checks, and words, as every other card change. */
+function moveRefusal(ctx: BoardContext & { position?: number | undefined }, outcome: Exclude<MoveOutcome, { card: CardView }>): Error {
+  switch (outcome.error) {
+    case 'not_found':
+      return notFound(`${outcome.what}: not found`);
+    case 'forbidden':
+      authorize(ctx.actor, 'card.write', outcome.role);
+      break;
+    case 'cross_board':
+      authorizeCrossBoard(ctx.actor, outcome.from, outcome.to);
+      break;
+    case 'version':
+      return versionConflict(outcome.expected, outcome.version);
+    case 'card_archived':
+      return badRequest('card: is archived; restore it before moving it');
+    case 'list_archived':
+      return badRequest('listId: the list is archived');
+    case 'position':
+      targetPosition(ctx.position, outcome.max);
+      break;
+  }
+  return new Error(`tb_move_card refused a move (${outcome.error}) that the same checks here allow`);
 }
 
 /**
