@@ -154,12 +154,7 @@ export function createSender({
           resolve(done(o));
         };
         endpoint.active++;
-        const req = client.request({
-          ...parsed.options,
-          method: 'POST',
-          agent: endpoint.agent,
-          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': USER_AGENT },
-        });
+        let req: http.ClientRequest;
         const timer = setTimeout(() => {
           finish({ error: `timed out after ${timeoutMs} ms` });
           req.destroy();
@@ -169,31 +164,44 @@ export function createSender({
           req.destroy();
         };
         aborts.add(abort);
-        req.on('error', (error: Error & { code?: string }) => {
-          const message = error instanceof PrivateDestinationError || error instanceof LookupTimeoutError ? error.message : `${error.code ?? 'error'}: ${error.message}`;
-          finish({ error: message.slice(0, 300) });
-        });
-        req.on('response', (res) => {
-          const chunks: Buffer[] = [];
-          let read = 0;
-          const statusCode = res.statusCode ?? 0;
-          const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-          const complete = () => {
-            const excerpt = chunks.length ? Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '') : '';
-            finish({ statusCode, excerpt, retryAfterMs });
-          };
-          res.on('data', (chunk: Buffer) => {
-            if (read < EXCERPT_BYTES) chunks.push(chunk);
-            read += chunk.length;
-            if (read > MAX_BODY_BYTES) {
-              complete();
-              res.destroy();
-            }
+        const request = (fresh: boolean) => {
+          req = client.request({
+            ...parsed.options,
+            method: 'POST',
+            agent: endpoint.agent,
+            headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': USER_AGENT },
           });
-          res.on('end', complete);
-          res.on('error', complete);
-        });
-        req.end(body);
+          req.on('error', (error: Error & { code?: string }) => {
+            // A kept-alive connection the endpoint closed while idle fails at once, before the
+            // request reached it: sent again on a new connection, it is not a failed attempt.
+            // (Node's advice for reusedSocket; once, and only before any answer.)
+            if (!fresh && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !settled) return request(true);
+            const message = error instanceof PrivateDestinationError || error instanceof LookupTimeoutError ? error.message : `${error.code ?? 'error'}: ${error.message}`;
+            finish({ error: message.slice(0, 300) });
+          });
+          req.on('response', (res) => {
+            const chunks: Buffer[] = [];
+            let read = 0;
+            const statusCode = res.statusCode ?? 0;
+            const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+            const complete = () => {
+              const excerpt = chunks.length ? Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '') : '';
+              finish({ statusCode, excerpt, retryAfterMs });
+            };
+            res.on('data', (chunk: Buffer) => {
+              if (read < EXCERPT_BYTES) chunks.push(chunk);
+              read += chunk.length;
+              if (read > MAX_BODY_BYTES) {
+                complete();
+                res.destroy();
+              }
+            });
+            res.on('end', complete);
+            res.on('error', complete);
+          });
+          req.end(body);
+        };
+        request(false);
       });
     },
     abortAll() {
