@@ -35,7 +35,17 @@ try {
 
   const appPort = await freePort();
   const floorPort = await freePort();
-  children.push(start(['src/server.ts'], { DATABASE_URL: url, PORT: String(appPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' }));
+  // BENCH_CPU_PROF=<dir>: the app writes a CPU profile there when it stops (bench/cpu-profile.ts reads it).
+  const appEnv = { DATABASE_URL: url, PORT: String(appPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' };
+  children.push(
+    process.env.BENCH_CPU_PROF
+      ? spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, '--import', 'tsx', 'src/server.ts'], {
+          cwd: root,
+          env: { ...process.env, ...appEnv },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        })
+      : start(['src/server.ts'], appEnv),
+  );
   children.push(start(['bench/floor-server.ts'], { DATABASE_URL: url, PORT: String(floorPort) }));
   await Promise.all([ready(`http://127.0.0.1:${appPort}/healthz`), ready(`http://127.0.0.1:${floorPort}/floor/boards/${small}`)]);
 
@@ -43,11 +53,14 @@ try {
   const floor = `http://127.0.0.1:${floorPort}`;
   const auth = { authorization: `Bearer ${token}` };
   const rows: string[] = [];
-  const row = (name: string, c: number, r: Result, floorResult?: Result) =>
+  const served = new Map<string, number>();
+  const row = (name: string, c: number, r: Result, floorResult?: Result) => {
+    served.set(name, (served.get(name) ?? 0) + r.total);
     rows.push(
       `| ${name} | ${c} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ` +
         (floorResult ? `${floorResult.rps.toFixed(0)} / ${floorResult.p50} / ${floorResult.p99} | ${((100 * r.rps) / floorResult.rps).toFixed(0)} % | ${(r.p99 / Math.max(1, floorResult.p99)).toFixed(2)}× |` : ' | | |'),
     );
+  };
 
   const randomMove = (base: string) => (req: autocannon.Request) => {
     const card = smallCards[Math.floor(Math.random() * smallCards.length)]!;
@@ -108,9 +121,15 @@ try {
     `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesOk} successful moves through the API ` +
     '(moves to where the card already is write none)');
   console.log(`after the floor's moves too: positions 0..n-1: ${floorInvariant.ok}`);
+  console.log(`requests the app served: ${[...served].map(([name, n]) => `${name} ${n}`).join(', ')}`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  // Waits for the servers to stop (a CPU profile is written as the app exits), 10 s at most.
+  await Promise.all(children.map((child) => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(null);
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+    setTimeout(resolve, 10_000).unref();
+  })));
 }
 });
 
@@ -120,6 +139,7 @@ interface Result {
   p99: number;
   errors: number;
   ok: number;
+  total: number;
 }
 
 async function run(options: autocannon.Options): Promise<Result> {
@@ -130,6 +150,7 @@ async function run(options: autocannon.Options): Promise<Result> {
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
     ok: result['2xx'],
+    total: result.requests.total,
   };
 }
 
@@ -223,7 +244,7 @@ async function countQueries(dbUrl: string, token: string, boards: number[], move
   proto.query = function (this: pg.Client, ...args: unknown[]) {
     // The rate limiter's counter is not the fetch's: it is flushed every 50 ms in the background.
     const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? '';
-    if (!text.includes('"RateLimitBucket"')) count++;
+    if (!text.includes('"RateLimitBucket"')) { count++; if (process.env.BENCH_SHOW_SQL) console.error(text.slice(0, 120).replace(/\s+/g, " ")); }
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   const out: { cards: number; queries: number }[] = [];
