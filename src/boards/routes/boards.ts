@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { activityPage } from '../activity/activity-types.js';
-import { sendEtag, etagOfBytes } from '../../platform/conditional.js';
+import { sendEtag } from '../../platform/conditional.js';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
 import { createBoard } from '../create-board.js';
@@ -72,10 +72,11 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // Built as JSON text by PostgreSQL (see board-snapshot.ts); a string is sent without re-serialising.
-      const json = await getBoardJson({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
+      // Built as JSON text by PostgreSQL (see board-snapshot.ts), or kept in memory until the board
+      // changes (board-cache.ts); a string is sent without re-serialising.
+      const { json, etag } = await getBoardJson({ db: app.db.prisma, actor: request.actor, boardId: request.params.id, cache: app.boardCache });
       // The tag is the bytes' hash: whatever changes in the snapshot (a card, a member's name, your role) changes it.
-      if (sendEtag(request, reply, etagOfBytes(json))) return reply.send(null);
+      if (sendEtag(request, reply, etag)) return reply.send(null);
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
