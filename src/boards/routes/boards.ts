@@ -65,6 +65,10 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'getBoard',
         tags: ['boards'],
         summary: 'The whole board: lists with their cards, labels, custom fields, members (304 when If-None-Match holds its current ETag)',
+        description:
+          'Served from a per-process cache (BOARD_CACHE_MB) while the board does not change: the change stream that feeds ' +
+          'GET /boards/{id}/events drops it in every process, so a board read far more often than it changes costs no database ' +
+          "work and a 304 none at all. The bytes are the same either way, with the caller's own role.",
         params: s.boardId,
         headers: ifNoneMatch,
         response: { 200: s.boardDetail, 304: z.null(), ...errors },
