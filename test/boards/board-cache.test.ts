@@ -25,7 +25,8 @@ async function team() {
   const admin = await makeUser(t.db);
   const member = await makeUser(t.db);
   const observer = await makeUser(t.db);
-  const board = await makeBoard(t.db, admin.id, [{ userId: member.id, role: 'member' }, { userId: observer.id, role: 'observer' }]);
+  // A name that holds what the role field looks like: the role is spliced at the top-level field only.
+  const board = await makeBoard(t.db, admin.id, [{ userId: member.id, role: 'member' }, { userId: observer.id, role: 'observer' }], 'Team ,"role":"admin" \\",');
   const keys = { admin: await makeKey(t.db, admin.id), member: await makeKey(t.db, member.id), observer: await makeKey(t.db, observer.id) };
   const list = await t.app.inject({ method: 'POST', url: `/api/boards/${board.id}/lists`, headers: keys.admin.auth, payload: { name: 'To do "now"' } });
   await t.app.inject({ method: 'POST', url: `/api/lists/${list.json().id}/cards`, headers: keys.admin.auth, payload: { title: 'ünïcode ,"role":"admin"' } });
