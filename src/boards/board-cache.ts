@@ -32,6 +32,22 @@ interface Entry {
   at: number;
 }
 
+/** One read of a board's snapshot, which the fetches of the board arriving while it runs share. */
+interface Reading {
+  /** The board's generation and the cache's epoch when it began: only fetches that begin before any change since may share it. */
+  generation: number;
+  epoch: number;
+  /** The snapshot (null: the reader is not a member) and its entry (null: it could not be split at its role). */
+  result: Promise<{ snapshot: BoardSnapshot | null; entry: Entry | null }>;
+}
+
+/** The fetches of one board in flight, and a generation bumped by each change of the board meanwhile. */
+interface Flight {
+  count: number;
+  generation: number;
+  reading?: Reading | undefined;
+}
+
 /**
  * Per-process cache of board fetches (GET /boards/{id}), least recently used first out past
  * BOARD_CACHE_MB: a board read far more often than it changes costs no database work, and
@@ -41,7 +57,9 @@ interface Entry {
  * (LISTEN/NOTIFY on PostgreSQL); an entry is dropped when its board's event arrives, and a user's
  * boards when their name or address changes. While the bus cannot hear the other processes (its
  * listener connection lost) nothing is served from memory, and the whole cache goes when it hears
- * again. A fetch that began before a change and ends after its event is not stored (generations).
+ * again. A read that began before a change and ends after its event is not stored (generations).
+ * Fetches of a board that miss together share one read (after a change, every open board page
+ * asks at once), unless a change came between.
  *
  * One entry per board serves every member: the snapshot differs between callers only in `role`,
  * which is spliced in from the entry's member list, and a non-member is not found without a query.
@@ -52,8 +70,7 @@ export class BoardCache {
   private bytes = 0;
   /** Bumped by every change that may touch any board (a user's name, anything). */
   private epoch = 0;
-  /** Fetches in flight per board, and a generation bumped by each change of the board meanwhile. */
-  private readonly inflight = new Map<number, { count: number; generation: number }>();
+  private readonly inflight = new Map<number, Flight>();
 
   constructor(
     private readonly bus: EventBus | null,
@@ -71,33 +88,29 @@ export class BoardCache {
    * which fills the cache. Null: not a member.
    */
   async get(boardId: number, userId: number, load: () => Promise<BoardSnapshot | null>): Promise<BoardJson | null> {
-    if (!this.usable()) {
-      const snapshot = await load();
-      return snapshot && { json: snapshot.json, etag: etagOfBytes(snapshot.json) };
-    }
-    const entry = this.entries.get(boardId);
-    if (entry && this.now() - entry.at <= BOARD_CACHE_MAX_AGE_MS) {
+    if (!this.usable()) return uncached(await load());
+    const stored = this.entries.get(boardId);
+    if (stored && this.now() - stored.at <= BOARD_CACHE_MAX_AGE_MS) {
       // Most recently used last: Map keeps insertion order.
       this.entries.delete(boardId);
-      this.entries.set(boardId, entry);
-      const role = entry.roles.get(userId);
-      return role === undefined ? null : this.view(entry, role);
+      this.entries.set(boardId, stored);
+      return this.answer(boardId, stored, userId);
     }
-    if (entry) this.drop(boardId);
+    if (stored) this.drop(boardId);
 
-    const epoch = this.epoch;
     const flight = this.inflight.get(boardId) ?? { count: 0, generation: 0 };
     this.inflight.set(boardId, flight);
     flight.count++;
-    const generation = flight.generation;
     try {
-      const snapshot = await load();
+      const shared = flight.reading;
+      if (shared && shared.generation === flight.generation && shared.epoch === this.epoch) {
+        const { entry } = await shared.result;
+        // The reader was not a member, or its snapshot could not be split: this caller reads for itself.
+        return entry ? this.answer(boardId, entry, userId) : uncached(await load());
+      }
+      const { snapshot, entry } = await this.read(boardId, flight, userId, load).result;
       if (!snapshot) return null;
-      const fresh = this.epoch === epoch && flight.generation === generation && this.usable();
-      const role = snapshot.roles.get(userId)!;
-      const own = { json: snapshot.json, etag: etagOfBytes(snapshot.json) };
-      if (fresh) this.store(boardId, snapshot, role, own);
-      return own;
+      return entry ? this.answer(boardId, entry, userId) : uncached(snapshot);
     } finally {
       if (--flight.count === 0) this.inflight.delete(boardId);
     }
@@ -127,15 +140,42 @@ export class BoardCache {
     return this.maxBytes > 0 && (this.bus?.hearsAll ?? true);
   }
 
-  private store(boardId: number, snapshot: BoardSnapshot, role: string, own: BoardJson) {
+  /** Reads the snapshot for `userId`, shared with the fetches that join it; stores it unless the board changed meanwhile. */
+  private read(boardId: number, flight: Flight, userId: number, load: () => Promise<BoardSnapshot | null>): Reading {
+    const generation = flight.generation;
+    const epoch = this.epoch;
+    const result = load().then((snapshot) => {
+      const entry = snapshot && this.split(snapshot, snapshot.roles.get(userId)!);
+      if (entry && this.epoch === epoch && flight.generation === generation && this.usable()) this.store(boardId, entry);
+      return { snapshot, entry };
+    });
+    const reading: Reading = { generation, epoch, result };
+    flight.reading = reading;
+    // A failed read fails its sharers too (they get its error), and is not shared again.
+    result.then(
+      () => void (flight.reading === reading && (flight.reading = undefined)),
+      () => void (flight.reading === reading && (flight.reading = undefined)),
+    );
+    return reading;
+  }
+
+  /** The snapshot as an entry, split at the caller's role; null when its first role field is not that role (never, defensively). */
+  private split(snapshot: BoardSnapshot, role: string): Entry | null {
     const { json } = snapshot;
     const at = json.indexOf(ROLE_FIELD);
     const value = JSON.stringify(role);
-    // Defensive: a snapshot whose first role field is not the caller's role is not cached.
-    if (at < 0 || !json.startsWith(value, at + ROLE_FIELD.length)) return;
-    const head = json.slice(0, at + ROLE_FIELD.length);
-    const tail = json.slice(at + ROLE_FIELD.length + value.length);
-    const entry: Entry = { head, tail, roles: snapshot.roles, views: new Map([[role, own]]), bytes: json.length, at: this.now() };
+    if (at < 0 || !json.startsWith(value, at + ROLE_FIELD.length)) return null;
+    return {
+      head: json.slice(0, at + ROLE_FIELD.length),
+      tail: json.slice(at + ROLE_FIELD.length + value.length),
+      roles: snapshot.roles,
+      views: new Map([[role, { json, etag: etagOfBytes(json) }]]),
+      bytes: json.length,
+      at: this.now(),
+    };
+  }
+
+  private store(boardId: number, entry: Entry) {
     if (entry.bytes > this.maxBytes) return;
     this.drop(boardId);
     this.entries.set(boardId, entry);
@@ -143,15 +183,21 @@ export class BoardCache {
     this.evict();
   }
 
-  private view(entry: Entry, role: string): BoardJson {
+  /** The entry's bytes for `userId`; null when they are not a member. */
+  private answer(boardId: number, entry: Entry, userId: number): BoardJson | null {
+    const role = entry.roles.get(userId);
+    if (role === undefined) return null;
     let view = entry.views.get(role);
     if (!view) {
       const json = entry.head + JSON.stringify(role) + entry.tail;
       view = { json, etag: etagOfBytes(json) };
       entry.views.set(role, view);
       entry.bytes += json.length;
-      this.bytes += json.length;
-      this.evict();
+      // Counted while the entry is held (a shared read's entry may not have been stored).
+      if (this.entries.get(boardId) === entry) {
+        this.bytes += json.length;
+        this.evict();
+      }
     }
     return view;
   }
@@ -171,6 +217,8 @@ export class BoardCache {
     }
   }
 }
+
+const uncached = (snapshot: BoardSnapshot | null): BoardJson | null => snapshot && { json: snapshot.json, etag: etagOfBytes(snapshot.json) };
 
 declare module 'fastify' {
   interface FastifyInstance {

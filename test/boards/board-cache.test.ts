@@ -137,7 +137,7 @@ describe('GET /boards/{id} from the per-process cache', () => {
 });
 
 describe('BoardCache', () => {
-  /** A snapshot as readBoardSnapshot makes one: `role` first at the top, then the members. */
+  /** A snapshot as readBoardSnapshot makes one for the first of `roles` (its role at the top), with the members. */
   const snapshot = (id: number, filler = '', roles: [number, string][] = [[1, 'admin']]): BoardSnapshot => ({
     json: JSON.stringify({ id, name: filler, archived: false, role: roles[0]![1], members: roles.map(([userId, role]) => ({ userId, role })) }),
     roles: new Map(roles),
@@ -167,6 +167,32 @@ describe('BoardCache', () => {
     late.resolve(snapshot(2, 'old'));
     await racing;
     expect(cache.size.boards).toBe(0);
+  });
+
+  it('shares one read among the fetches of a board that miss together, but not with those after a change', async () => {
+    const cache = new BoardCache(null, 1_000_000);
+    const roles: [number, string][] = [[1, 'admin'], [2, 'observer']];
+    const reads: ReturnType<typeof deferred<BoardSnapshot>>[] = [];
+    const load = () => {
+      reads.push(deferred<BoardSnapshot>());
+      return reads.at(-1)!.promise;
+    };
+    const admin = cache.get(1, 1, load);
+    const observer = cache.get(1, 2, load);
+    const stranger = cache.get(1, 3, load);
+    expect(reads).toHaveLength(1);
+    cache.forget({ boardId: 1 });
+    const afterChange = cache.get(1, 2, load); // must see the change: a read of its own
+    expect(reads).toHaveLength(2);
+    reads[0]!.resolve(snapshot(1, 'old', roles));
+    reads[1]!.resolve(snapshot(1, 'new', [[2, 'observer'], [1, 'admin']])); // read for the observer
+    expect(JSON.parse((await admin)!.json)).toMatchObject({ name: 'old', role: 'admin' });
+    expect(JSON.parse((await observer)!.json)).toMatchObject({ name: 'old', role: 'observer' });
+    expect(await stranger).toBeNull();
+    expect(JSON.parse((await afterChange)!.json)).toMatchObject({ name: 'new', role: 'observer' });
+    // Only the read that began after the change was kept.
+    expect(JSON.parse((await cache.get(1, 1, load))!.json)).toMatchObject({ name: 'new', role: 'admin' });
+    expect(reads).toHaveLength(2);
   });
 
   it('keeps the most recently used boards within its size, by bytes', async () => {
