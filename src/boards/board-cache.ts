@@ -71,6 +71,8 @@ export class BoardCache {
   /** Bumped by every change that may touch any board (a user's name, anything). */
   private epoch = 0;
   private readonly inflight = new Map<number, Flight>();
+  /** Fetches so far by how they were answered: from memory, by a read of their own, or by joining another's read. */
+  readonly fetches = { hit: 0, read: 0, shared: 0 };
 
   constructor(
     private readonly bus: EventBus | null,
@@ -88,12 +90,16 @@ export class BoardCache {
    * which fills the cache. Null: not a member.
    */
   async get(boardId: number, userId: number, load: () => Promise<BoardSnapshot | null>): Promise<BoardJson | null> {
-    if (!this.usable()) return uncached(await load());
+    if (!this.usable()) {
+      this.fetches.read++;
+      return uncached(await load());
+    }
     const stored = this.entries.get(boardId);
     if (stored && this.now() - stored.at <= BOARD_CACHE_MAX_AGE_MS) {
       // Most recently used last: Map keeps insertion order.
       this.entries.delete(boardId);
       this.entries.set(boardId, stored);
+      this.fetches.hit++;
       return this.answer(boardId, stored, userId);
     }
     if (stored) this.drop(boardId);
@@ -104,10 +110,12 @@ export class BoardCache {
     try {
       const shared = flight.reading;
       if (shared && shared.generation === flight.generation && shared.epoch === this.epoch) {
+        this.fetches.shared++;
         const { entry } = await shared.result;
         // The reader was not a member, or its snapshot could not be split: this caller reads for itself.
         return entry ? this.answer(boardId, entry, userId) : uncached(await load());
       }
+      this.fetches.read++;
       const { snapshot, entry } = await this.read(boardId, flight, userId, load).result;
       if (!snapshot) return null;
       return entry ? this.answer(boardId, entry, userId) : uncached(snapshot);
