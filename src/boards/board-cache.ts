@@ -17,7 +17,10 @@ export interface BoardJson {
  */
 export const BOARD_CACHE_MAX_AGE_MS = 60_000;
 
-/** The one per-caller field sits at the top, before anything a caller may write (names, texts). */
+/**
+ * The one per-caller field, the snapshot's first `role` key: only the board's own scalars (id, name,
+ * description, archived) come before it, and no string can hold this text (its quote would be `\"`).
+ */
 const ROLE_FIELD = ',"role":';
 
 interface Entry {
