@@ -1,10 +1,10 @@
 import type { Actor } from '../accounts/auth.js';
 import type { DbClient } from '../platform/db.js';
+import { etagOfBytes } from '../platform/conditional.js';
 import { notFound } from '../platform/errors.js';
 import { boardsVisibleTo } from './access.js';
-import { type BoardCache, type BoardJson } from './board-cache.js';
+import type { BoardCache, BoardJson } from './board-cache.js';
 import { readBoardSnapshot } from './board-snapshot.js';
-import { etagOfBytes } from '../platform/conditional.js';
 import { cardSummaryInclude } from './presenters.js';
 
 /**
