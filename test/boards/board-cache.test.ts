@@ -96,6 +96,19 @@ describe('GET /boards/{id} from the per-process cache', () => {
     expect((await get(board.id, keys.member.auth)).statusCode).toBe(404);
   });
 
+  it('drops both boards when a card moves from one to the other', async () => {
+    const { admin, board, keys } = await team();
+    const target = await makeBoard(t.db, admin.id);
+    const list = await t.app.inject({ method: 'POST', url: `/api/boards/${target.id}/lists`, headers: keys.admin.auth, payload: { name: 'There' } });
+    const cardIds = (id: number) => get(id, keys.admin.auth).then((r) => r.json().lists.flatMap((l: { cards: { id: number }[] }) => l.cards.map((c) => c.id)));
+    const [card] = await cardIds(board.id);
+    expect(await cardIds(target.id)).toEqual([]);
+    const moved = await t.app.inject({ method: 'POST', url: `/api/cards/${card}/move`, headers: keys.admin.auth, payload: { listId: list.json().id } });
+    expect(moved.statusCode).toBe(200);
+    expect(await cardIds(board.id)).toEqual([]);
+    expect(await cardIds(target.id)).toEqual([card]);
+  });
+
   it("drops a member's boards when they rename themselves or are deleted", async () => {
     const { member, board, keys } = await team();
     await get(board.id, keys.admin.auth);
