@@ -49,6 +49,7 @@ import { apiAuthentication, SESSION_COOKIE, sameOriginOnly, sessionAuthenticatio
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { EventBus, eventBusPlugin } from './boards/activity/event-bus.js';
+import { boardCachePlugin } from './boards/board-cache.js';
 import { registerBodyRules } from './platform/body-rules.js';
 import { registerCors } from './platform/cors.js';
 import { registerQueryRules } from './platform/query-rules.js';
@@ -168,6 +169,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Each credential's module tells the limiter who a request is before its gate runs (the connector adds its own).
   app.rateLimitIdentifiers.push(personalCredentialIdentifier(app.db.prisma), answerKeyIdentifier(app.db.prisma), workspaceTokenIdentifier(app.db.prisma));
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
+  await app.register(boardCachePlugin, { config });
   await app.register(attachmentStorePlugin, { config });
   await app.register(attachmentReaderPlugin, { config });
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
@@ -231,13 +233,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // here cannot forget it. (In order: the OpenAPI document lists paths as registered.)
       // Invitation and set-up links are opened by people who have no session yet.
       const signUp = acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events, outbox: app.webhooks });
-      await web.register(joinRoutes, { config, signUp });
+      // A member's name and address are on every board they belong to: cached boards go, in every process.
+      const userChanged = (userId: number) => app.events.invalidate({ userId });
+      await web.register(joinRoutes, { config, signUp, userChanged });
       await web.register(async (session) => {
         session.addHook('onRequest', sessionAuthentication(config));
-        await session.register(accountRoutes, { config, throttle: loginThrottle });
+        await session.register(accountRoutes, { config, throttle: loginThrottle, userChanged });
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
-        await session.register(adminRoutes, { config, signUp });
+        await session.register(adminRoutes, { config, signUp, userChanged });
         await session.register(workspaceRoutes);
         await session.register(agentRoutes);
         await session.register(knowledgeRoutes);

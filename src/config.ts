@@ -153,6 +153,12 @@ export const configSchema = z.object({
   OVERLOAD_MAX_HEAP_USED_BYTES: int(0).optional(),
   /** Set: GET /metrics (Prometheus) answers to `Authorization: Bearer <this>`. Unset: no /metrics (404). */
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  /**
+   * Memory (MB) each process may keep board fetches in (GET /api/boards/{id}), least recently used
+   * out first; dropped by the change stream, so a board read far more often than it changes costs
+   * no database work. 0 turns the cache off.
+   */
+  BOARD_CACHE_MB: int(0, 1_000_000).default(64),
   WEBHOOK_TIMEOUT_MS: int(1).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default(durationList.parse('5s,5m,30m,2h,5h,10h,10h')),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),

@@ -5,11 +5,14 @@ import { createUser, type SignUp } from './create-user.js';
 import { findJoinLink } from './find-join-link.js';
 import { hashPassword } from './passwords.js';
 import { hashToken } from './tokens.js';
+import type { UserChanged } from './user-changed.js';
 
 export interface AcceptJoinLinkOptions {
   db: PrismaClient;
   /** What other modules do on sign-up (app.ts hands in the boards' invitations). */
   signUp?: SignUp | undefined;
+  /** Told after a set-up link renamed its user (the boards' cached member lists). */
+  userChanged?: UserChanged | undefined;
   token: string;
   name: string;
   password: string;
@@ -21,7 +24,7 @@ export interface AcceptJoinLinkOptions {
  * set-up link sets the user's name and password and ends their sessions. The link is used up
  * either way. 404/410 as findJoinLink; 409 when the invited address has an account by now.
  */
-export async function acceptJoinLink({ db, signUp, token, name, password }: AcceptJoinLinkOptions) {
+export async function acceptJoinLink({ db, signUp, userChanged, token, name, password }: AcceptJoinLinkOptions) {
   const link = await findJoinLink({ db, token });
   if (link.kind === 'invitation') {
     const taken = await db.user.findUnique({ where: { email: link.email }, select: { id: true } });
@@ -39,5 +42,6 @@ export async function acceptJoinLink({ db, signUp, token, name, password }: Acce
     return tx.user.update({ where: { id: link.userId }, data: { name, passwordHash } });
   });
   forgetCredentials(db);
+  await userChanged?.(user.id);
   return { user, boardId: null };
 }

@@ -1,11 +1,14 @@
 import type { PrismaClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import { forgetCredentials } from './credential-cache.js';
+import type { UserChanged } from './user-changed.js';
 
 export interface SetUserStatusOptions {
   db: PrismaClient;
   userId: number;
   status: 'active' | 'blocked' | 'deleted';
+  /** Told after the change (a deleted user's address changes on every board they belong to). */
+  userChanged?: UserChanged | undefined;
 }
 
 /**
@@ -13,7 +16,7 @@ export interface SetUserStatusOptions {
  * every key (the key check reads the owner's status). Deleting keeps the row so history keeps the
  * name, but frees the address, drops the password and revokes the keys: it cannot be undone.
  */
-export async function setUserStatus({ db, userId, status }: SetUserStatusOptions) {
+export async function setUserStatus({ db, userId, status, userChanged }: SetUserStatusOptions) {
   const updated = await db.$transaction(async (tx) => {
     // Locked and re-read inside the transaction: an unblock racing a delete must not undo it.
     const [user] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM "User" WHERE id = ${userId} FOR UPDATE`;
@@ -29,5 +32,6 @@ export async function setUserStatus({ db, userId, status }: SetUserStatusOptions
     return tx.user.update({ where: { id: userId }, data: { status } });
   });
   forgetCredentials(db);
+  await userChanged?.(userId);
   return updated;
 }

@@ -2,6 +2,7 @@ import type { PrismaClient } from '../platform/db.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { forgetCredentials } from './credential-cache.js';
 import { verifyPassword } from './passwords.js';
+import type { UserChanged } from './user-changed.js';
 
 export interface UpdateAccountOptions {
   db: PrismaClient;
@@ -10,6 +11,8 @@ export interface UpdateAccountOptions {
   /** Lower-cased by the schema. Changing it needs `currentPassword`: it is what one signs in with. */
   email?: string | undefined;
   currentPassword?: string | undefined;
+  /** Told after the change (the boards' cached member lists). */
+  userChanged?: UserChanged | undefined;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface UpdateAccountOptions {
  * (a session left open must not be enough to take the account's sign-in away from its owner);
  * an address another account has is a 409.
  */
-export async function updateAccount({ db, userId, name, email, currentPassword }: UpdateAccountOptions) {
+export async function updateAccount({ db, userId, name, email, currentPassword, userChanged }: UpdateAccountOptions) {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user || user.status !== 'active') throw notFound('user: not found');
   const newEmail = email !== undefined && email !== user.email ? email : undefined;
@@ -34,5 +37,6 @@ export async function updateAccount({ db, userId, name, email, currentPassword }
   const updated = await db.user.update({ where: { id: userId }, data: { ...(name !== undefined ? { name } : {}), ...(newEmail !== undefined ? { email: newEmail } : {}) } });
   // Sessions and keys carry the name and address: read them again.
   forgetCredentials(db);
+  await userChanged?.(userId);
   return updated;
 }

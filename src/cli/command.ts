@@ -8,7 +8,10 @@ import type { Outbox } from '../webhooks/outbox.js';
 export interface CommandContext {
   db: Database;
   config: Config;
-  /** The server's event bus, when the command runs inside the server (admin socket). */
+  /**
+   * The server's event bus when the command runs inside the server (admin socket); a CLI of its
+   * own on PostgreSQL has one that only notifies, so the servers hear its changes.
+   */
   events?: EventBus | undefined;
   /**
    * The server's webhook outbox, when the command runs inside the server (admin socket); a CLI

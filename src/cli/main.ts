@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, loadDotEnv } from '../config.js';
 import { DataDirBusyError, dataDirHolder } from '../platform/data-dir-lock.js';
+import { EventBus } from '../boards/activity/event-bus.js';
 import { type Database, openEmbedded, openPostgres } from '../platform/db.js';
 import { migrate } from '../platform/migrate.js';
 import { sendToAdminSocket } from './admin-socket.js';
@@ -36,10 +37,15 @@ async function main(argv: string[]): Promise<CommandOutcome> {
   );
 
   async function withDatabase(db: Database, args: string[]): Promise<CommandOutcome> {
+    // On PostgreSQL the servers hear this process's changes (their streams, their cached boards);
+    // it listens to nobody's.
+    const events = new EventBus();
+    events.notifyOnly(db);
     try {
       if (config.MIGRATE_ON_START) await migrate(db);
-      return await runCommand(args, { db, config });
+      return await runCommand(args, { db, config, events });
     } finally {
+      await events.close();
       await db.close();
     }
   }

@@ -27,9 +27,11 @@ function statusCommand(verb: 'block' | 'unblock' | 'delete', status: 'blocked' |
     usage: `user ${verb} --email E`,
     summary,
     flags: byEmail,
-    run: async ({ db }, f) => {
+    run: async ({ db, events }, f) => {
       const user = await findUserByEmail({ db: db.prisma, email: f.email });
-      const updated = await setUserStatus({ db: db.prisma, userId: user.id, status });
+      // The servers' cached boards show a deleted user's address: they drop them.
+      const userChanged = events && ((userId: number) => events.invalidate({ userId }));
+      const updated = await setUserStatus({ db: db.prisma, userId: user.id, status, userChanged });
       return { id: updated.id, status: updated.status };
     },
   });

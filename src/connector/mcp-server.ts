@@ -100,7 +100,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
       try {
         const raw = String(variables.boardId);
         if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647) throw notFound('board: not found');
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await getBoardJson({ db: ctx.db, actor: ctx.actor, boardId: Number(raw) }) }] };
+        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: (await getBoardJson({ db: ctx.db, actor: ctx.actor, boardId: Number(raw), cache: ctx.boardCache })).json }] };
       } catch (error) {
         // Becomes a JSON-RPC error: the REST message for a refusal, nothing of the server's otherwise.
         const appError = toAppError(error);

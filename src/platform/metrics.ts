@@ -24,7 +24,7 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /**
  * `GET /metrics` in Prometheus's text format, for `Authorization: Bearer <METRICS_TOKEN>` only
  * (the route does not exist when METRICS_TOKEN is unset). Request rate and latency by route
- * pattern and status, the pg pool, open event streams, webhook queue depth and attempt outcomes,
+ * pattern and status, the pg pool, open event streams, the board cache, webhook queue depth and attempt outcomes,
  * answer latency and needs_human, and Node's process metrics. Each app has its own registry.
  */
 export const metricsPlugin = fp<{ config: Config }>(
@@ -75,6 +75,25 @@ export const metricsPlugin = fp<{ config: Config }>(
       registers: [register],
       collect() {
         this.set(app.streams.size);
+      },
+    });
+
+    new Gauge({
+      name: 'taskboard_board_cache_bytes',
+      help: 'Memory the board cache holds in this process (string lengths; at most BOARD_CACHE_MB).',
+      registers: [register],
+      collect() {
+        this.set(app.boardCache.size.bytes);
+      },
+    });
+    new Counter({
+      name: 'taskboard_board_fetches_total',
+      help: 'Board fetches in this process by how they were answered: hit (from memory), read (a query), shared (joined a query in flight).',
+      labelNames: ['result'] as const,
+      registers: [register],
+      collect() {
+        this.reset();
+        for (const [result, n] of Object.entries(app.boardCache.fetches)) this.inc({ result }, n);
       },
     });
 

@@ -59,6 +59,13 @@ describe('GET /metrics', () => {
     expect(sample(text, 'taskboard_http_request_duration_seconds_count', { method: 'GET', route: '(unmatched)', status: '404' })).toBe(1);
     expect(sample(text, 'taskboard_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/boards/:id', status: '200', le: '+Inf' })).toBe(3);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+    // The board cache: one read, then memory (on PostgreSQL, once the listener is up).
+    const fetches = (result: string) => sample(text, 'taskboard_board_fetches_total', { result }) ?? 0;
+    expect(fetches('hit') + fetches('read') + fetches('shared')).toBe(3);
+    if (t.db.kind === 'embedded') {
+      expect([fetches('read'), fetches('hit')]).toEqual([1, 2]);
+      expect(sample(text, 'taskboard_board_cache_bytes')).toBeGreaterThan(0);
+    }
     if (t.db.kind === 'postgres') {
       expect(sample(text, 'taskboard_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
       expect(sample(text, 'taskboard_db_pool_waiting')).toBe(0);

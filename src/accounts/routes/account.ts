@@ -10,12 +10,16 @@ import type { LoginThrottle } from '../login-throttle.js';
 import { presentSession, presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
 import { updateAccount } from '../update-account.js';
+import type { UserChanged } from '../user-changed.js';
 
 const currentPassword = z.string().min(1, { message: 'is required' }).max(256).describe('Your current password.');
 const sessionParams = z.strictObject({ id: z.string().regex(/^[0-9a-f]{64}$/, { message: 'must be a session id from GET /account/sessions' }).describe('Session id.') });
 
-/** /account: a person's own name, e-mail address, password and sessions (session only; a key gets 401). */
-export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: LoginThrottle }> = async (app, { config, throttle }) => {
+/**
+ * /account: a person's own name, e-mail address, password and sessions (session only; a key gets 401).
+ * `userChanged`: what other modules do after a rename (app.ts hands in the board cache's).
+ */
+export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: LoginThrottle; userChanged: UserChanged }> = async (app, { config, throttle, userChanged }) => {
   // A wrong current password counts as a failed login of the account, on the login's own counters
   // (a stolen session must not guess it freely, here or there).
   const checkingPassword = async <T>(request: { ip: string; actor: { email: string } }, fn: () => Promise<T>) => {
@@ -48,7 +52,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
     },
     async (request) => {
       const { name, email, currentPassword: password } = request.body;
-      const change = () => updateAccount({ db: app.db.prisma, userId: request.actor.userId, name, email, currentPassword: password });
+      const change = () => updateAccount({ db: app.db.prisma, userId: request.actor.userId, name, email, currentPassword: password, userChanged });
       // The password is checked only for a new address: only then may its outcome count (or forgive).
       const newEmail = email !== undefined && email !== request.actor.email;
       const user = newEmail ? await checkingPassword(request, change) : await change();

@@ -9,6 +9,7 @@ import { createUser, type SignUp } from '../create-user.js';
 import { joinUrl } from '../join-url.js';
 import { listUsers } from '../list-users.js';
 import { setUserStatus } from '../set-user-status.js';
+import type { UserChanged } from '../user-changed.js';
 import * as s from '../schemas.js';
 import { userStatus } from '../schemas.js';
 
@@ -30,9 +31,10 @@ const setupLink = z
 
 /**
  * /admin/users: site administrators block, unblock and delete users (session only, app.ts). `signUp`: what
- * other modules do when a user is created (app.ts hands in the boards' invitations).
+ * other modules do when a user is created (app.ts hands in the boards' invitations); `userChanged`, when
+ * one is blocked, unblocked or deleted (the board cache's invalidation).
  */
-export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp }> = async (app, { config, signUp }) => {
+export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp; userChanged: UserChanged }> = async (app, { config, signUp, userChanged }) => {
   app.addHook('preHandler', async (request) => authorize(request.actor, 'administer-users'));
 
   app.get(
@@ -91,7 +93,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
       `/admin/users/:id/${verb}`,
       { schema: { operationId: `${verb}User`, tags: ['administration'], summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a user`, params: userId, response: responses } },
       async (request) => {
-        const user = await setUserStatus({ db: app.db.prisma, userId: request.params.id, status });
+        const user = await setUserStatus({ db: app.db.prisma, userId: request.params.id, status, userChanged });
         return { id: user.id, status: user.status };
       },
     );
@@ -109,7 +111,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
       },
     },
     async (request, reply) => {
-      await setUserStatus({ db: app.db.prisma, userId: request.params.id, status: 'deleted' });
+      await setUserStatus({ db: app.db.prisma, userId: request.params.id, status: 'deleted', userChanged });
       return reply.status(204).send(null);
     },
   );

@@ -9,6 +9,7 @@ import { openSession } from '../open-session.js';
 import { presentJoinLink, presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
 import { setSessionCookieFor } from './auth.js';
+import type { UserChanged } from '../user-changed.js';
 
 const tokenParams = z.strictObject({ token: z.string().max(100, { message: 'not a link token' }).describe('The token of the link (inv_… or set_…).') });
 const linkErrors = { 404: errorBody.describe('No such link: never made, used, replaced or revoked.'), 410: errorBody.describe('The link expired; the message says whom to ask.') };
@@ -18,7 +19,7 @@ const linkErrors = { 404: errorBody.describe('No such link: never made, used, re
  * account set-up links (a site admin created a user without a password). The web page /join/{token}
  * shows what the link opens, then the person chooses a name and password and is signed in.
  */
-export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp }> = async (app, { config, signUp }) => {
+export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp; userChanged: UserChanged }> = async (app, { config, signUp, userChanged }) => {
   app.get(
     '/auth/join/:token',
     {
@@ -52,7 +53,7 @@ export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp 
       },
     },
     async (request, reply) => {
-      const { user, boardId } = await acceptJoinLink({ db: app.db.prisma, signUp, token: request.params.token, ...request.body });
+      const { user, boardId } = await acceptJoinLink({ db: app.db.prisma, signUp, userChanged, token: request.params.token, ...request.body });
       const session = await openSession({ db: app.db.prisma, userId: user.id, ip: request.ip, userAgent: request.headers['user-agent'], ttlHours: config.SESSION_TTL_HOURS });
       setSessionCookieFor(request, reply, config, session);
       return reply.status(201).send({ user: presentUser(user), boardId });

@@ -8,6 +8,20 @@ import type { Database } from '../../platform/db.js';
 const CHANNEL = 'tb_board_events';
 
 /**
+ * What may have changed, for whoever keeps board state in memory (the board cache): one board
+ * (every activity says so), one user's name or address (on every board they belong to), or
+ * anything (a change nobody can name).
+ */
+export type StaleData = { boardId: number } | { userId: number } | { all: true };
+
+/**
+ * A notification on the channel: an activity (`id`, with its board `b` so receivers can drop what
+ * they keep of it before reading the row; `b` is absent from older senders), or stale data without
+ * an activity (`s`).
+ */
+type Message = { o: string; id: number; b?: number } | { o: string; s: StaleData };
+
+/**
  * Board changes, published after their transaction commits, to whoever listens on the board
  * (the SSE streams). In-process by default; `connectPostgres` makes several server processes on
  * one PostgreSQL database see each other's changes through LISTEN/NOTIFY. The notification
@@ -21,6 +35,10 @@ export class EventBus {
   private listener: pg.Client | null = null;
   private closed = false;
   private listenedBefore = false;
+  /** False only between connectPostgres and its LISTEN, and while the listener is lost. */
+  private hearing = true;
+  /** Notifications on their way out: close() waits for them (a CLI process ends right after its command). */
+  private readonly sending = new Set<Promise<unknown>>();
 
   constructor() {
     // One listener per board with open streams; boards are many.
@@ -28,10 +46,44 @@ export class EventBus {
   }
 
   publish(activity: ActivityView) {
+    this.emitter.emit('stale', { boardId: activity.boardId } satisfies StaleData);
     this.emitter.emit(`board:${activity.boardId}`, activity);
-    this.notify?.(JSON.stringify({ o: this.origin, id: activity.id })).catch(() => {
-      // Other processes miss this one; their clients can resume with Last-Event-ID.
-    });
+    // Other processes miss it when the notification fails; their clients can resume with Last-Event-ID.
+    void this.send({ o: this.origin, id: activity.id, b: activity.boardId });
+  }
+
+  /**
+   * Tells this process and the others that data changed without an activity to say so (a user's
+   * name or address, on every board they belong to). Resolves once the notification is sent.
+   */
+  async invalidate(stale: StaleData) {
+    this.emitter.emit('stale', stale);
+    await this.send({ o: this.origin, s: stale });
+  }
+
+  /** Calls fn with whatever may have changed, in this process or another; returns the unsubscribe function. */
+  onStale(fn: (stale: StaleData) => void): () => void {
+    this.emitter.on('stale', fn);
+    return () => this.emitter.off('stale', fn);
+  }
+
+  /**
+   * Whether every change of every process reaches this one: always in-process; on PostgreSQL while
+   * the listener connection is up. State kept in memory is only good while it is true.
+   */
+  get hearsAll(): boolean {
+    return this.hearing;
+  }
+
+  private send(message: Message): Promise<void> {
+    if (!this.notify) return Promise.resolve();
+    const sent = this.notify(JSON.stringify(message)).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
+    return sent;
   }
 
   /**
@@ -52,9 +104,10 @@ export class EventBus {
 
   /** Shares events with the other processes on this PostgreSQL database; reconnects when cut off. */
   async connectPostgres(db: Database, log: { warn(o: object, m: string): void }) {
-    if (!db.pool) return;
     const pool = db.pool;
-    this.notify = (payload) => pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+    if (!pool) return;
+    this.notifyOnly(db);
+    this.hearing = false;
     const listen = async (): Promise<void> => {
       if (this.closed) return;
       const client = new pg.Client({ ...(pool.options as pg.ClientConfig) });
@@ -63,12 +116,14 @@ export class EventBus {
         log.warn({ err: error }, 'event listener connection lost; reconnecting');
         client.end().catch(() => {});
         if (this.listener === client) this.listener = null;
+        this.hearing = false;
         // Through attempt(), which keeps trying while the database stays down.
         setTimeout(attempt, 1000).unref();
       });
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.listener = client;
+      this.hearing = true;
       if (this.listenedBefore) this.emitter.emit('reconnected');
       this.listenedBefore = true;
     };
@@ -81,12 +136,29 @@ export class EventBus {
     void attempt();
   }
 
+  /**
+   * Sends this process's changes to the other processes without listening to theirs: for a
+   * process that only makes changes (the admin CLI on PostgreSQL).
+   */
+  notifyOnly(db: Database) {
+    const pool = db.pool;
+    if (pool) this.notify = (payload) => pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+  }
+
   private async receive(db: Database, payload: string | undefined) {
     try {
-      const { o, id } = JSON.parse(payload ?? '') as { o: string; id: number };
-      if (o === this.origin) return;
-      const row = await db.prisma.activity.findUnique({ where: { id } });
-      if (row) this.emitter.emit(`board:${row.boardId}`, presentActivity(row));
+      const message = JSON.parse(payload ?? '') as Message;
+      if (message.o === this.origin) return;
+      if ('s' in message) {
+        this.emitter.emit('stale', message.s);
+        return;
+      }
+      // Before the row is read: whatever is kept of the board is stale from now on.
+      if (typeof message.b === 'number') this.emitter.emit('stale', { boardId: message.b } satisfies StaleData);
+      const row = await db.prisma.activity.findUnique({ where: { id: message.id } });
+      if (!row) return;
+      if (message.b !== row.boardId) this.emitter.emit('stale', { boardId: row.boardId } satisfies StaleData);
+      this.emitter.emit(`board:${row.boardId}`, presentActivity(row));
     } catch {
       // A malformed notification or a failed read: nothing to deliver.
     }
@@ -94,6 +166,7 @@ export class EventBus {
 
   async close() {
     this.closed = true;
+    await Promise.all(this.sending);
     this.notify = null;
     await this.listener?.end().catch(() => {});
     this.listener = null;

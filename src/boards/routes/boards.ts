@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { activityPage } from '../activity/activity-types.js';
-import { sendEtag, etagOfBytes } from '../../platform/conditional.js';
+import { sendEtag } from '../../platform/conditional.js';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
 import { createBoard } from '../create-board.js';
@@ -65,6 +65,10 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'getBoard',
         tags: ['boards'],
         summary: 'The whole board: lists with their cards, labels, custom fields, members (304 when If-None-Match holds its current ETag)',
+        description:
+          'Served from a per-process cache (BOARD_CACHE_MB) while the board does not change: the change stream that feeds ' +
+          'GET /boards/{id}/events drops it in every process, so a board read far more often than it changes costs no database ' +
+          "work and a 304 none at all. The bytes are the same either way, with the caller's own role.",
         params: s.boardId,
         headers: ifNoneMatch,
         response: { 200: s.boardDetail, 304: z.null(), ...errors },
@@ -72,10 +76,11 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // Built as JSON text by PostgreSQL (see board-snapshot.ts); a string is sent without re-serialising.
-      const json = await getBoardJson({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
+      // Built as JSON text by PostgreSQL (see board-snapshot.ts), or kept in memory until the board
+      // changes (board-cache.ts); a string is sent without re-serialising.
+      const { json, etag } = await getBoardJson({ db: app.db.prisma, actor: request.actor, boardId: request.params.id, cache: app.boardCache });
       // The tag is the bytes' hash: whatever changes in the snapshot (a card, a member's name, your role) changes it.
-      if (sendEtag(request, reply, etagOfBytes(json))) return reply.send(null);
+      if (sendEtag(request, reply, etag)) return reply.send(null);
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

@@ -104,6 +104,7 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
     const mcp = buildMcpServer({
       db: app.db.prisma,
       events: app.events,
+      boardCache: app.boardCache,
       generator,
       actor: actorOf(credential),
       credential,

@@ -42,7 +42,7 @@ export const boardTools = [
     access: 'read',
     input: { boardId: id('Board') },
     async run(ctx, { boardId }) {
-      return JSON.parse(await getBoardJson({ db: ctx.db, actor: ctx.actor, boardId })) as object;
+      return JSON.parse((await getBoardJson({ db: ctx.db, actor: ctx.actor, boardId, cache: ctx.boardCache })).json) as object;
     },
   }),
   tool({

@@ -4,6 +4,7 @@ import type { Generator } from '../../answers/generators/generator.js';
 import type { Actor } from '../../accounts/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from '../../boards/activity/event-bus.js';
+import type { BoardCache } from '../../boards/board-cache.js';
 import type { Outbox } from '../../webhooks/outbox.js';
 import type { ToolAccess } from '../policy.js';
 import type { ConnectorCredential } from '../resolve-connector-token.js';
@@ -12,6 +13,8 @@ import type { ConnectorCredential } from '../resolve-connector-token.js';
 export interface ToolContext {
   db: PrismaClient;
   events: EventBus;
+  /** Board fetches kept in memory (the same cache as GET /api/boards/{id}); absent: always read. */
+  boardCache?: BoardCache | undefined;
   generator: Generator;
   /** The user, for the board domain functions (the same rules as /api). */
   actor: Actor;

@@ -1,0 +1,38 @@
+import type pg from 'pg';
+import type { Database } from '../src/platform/db.js';
+
+/**
+ * Counts the SQL statements sent to `db` from now on, at the driver (PGlite's instance, or the
+ * pool's client class on PostgreSQL: every pool of that class in this test file). The rate
+ * limiter's counter is left out: it is flushed in the background, not by the request.
+ */
+export async function countQueries(db: Database): Promise<{ readonly count: number; stop(): void }> {
+  let count = 0;
+  const counted = (text: unknown) => {
+    const sql = typeof text === 'string' ? text : ((text as { text?: string } | undefined)?.text ?? '');
+    if (!sql.includes('"RateLimitBucket"')) count++;
+  };
+  const restore: (() => void)[] = [];
+  const wrap = <T extends object>(target: T, name: keyof T & string) => {
+    const original = target[name] as (...a: unknown[]) => unknown;
+    (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      counted(args[0]);
+      return original.apply(this, args);
+    };
+    restore.push(() => ((target as Record<string, unknown>)[name] = original));
+  };
+  if (db.pglite) {
+    for (const name of ['query', 'exec', 'transaction'] as const) wrap(db.pglite, name);
+  } else {
+    const probe = await db.pool!.connect();
+    const proto = Object.getPrototypeOf(probe) as pg.Client;
+    probe.release();
+    wrap(proto, 'query');
+  }
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => restore.forEach((fn) => fn()),
+  };
+}
