@@ -37,19 +37,29 @@ try {
   const floorPort = await freePort();
   // BENCH_CPU_PROF=<dir>: the app writes a CPU profile there when it stops (bench/cpu-profile.ts reads it).
   const appEnv = { DATABASE_URL: url, PORT: String(appPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' };
-  children.push(
+  const startApp = (env: Record<string, string>) =>
     process.env.BENCH_CPU_PROF
       ? spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, '--import', 'tsx', 'src/server.ts'], {
           cwd: root,
-          env: { ...process.env, ...appEnv },
+          env: { ...process.env, ...env },
           stdio: ['ignore', 'ignore', 'inherit'],
         })
-      : start(['src/server.ts'], appEnv),
-  );
+      : start(['src/server.ts'], env);
+  const cachedApp = startApp(appEnv);
+  // The same app with its board cache off: what a board fetch costs when the board just changed.
+  const uncachedPort = await freePort();
+  const uncachedApp = startApp({ ...appEnv, PORT: String(uncachedPort), BOARD_CACHE_MB: '0' });
+  children.push(cachedApp, uncachedApp);
+  if (process.env.BENCH_CPU_PROF) console.log(`CPU profiles: the app with its cache is pid ${cachedApp.pid} (card fetches, moves), without it pid ${uncachedApp.pid} (board fetches)`);
   children.push(start(['bench/floor-server.ts'], { DATABASE_URL: url, PORT: String(floorPort) }));
-  await Promise.all([ready(`http://127.0.0.1:${appPort}/healthz`), ready(`http://127.0.0.1:${floorPort}/floor/boards/${small}`)]);
+  await Promise.all([
+    ready(`http://127.0.0.1:${appPort}/healthz`),
+    ready(`http://127.0.0.1:${uncachedPort}/healthz`),
+    ready(`http://127.0.0.1:${floorPort}/floor/boards/${small}`),
+  ]);
 
   const app = `http://127.0.0.1:${appPort}`;
+  const uncached = `http://127.0.0.1:${uncachedPort}`;
   const floor = `http://127.0.0.1:${floorPort}`;
   const auth = { authorization: `Bearer ${token}` };
   const rows: string[] = [];
@@ -69,15 +79,12 @@ try {
     return { ...req, path: `${base}/cards/${card}/move`, body: JSON.stringify(body) };
   };
 
-  for (const c of [1, 8, 32]) {
-    const ours = await run({ url: `${app}/api/boards/${small}`, connections: c, headers: auth });
-    const theirs = await run({ url: `${floor}/floor/boards/${small}`, connections: c });
-    row('GET /api/boards/{id} (200 cards)', c, ours, theirs);
-  }
-  for (const c of [1, 8, 32]) {
-    const ours = await run({ url: `${app}/api/boards/${big}`, connections: c, headers: auth });
-    const theirs = await run({ url: `${floor}/floor/boards/${big}`, connections: c });
-    row('GET /api/boards/{id} (1,000 cards)', c, ours, theirs);
+  for (const [board, size] of [[small, '200 cards'], [big, '1,000 cards']] as const) {
+    for (const c of [1, 8, 32]) {
+      const theirs = await run({ url: `${floor}/floor/boards/${board}`, connections: c });
+      row(`GET /api/boards/{id} (${size}), uncached`, c, await run({ url: `${uncached}/api/boards/${board}`, connections: c, headers: auth }), theirs);
+      row(`GET /api/boards/{id} (${size}), from the cache`, c, await run({ url: `${app}/api/boards/${board}`, connections: c, headers: auth }), theirs);
+    }
   }
   for (const c of [1, 8, 32]) {
     row('GET /api/cards/{id}', c, await run({ url: `${app}/api/cards/${smallCards[0]}`, connections: c, headers: auth }));
@@ -231,10 +238,10 @@ async function seedParts(prisma: ReturnType<typeof openPostgres>['prisma'], boar
   });
 }
 
-/** SQL statements one board fetch and one card move send, counted at the pg driver (the rate limiter's aside; BEGIN and COMMIT count). */
+/** SQL statements one board fetch (cache off; a hit sends none) and one card move send, counted at the pg driver (the rate limiter's aside; BEGIN and COMMIT count). */
 async function countQueries(dbUrl: string, token: string, boards: number[], move: { cardId: number; listId: number }) {
   const db = openPostgres({ url: dbUrl, poolSize: 2 });
-  const app = await buildApp({ config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false' }), db });
+  const app = await buildApp({ config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', BOARD_CACHE_MB: '0' }), db });
   // The pool's clients are a subclass of pg.Client with its own query (src/platform/db.ts): count there.
   const probe = await db.pool!.connect();
   const proto = Object.getPrototypeOf(probe) as pg.Client;
