@@ -154,7 +154,11 @@ export class EventBus {
         return;
       }
       // Before the row is read: whatever is kept of the board is stale from now on.
-      if (typeof message.b === 'number') this.emitter.emit('stale', { boardId: message.b } satisfies StaleData);
+      if (typeof message.b === 'number') {
+        this.emitter.emit('stale', { boardId: message.b } satisfies StaleData);
+        // Nobody here follows that board: the row is read only for a stream that will send it.
+        if (this.emitter.listenerCount(`board:${message.b}`) === 0) return;
+      }
       const row = await db.prisma.activity.findUnique({ where: { id: message.id } });
       if (!row) return;
       if (message.b !== row.boardId) this.emitter.emit('stale', { boardId: row.boardId } satisfies StaleData);
