@@ -26,10 +26,23 @@ it('builds in SQL exactly what the presenter builds from Prisma rows (the board 
   await t.app.inject({ method: 'PATCH', url: `/api/cards/${cards[1].id}`, headers: auth, payload: { archived: true } });
   await t.app.inject({ method: 'PATCH', url: `/api/lists/${lists[2].id}`, headers: auth, payload: { archived: true } });
   await post(`/api/cards/${cards[4].id}/move`, { listId: lists[0].id, position: 0 });
+  // Every part a summary carries, with text that needs escaping and a fractional number.
+  const prisma = t.db.prisma;
+  const label = await prisma.label.create({ data: { boardId: board.id, name: 'Tab\there "quoted"', color: 'red' } });
+  const estimate = await prisma.customField.create({ data: { boardId: board.id, name: 'Estimate', type: 'number' } });
+  const priority = await prisma.customField.create({ data: { boardId: board.id, name: 'Priority', type: 'list', options: ['low', 'hi, "gh"'] } });
+  await prisma.cardLabel.create({ data: { cardId: cards[0].id, labelId: label.id } });
+  await prisma.cardAssignee.create({ data: { cardId: cards[0].id, userId: other.id } });
+  await prisma.cardFieldValue.createMany({ data: [{ cardId: cards[0].id, fieldId: estimate.id, value: 2.5 }, { cardId: cards[0].id, fieldId: priority.id, value: 'hi, "gh"' }] });
+  await prisma.checklist.create({ data: { cardId: cards[3].id, name: 'Steps', position: 0, items: { create: [{ name: 'one', checked: true, position: 0 }, { name: 'two', position: 1 }] } } });
+  await prisma.comment.create({ data: { cardId: cards[3].id, authorId: admin.id, authorName: admin.name, text: 'a comment' } });
 
   const actor: Actor = { userId: admin.id, name: admin.name, email: admin.email, siteAdmin: false, via: 'key', keyId: null, sessionId: null, permission: 'write', boardIds: null };
   const { board: rows, role } = await getBoard({ db: t.db.prisma, actor, boardId: board.id });
-  const fromSql = JSON.parse((await boardSnapshotJson(t.db.prisma, board.id, admin.id))!);
+  const text = (await boardSnapshotJson(t.db.prisma, board.id, admin.id))!;
+  const fromSql = JSON.parse(text);
+  // Sent as the database wrote it: in JSON.stringify's compact form, as every other response.
+  expect(text).toBe(JSON.stringify(fromSql));
   expect(await boardSnapshotJson(t.db.prisma, board.id, (await makeUser(t.db)).id)).toBeNull();
   expect(fromSql).toEqual(presentBoardDetail(rows, role));
 
