@@ -1,5 +1,5 @@
 import type { DbClient } from '../platform/db.js';
-import { cardSummaryCtes, iso, jsonArray, jsonObject } from './cards/card-json.js';
+import { cardSummaryCtes, iso, jsonArray, jsonObject, jsonText } from './cards/card-json.js';
 
 /**
  * `GET /boards/{id}` built by PostgreSQL as JSON text in one statement, sent as is: the hot path
@@ -17,27 +17,27 @@ SELECT ${jsonObject({
   role: 'me.role',
   createdAt: iso('b."createdAt"'),
   updatedAt: iso('b."updatedAt"'),
-  lists: `(SELECT ${jsonArray(
+  lists: jsonText(`(SELECT ${jsonArray(
     jsonObject({
       id: 'l.id',
       boardId: 'l."boardId"',
       name: 'l.name',
       position: 'l.position',
       archived: 'l.archived',
-      cards: `(SELECT ${jsonArray('s.json', 's.position')} FROM summary s WHERE s."listId" = l.id)`,
+      cards: jsonText(`(SELECT ${jsonArray('s.json', 's.position')} FROM summary s WHERE s."listId" = l.id)`),
     }),
     'l.position',
-  )} FROM "List" l WHERE l."boardId" = b.id AND NOT l.archived)`,
-  labels: `(SELECT ${jsonArray(jsonObject({ id: 'x.id', boardId: 'x."boardId"', name: 'x.name', color: 'x.color' }), 'x.id')} FROM "Label" x WHERE x."boardId" = b.id)`,
-  customFields: `(SELECT ${jsonArray(
+  )} FROM "List" l WHERE l."boardId" = b.id AND NOT l.archived)`),
+  labels: jsonText(`(SELECT ${jsonArray(jsonObject({ id: 'x.id', boardId: 'x."boardId"', name: 'x.name', color: 'x.color' }), 'x.id')} FROM "Label" x WHERE x."boardId" = b.id)`),
+  customFields: jsonText(`(SELECT ${jsonArray(
     jsonObject({ id: 'f.id', boardId: 'f."boardId"', name: 'f.name', type: 'f.type', options: `coalesce(f.options, '{}')` }),
     'f.id',
-  )} FROM "CustomField" f WHERE f."boardId" = b.id)`,
-  members: `(SELECT ${jsonArray(
+  )} FROM "CustomField" f WHERE f."boardId" = b.id)`),
+  members: jsonText(`(SELECT ${jsonArray(
     jsonObject({ userId: 'm."userId"', name: 'u.name', email: 'u.email', role: 'm.role' }),
     'm."createdAt", m."userId"',
-  )} FROM "BoardMember" m JOIN "User" u ON u.id = m."userId" WHERE m."boardId" = b.id)`,
-})}::text AS json,
+  )} FROM "BoardMember" m JOIN "User" u ON u.id = m."userId" WHERE m."boardId" = b.id)`),
+})} AS json,
   (SELECT string_agg(m."userId" || ':' || m.role, ',') FROM "BoardMember" m WHERE m."boardId" = b.id) AS roles
 FROM "Board" b JOIN "BoardMember" me ON me."boardId" = b.id AND me."userId" = $2
 WHERE b.id = $1`;

@@ -4,25 +4,35 @@ import type { CardSummaryView, CardView } from '../schemas.js';
 /** timestamptz → the ISO-8601 UTC text JavaScript's toISOString() writes. */
 export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** A SQL expression that is already JSON text (an integer column as ::text, a nested object), put in as is. */
+export interface JsonText {
+  json: string;
+}
+export const jsonText = (json: string): JsonText => ({ json });
+
 /**
- * A JSON object built by PostgreSQL in JSON.stringify's compact form (`{"k":v,…}`), where
+ * A JSON object built by PostgreSQL as text in JSON.stringify's compact form (`{"k":v,…}`), where
  * json_build_object writes `{"k" : v, …}`: the board fetch is sent as the database wrote it, with
- * no parse and re-serialisation in JavaScript (which cost about 1.7 ms per 200-card board). Each
- * value is a SQL expression of any type; to_json writes it (json as is), NULL as null.
+ * no parse and re-serialisation in JavaScript (which cost about 1.7 ms per 200-card board). Kept
+ * as text all the way up (a json value would be parsed again at each level): a value is a SQL
+ * expression that to_json writes (NULL as null), or JsonText put in as is.
  */
-export function jsonObject(fields: Record<string, string>): string {
-  const parts = Object.entries(fields).map(([key, value], i) => `'${i ? ',' : '{'}"${key}":', coalesce(to_json(${value})::text, 'null')`);
-  return `concat(${parts.join(', ')}, '}')::json`;
+export function jsonObject(fields: Record<string, string | JsonText>): string {
+  const parts = Object.entries(fields).map(([key, value], i) => {
+    const text = typeof value === 'string' ? `coalesce(to_json(${value})::text, 'null')` : `coalesce(${value.json}, 'null')`;
+    return `'${i ? ',' : '{'}"${key}":', ${text}`;
+  });
+  return `concat(${parts.join(', ')}, '}')`;
 }
 
-/** A compact JSON array of `element` (any type) over an aggregate's rows, `[]` when there are none (json_agg writes `, \n ` between elements). */
+/** A compact JSON array (text) of `element` (JSON text) over an aggregate's rows, `[]` when there are none (json_agg writes `, \n ` between elements). */
 export function jsonArray(element: string, orderBy: string): string {
-  return `coalesce('[' || string_agg(to_json(${element})::text, ',' ORDER BY ${orderBy}) || ']', '[]')::json`;
+  return `coalesce('[' || string_agg(${element}, ',' ORDER BY ${orderBy}) || ']', '[]')`;
 }
 
-/** A compact JSON object of `key` (text) → `value` (json or jsonb) over an aggregate's rows, `{}` when there are none. */
+/** A compact JSON object (text) of `key` (text) → `value` (json or jsonb) over an aggregate's rows, `{}` when there are none. */
 export function jsonObjectAgg(key: string, value: string, orderBy: string): string {
-  return `coalesce('{' || string_agg(to_json(${key})::text || ':' || (${value})::text, ',' ORDER BY ${orderBy}) || '}', '{}')::json`;
+  return `coalesce('{' || string_agg(to_json(${key})::text || ':' || (${value})::text, ',' ORDER BY ${orderBy}) || '}', '{}')`;
 }
 
 /** SQL expressions for what a summary holds besides the card's own columns. */
@@ -36,25 +46,26 @@ interface SummaryParts {
 }
 
 /** The card summary of card `c` as a compact JSON object: the one place its shape is written. */
-function summaryJson(c: string, parts: SummaryParts, more: Record<string, string> = {}) {
+function summaryJson(c: string, parts: SummaryParts, more: Record<string, JsonText> = {}) {
+  // Every part is JSON text already; integer columns are their own JSON text.
   return jsonObject({
-    id: `${c}.id`,
-    boardId: `${c}."boardId"`,
-    listId: `${c}."listId"`,
+    id: jsonText(`${c}.id::text`),
+    boardId: jsonText(`${c}."boardId"::text`),
+    listId: jsonText(`${c}."listId"::text`),
     title: `${c}.title`,
     description: `${c}.description`,
-    position: `${c}.position`,
+    position: jsonText(`${c}.position::text`),
     archived: `${c}.archived`,
     dueAt: iso(`${c}."dueAt"`),
-    labelIds: parts.labelIds,
-    memberIds: parts.memberIds,
-    fieldValues: parts.fieldValues,
-    checklistItems: parts.checklistItems,
-    commentCount: parts.commentCount,
-    attachmentCount: parts.attachmentCount,
+    labelIds: jsonText(parts.labelIds),
+    memberIds: jsonText(parts.memberIds),
+    fieldValues: jsonText(parts.fieldValues),
+    checklistItems: jsonText(parts.checklistItems),
+    commentCount: jsonText(`${parts.commentCount}::text`),
+    attachmentCount: jsonText(`${parts.attachmentCount}::text`),
     createdAt: iso(`${c}."createdAt"`),
     updatedAt: iso(`${c}."updatedAt"`),
-    version: `${c}.version`,
+    version: jsonText(`${c}.version::text`),
     ...more,
   });
 }
@@ -70,10 +81,10 @@ export function cardSummaryCtes(scope: string) {
   return `
 scoped AS (SELECT * FROM "Card" c WHERE ${scope}),
 card_labels AS (
-  SELECT cl."cardId" AS id, ${jsonArray('cl."labelId"', 'cl."labelId"')} AS v
+  SELECT cl."cardId" AS id, ${jsonArray('cl."labelId"::text', 'cl."labelId"')} AS v
   FROM "CardLabel" cl JOIN scoped s ON s.id = cl."cardId" GROUP BY 1),
 card_members AS (
-  SELECT a."cardId" AS id, ${jsonArray('a."userId"', 'a."userId"')} AS v
+  SELECT a."cardId" AS id, ${jsonArray('a."userId"::text', 'a."userId"')} AS v
   FROM "CardAssignee" a JOIN scoped s ON s.id = a."cardId" GROUP BY 1),
 card_fields AS (
   SELECT f."cardId" AS id, ${jsonObjectAgg('f."fieldId"::text', 'f.value', 'f."fieldId"')} AS v
@@ -87,10 +98,10 @@ card_attachments AS (
   SELECT a."cardId" AS id, count(*)::int AS n FROM "Attachment" a JOIN scoped s ON s.id = a."cardId" GROUP BY 1),
 summary AS (
   SELECT c.id, c."listId", c.position, c.archived, c."updatedAt", ${summaryJson('c', {
-    labelIds: `coalesce(cl.v, '[]'::json)`,
-    memberIds: `coalesce(cm.v, '[]'::json)`,
-    fieldValues: `coalesce(cf.v, '{}'::json)`,
-    checklistItems: jsonObject({ total: 'coalesce(ci.total, 0)', checked: 'coalesce(ci.checked, 0)' }),
+    labelIds: `coalesce(cl.v, '[]')`,
+    memberIds: `coalesce(cm.v, '[]')`,
+    fieldValues: `coalesce(cf.v, '{}')`,
+    checklistItems: jsonObject({ total: jsonText('coalesce(ci.total, 0)::text'), checked: jsonText('coalesce(ci.checked, 0)::text') }),
     commentCount: 'coalesce(cc.n, 0)',
     attachmentCount: 'coalesce(ca.n, 0)',
   })} AS json
@@ -101,12 +112,12 @@ summary AS (
 }
 
 /** The summary of the one card `c` with a subquery per part: for a single card, a simpler and faster plan than the CTEs. */
-const oneCardSummaryJson = (c: string, more: Record<string, string> = {}) =>
+const oneCardSummaryJson = (c: string, more: Record<string, JsonText> = {}) =>
   summaryJson(c, {
-    labelIds: `(SELECT ${jsonArray('x."labelId"', 'x."labelId"')} FROM "CardLabel" x WHERE x."cardId" = ${c}.id)`,
-    memberIds: `(SELECT ${jsonArray('x."userId"', 'x."userId"')} FROM "CardAssignee" x WHERE x."cardId" = ${c}.id)`,
+    labelIds: `(SELECT ${jsonArray('x."labelId"::text', 'x."labelId"')} FROM "CardLabel" x WHERE x."cardId" = ${c}.id)`,
+    memberIds: `(SELECT ${jsonArray('x."userId"::text', 'x."userId"')} FROM "CardAssignee" x WHERE x."cardId" = ${c}.id)`,
     fieldValues: `(SELECT ${jsonObjectAgg('x."fieldId"::text', 'x.value', 'x."fieldId"')} FROM "CardFieldValue" x WHERE x."cardId" = ${c}.id)`,
-    checklistItems: `(SELECT ${jsonObject({ total: 'count(*)::int', checked: '(count(*) FILTER (WHERE i.checked))::int' })}
+    checklistItems: `(SELECT ${jsonObject({ total: jsonText('count(*)::text'), checked: jsonText('(count(*) FILTER (WHERE i.checked))::text') })}
       FROM "ChecklistItem" i JOIN "Checklist" k ON k.id = i."checklistId" WHERE k."cardId" = ${c}.id)`,
     commentCount: `(SELECT count(*)::int FROM "Comment" x WHERE x."cardId" = ${c}.id)`,
     attachmentCount: `(SELECT count(*)::int FROM "Attachment" x WHERE x."cardId" = ${c}.id)`,
@@ -134,10 +145,10 @@ const checklistJson = (l: string) =>
 /** The full card `$1` as JSON text: loadFullCard's statement, and run inside tb_move_card. */
 export const FULL_CARD_SQL = `
 SELECT ${oneCardSummaryJson('s', {
-  checklists: `coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json)`,
-  comments: `coalesce((SELECT json_agg(${commentJson('m')} ORDER BY m.id DESC)
-    FROM (SELECT * FROM "Comment" WHERE "cardId" = s.id ORDER BY id DESC LIMIT ${CARD_COMMENTS}) m), '[]'::json)`,
-  attachments: `coalesce((SELECT json_agg(${attachmentJson('a')} ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)`,
+  checklists: jsonText(`coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json)::text`),
+  comments: jsonText(`coalesce((SELECT json_agg(${commentJson('m')} ORDER BY m.id DESC)
+    FROM (SELECT * FROM "Comment" WHERE "cardId" = s.id ORDER BY id DESC LIMIT ${CARD_COMMENTS}) m), '[]'::json)::text`),
+  attachments: jsonText(`coalesce((SELECT json_agg(${attachmentJson('a')} ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)::text`),
 })}::text AS json
 FROM "Card" s WHERE s.id = $1`;
 
