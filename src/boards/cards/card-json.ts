@@ -75,7 +75,9 @@ function summaryJson(c: string, parts: SummaryParts, more: Record<string, JsonTe
  * `"Card" c`): a WITH list ending in `summary (id, "listId", position, archived, json)`. Each
  * related table is aggregated once for all the cards in scope, not once per card: for many cards
  * (a board) this is faster than a subquery per card. `presentCardSummary` is the reference;
- * tests compare the two.
+ * tests compare the two. `summary` is MATERIALIZED: referenced once, PostgreSQL would inline it into
+ * the board's per-list subquery and build every card's summary once per list (10 lists: 15 ms for a
+ * 200-card board instead of 4).
  */
 export function cardSummaryCtes(scope: string) {
   return `
@@ -96,7 +98,7 @@ card_comments AS (
   SELECT m."cardId" AS id, count(*)::int AS n FROM "Comment" m JOIN scoped s ON s.id = m."cardId" GROUP BY 1),
 card_attachments AS (
   SELECT a."cardId" AS id, count(*)::int AS n FROM "Attachment" a JOIN scoped s ON s.id = a."cardId" GROUP BY 1),
-summary AS (
+summary AS MATERIALIZED (
   SELECT c.id, c."listId", c.position, c.archived, c."updatedAt", ${summaryJson('c', {
     labelIds: `coalesce(cl.v, '[]')`,
     memberIds: `coalesce(cm.v, '[]')`,
