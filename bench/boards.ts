@@ -17,6 +17,8 @@ import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
+import { BOARD_SQL as FLOOR_BOARD_SQL } from './floor-sql.js';
+import { SNAPSHOT_SQL } from '../src/boards/board-snapshot.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
@@ -31,6 +33,10 @@ try {
   await migrate(db);
   const { userId, small, big, smallLists, smallCards } = await seed(db.prisma);
   const { token } = await createApiKey({ db: db.prisma, userId, name: 'bench', permission: 'write', expiresAt: null });
+  const execution = await executionTimes(url, [
+    ['board fetch, 200 cards', SNAPSHOT_SQL, FLOOR_BOARD_SQL, small, userId],
+    ['board fetch, 1,000 cards', SNAPSHOT_SQL, FLOOR_BOARD_SQL, big, userId],
+  ]);
   const { fetches: queryCounts, move: moveQueries } = await countQueries(url, token, [small, big], { cardId: smallCards[0]!, listId: smallLists[1]! });
 
   const appPort = await freePort();
@@ -124,6 +130,7 @@ try {
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   console.log(`\nqueries per board fetch: ${queryCounts.map((q) => `${q.cards} cards → ${q.queries}`).join(', ')}; per card move to another list: ${moveQueries}`);
+  for (const e of execution) console.log(`PostgreSQL execution time (EXPLAIN ANALYZE, median of 20), ${e.name}: ours ${e.ours.toFixed(1)} ms, the floor's ${e.floor.toFixed(1)} ms`);
   console.log(`after the moves: positions 0..n-1 in every list: ${invariant.ok}; cards ${invariant.cards}/${smallCards.length}; ` +
     `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesOk} successful moves through the API ` +
     '(moves to where the card already is write none)');
@@ -273,6 +280,27 @@ async function countQueries(dbUrl: string, token: string, boards: number[], move
     proto.query = original;
     await app.close();
     await db.close();
+  }
+}
+
+/** The statements' own execution time in PostgreSQL, ours and the floor's, without any client. */
+async function executionTimes(url: string, cases: [string, string, string, number, number][]) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const median = async (sql: string, params: unknown[]) => {
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+      times.push((rows[0]['QUERY PLAN'] as { 'Execution Time': number }[])[0]!['Execution Time']);
+    }
+    return times.sort((a, b) => a - b)[10]!;
+  };
+  try {
+    const out = [];
+    for (const [name, ours, floor, boardId, userId] of cases) out.push({ name, ours: await median(ours, [boardId, userId]), floor: await median(floor, [boardId]) });
+    return out;
+  } finally {
+    await client.end();
   }
 }
 

@@ -7,7 +7,7 @@ import { cardSummaryCtes, iso, jsonArray, jsonObject, jsonText } from './cards/c
  * It must stay identical to `presentBoardDetail` (the reference); a test compares the two.
  * Its `roles` column lists the members' roles (`userId:role,…`) for the board cache.
  */
-const SNAPSHOT_SQL = `
+export const SNAPSHOT_SQL = `
 WITH ${cardSummaryCtes('c."boardId" = $1 AND NOT c.archived')}
 SELECT ${jsonObject({
   id: 'b.id',
