@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { deflateSync } from 'node:zlib';
 
 // Functions given to page.evaluate run in the page; the server's tsconfig has no DOM types.
 declare const document: any;
@@ -204,4 +205,52 @@ export async function renderPhoto(browser: Browser): Promise<Buffer> {
   } finally {
     await page.close();
   }
+}
+
+/**
+ * A one-page PDF with no text layer whose page is one picture, as a scanner writes it: a JPEG as
+ * it is (DCTDecode), or 8-bit grey pixels deflated (FlateDecode), with PNG row filters (Predictor
+ * 15: each row as "up", as PNG encoders often choose) or none.
+ */
+export function scannedPdf(image: { jpeg: Buffer; width: number; height: number } | { grey: Uint8Array; width: number; height: number; predictor: boolean }): Buffer {
+  const { width, height } = image;
+  let dict: string;
+  let data: Buffer;
+  if ('jpeg' in image) {
+    dict = `/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`;
+    data = image.jpeg;
+  } else {
+    dict = `/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode${image.predictor ? ` /DecodeParms << /Predictor 15 /Colors 1 /Columns ${width} >>` : ''}`;
+    const rows: Buffer[] = [];
+    for (let y = 0; y < height; y++) {
+      const row = Buffer.from(image.grey.subarray(y * width, (y + 1) * width));
+      if (!image.predictor) rows.push(row);
+      else {
+        const up = Buffer.alloc(width + 1, 2);
+        for (let x = 0; x < width; x++) up[x + 1] = (row[x]! - (y > 0 ? image.grey[(y - 1) * width + x]! : 0)) & 0xff;
+        rows.push(up);
+      }
+    }
+    data = deflateSync(Buffer.concat(rows));
+  }
+  const content = Buffer.from(`q ${width} 0 0 ${height} 0 0 cm /Im0 Do Q\n`, 'latin1');
+  const objects: Buffer[] = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
+    Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`, 'latin1'),
+    Buffer.concat([Buffer.from(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]),
+    Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`, 'latin1'), content, Buffer.from('endstream', 'latin1')]),
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let offset = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(offset);
+    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]);
+    parts.push(obj);
+    offset += obj.length;
+  });
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
 }

@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../helper.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../web/browser.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 import { pngHeader } from './attachment-bombs.js';
-import { greyGif, greyPixels, OCR_SAMPLES, OCR_STYLES, renderHtml, renderPhoto, renderSample, sampleWords, wordErrors, words } from './ocr-images.js';
+import { greyGif, greyPixels, OCR_SAMPLES, OCR_STYLES, renderHtml, renderPhoto, renderSample, sampleWords, scannedPdf, wordErrors, words } from './ocr-images.js';
 
 // OCR of one screenshot takes 0.1-0.3 s on a quiet machine and several seconds on a loaded one:
 // these tests are about what is read, so the deadline is far away.
@@ -61,6 +61,37 @@ describe('OCR in the attachment readers', { timeout: 240_000 }, () => {
       JSON.stringify(worst),
     );
     expect(accuracy('prose')).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('reads scanned PDFs (no text layer) by OCR of their page pictures: a JPEG, and grey bitmaps with and without PNG row filters', async () => {
+    const sample = OCR_SAMPLES[0]!;
+    const jpeg = await renderSample(browser, sample, OCR_STYLES[0]!, 'jpeg');
+    const line = 'Error E-4417: your calendar could not be synced.';
+    const grey = await greyPixels(browser, 900, 200, `g.fillStyle = '#fff'; g.fillRect(0, 0, w, h); g.fillStyle = '#000'; g.font = '30px sans-serif'; g.fillText('${sample.title}', 24, 70); g.fillText('${line}', 24, 140);`);
+    const cases = [
+      { name: 'JPEG', pdf: scannedPdf({ jpeg, width: 1280, height: 720 }), expected: sampleWords(sample, { buttons: false }) },
+      { name: 'grey, no predictor', pdf: scannedPdf({ grey, width: 900, height: 200, predictor: false }), expected: words(`${sample.title} ${line}`) },
+      { name: 'grey, PNG predictor', pdf: scannedPdf({ grey, width: 900, height: 200, predictor: true }), expected: words(`${sample.title} ${line}`) },
+    ];
+    for (const { name, pdf, expected } of cases) {
+      const [reading] = await reader.read([{ kind: 'pdf', contentBase64: pdf.toString('base64') }]);
+      expect(reading, name).toMatchObject({ kind: 'pdf', status: 'read' });
+      const errors = wordErrors(expected, words(reading!.text ?? ''));
+      expect(errors / expected.length, `${name}: ${reading!.text}`).toBeLessThanOrEqual(0.1);
+    }
+  });
+
+  it('reads a scanned PDF of a picture without words as read with nothing found; one whose pictures do not decode, or are too large, stays unreadable', async () => {
+    const blank = await greyPixels(browser, 600, 400, `const r = g.createLinearGradient(0, 0, w, h); r.addColorStop(0, '#345'); r.addColorStop(1, '#9ab'); g.fillStyle = r; g.fillRect(0, 0, w, h);`);
+    const [photo] = await reader.read([{ kind: 'pdf', contentBase64: scannedPdf({ grey: blank, width: 600, height: 400, predictor: false }).toString('base64') }]);
+    expect(photo).toEqual({ kind: 'pdf', status: 'read' });
+    const broken = scannedPdf({ jpeg: Buffer.from('not a JPEG at all '.repeat(100)), width: 600, height: 400 });
+    const [unreadable] = await reader.read([{ kind: 'pdf', contentBase64: broken.toString('base64') }]);
+    expect(unreadable).toEqual({ kind: 'pdf', status: 'unreadable' });
+    // A page picture over the OCR's pixel cap (64 megapixels of zeros, 64 KB deflated) is never inflated.
+    const huge = scannedPdf({ grey: new Uint8Array(8000 * 8000), width: 8000, height: 8000, predictor: false });
+    const [skipped] = await reader.read([{ kind: 'pdf', contentBase64: huge.toString('base64') }]);
+    expect(skipped).toEqual({ kind: 'pdf', status: 'unreadable' });
   });
 
   it('reads WebP and the first frame of a GIF', async () => {
@@ -138,6 +169,19 @@ describe('screenshots on /v1/answer', { timeout: 240_000 }, () => {
     console.info(`recall@1: typed ${typed}/${OCR_SAMPLES.length}, in a screenshot ${fromImage}/${OCR_SAMPLES.length}`, misses);
     expect(typed).toBe(OCR_SAMPLES.length);
     expect(fromImage).toBe(typed);
+  });
+
+  it('cites the right article when the only useful text is in a scanned PDF', async () => {
+    const w = await answerWorkspace(t);
+    const misses: string[] = [];
+    for (const [i, sample] of OCR_SAMPLES.entries()) {
+      const jpeg = await renderSample(browser, sample, OCR_STYLES[(i + 1) % OCR_STYLES.length]!, 'jpeg');
+      const pdf = scannedPdf({ jpeg, width: 1280, height: 720 });
+      const res = await ask(t, w.token, { message: 'Hello, the scan of the message is attached.', attachments: [{ mime: 'application/pdf', contentBase64: pdf.toString('base64'), filename: 'scan.pdf' }] });
+      expect(res.statusCode).toBe(200);
+      if (res.json().sources[0]?.externalId !== sample.article) misses.push(`${sample.article} -> ${res.json().sources[0]?.externalId}`);
+    }
+    expect(misses).toEqual([]);
   });
 
   it('a photo without words counts as read: the attachment fallback does not apply', async () => {

@@ -2,6 +2,7 @@ import { imageSize } from 'image-size';
 import { getDocumentProxy } from 'unpdf';
 import type { DecodeBudget } from './decode-budget.js';
 import type { Ocr } from './ocr.js';
+import { pdfImages } from './pdf-images.js';
 import { type AttachmentKind, type AttachmentReading, MAX_TEXT } from './reading.js';
 
 /** Pages of a PDF read for one answer. */
@@ -36,7 +37,33 @@ export async function readAttachment({ kind, contentBase64, budget, ocr }: { kin
   if (kind === 'image') return readImage(bytes, ocr);
   const text = await pdfText(bytes);
   if (budget.exceeded) return { kind, status: 'too_large' };
-  return text ? { kind, status: 'read', text } : { kind, status: 'unreadable' };
+  if (text) return { kind, status: 'read', text };
+  // Decoded again: pdf.js took the first copy's memory (its buffer is detached now).
+  return ocr ? scannedPdf(Buffer.from(contentBase64, 'base64'), ocr) : { kind, status: 'unreadable' };
+}
+
+/**
+ * A PDF without a text layer, read by OCR of its pictures (a scan): read when any picture was
+ * recognised (with nothing found, like a photo), unreadable when none could be taken out.
+ */
+async function scannedPdf(bytes: Uint8Array, ocr: Ocr): Promise<AttachmentReading> {
+  const parts: string[] = [];
+  let recognised = 0;
+  let length = 0;
+  for (const image of pdfImages(bytes, { maxImages: MAX_PDF_PAGES, maxPixels: MAX_OCR_PIXELS })) {
+    if (length >= MAX_TEXT) break;
+    try {
+      const text = await ocr.recognize(image);
+      recognised++;
+      parts.push(text);
+      length += text.length;
+    } catch {
+      // A picture whose pixels do not decode: the others may.
+    }
+  }
+  if (recognised === 0) return { kind: 'pdf', status: 'unreadable' };
+  const text = parts.join('\n').trim().slice(0, MAX_TEXT);
+  return text ? { kind: 'pdf', status: 'read', text } : { kind: 'pdf', status: 'read' };
 }
 
 async function pdfText(bytes: Uint8Array): Promise<string | null> {
