@@ -37,7 +37,7 @@ try {
     ['board fetch, 200 cards', SNAPSHOT_SQL, FLOOR_BOARD_SQL, small, userId],
     ['board fetch, 1,000 cards', SNAPSHOT_SQL, FLOOR_BOARD_SQL, big, userId],
   ]);
-  const { fetches: queryCounts, move: moveQueries } = await countQueries(url, token, [small, big], { cardId: smallCards[0]!, listId: smallLists[1]! });
+  const { fetches: queryCounts, move: moveQueries, edit: editQueries } = await countQueries(url, token, [small, big], { cardId: smallCards[0]!, listId: smallLists[1]! });
 
   const appPort = await freePort();
   const floorPort = await freePort();
@@ -129,7 +129,7 @@ try {
   console.log('| request | connections | req/s | p50 ms | p99 ms | non-2xx | floor req/s / p50 / p99 | % of floor | p99 vs floor |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
-  console.log(`\nqueries per board fetch: ${queryCounts.map((q) => `${q.cards} cards → ${q.queries}`).join(', ')}; per card move to another list: ${moveQueries}`);
+  console.log(`\nqueries per board fetch: ${queryCounts.map((q) => `${q.cards} cards → ${q.queries}`).join(', ')}; per card move to another list: ${moveQueries}; per card edit (PATCH): ${editQueries}`);
   for (const e of execution) console.log(`PostgreSQL execution time (EXPLAIN ANALYZE, median of 20), ${e.name}: ours ${e.ours.toFixed(1)} ms, the floor's ${e.floor.toFixed(1)} ms`);
   console.log(`after the moves: positions 0..n-1 in every list: ${invariant.ok}; cards ${invariant.cards}/${smallCards.length}; ` +
     `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesOk} successful moves through the API ` +
@@ -245,7 +245,7 @@ async function seedParts(prisma: ReturnType<typeof openPostgres>['prisma'], boar
   });
 }
 
-/** SQL statements one board fetch (cache off; a hit sends none) and one card move send, counted at the pg driver (the rate limiter's aside; BEGIN and COMMIT count). */
+/** SQL statements one board fetch (cache off; a hit sends none), one card move and one card edit send, counted at the pg driver (the rate limiter's aside; BEGIN and COMMIT count). */
 async function countQueries(dbUrl: string, token: string, boards: number[], move: { cardId: number; listId: number }) {
   const db = openPostgres({ url: dbUrl, poolSize: 2 });
   const app = await buildApp({ config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', BOARD_CACHE_MB: '0' }), db });
@@ -275,7 +275,11 @@ async function countQueries(dbUrl: string, token: string, boards: number[], move
     count = 0;
     const moved = await app.inject({ method: 'POST', url: `/api/cards/${move.cardId}/move`, headers: { authorization: `Bearer ${token}` }, payload: { listId: move.listId, position: 0 } });
     if (moved.statusCode !== 200) throw new Error(`the counted move answered ${moved.statusCode}: ${moved.body}`);
-    return { fetches: out, move: count };
+    const moveCount = count;
+    count = 0;
+    const edited = await app.inject({ method: 'PATCH', url: `/api/cards/${move.cardId}`, headers: { authorization: `Bearer ${token}` }, payload: { title: 'Counted edit' } });
+    if (edited.statusCode !== 200) throw new Error(`the counted edit answered ${edited.statusCode}: ${edited.body}`);
+    return { fetches: out, move: moveCount, edit: count };
   } finally {
     proto.query = original;
     await app.close();

@@ -131,6 +131,24 @@ describe('PATCH /api/cards/{id}', () => {
     expect(cleared.version).toBeGreaterThan(card.version);
   });
 
+  it('records card.updated, or card.archived, with the card as it is after; refusals write nothing and keep their words', async () => {
+    const team = await makeTeam(t, { cards: 2 });
+    const [a] = team.cards;
+    const edited = expectCardResponse(await team.as.member.patch(`/api/cards/${a.id}`, { title: 'Edited' }), 200);
+    const archived = expectCardResponse(await team.as.member.patch(`/api/cards/${a.id}`, { archived: true }), 200);
+    const log = (await team.as.admin.get(`/api/boards/${team.board.id}/activity`)).json().activities as { type: string; data: { cardId: number; listId: number; card: { title: string; archived: boolean; version: number } } }[];
+    const mine = log.filter((x) => x.data.cardId === a.id && x.type !== 'card.created');
+    expect(mine.map((x) => [x.type, x.data.listId, x.data.card.title, x.data.card.archived, x.data.card.version])).toEqual([
+      ['card.archived', team.list.id, 'Edited', true, archived.version],
+      ['card.updated', team.list.id, 'Edited', false, edited.version],
+    ]);
+    expectError(await team.as.member.patch(`/api/cards/${a.id}`, { title: 'Stale', version: edited.version }), 409, new RegExp(`^card: changed since version ${edited.version} \\(now ${archived.version}\\)`));
+    expectError(await team.as.observer.patch(`/api/cards/${a.id}`, { title: 'Observed' }), 403, /\(observer\) does not allow card\.write/);
+    expectError(await team.as.stranger.patch(`/api/cards/${a.id}`, { title: 'Stranger' }), 404, /^card: not found$/);
+    expectError(await team.as.member.patch('/api/cards/999999999', { title: 'Nobody' }), 404, /^card: not found$/);
+    expect((await team.as.member.get(`/api/cards/${a.id}`)).json()).toEqual(archived);
+  });
+
   it('archives a card: the others close up, the board fetch leaves it out, it stays readable', async () => {
     const team = await makeTeam(t, { cards: 3 });
     const [a, b, c] = team.cards;

@@ -27,40 +27,24 @@ export interface CardChanges {
   archived?: boolean | undefined;
 }
 
-/** Edits a card; archiving closes its gap, restoring puts it at the end of its list. */
+/**
+ * Edits a card; archiving closes its gap, restoring puts it at the end of its list. One statement,
+ * tb_update_card (prisma/migrations/…_update_card_function), as a move is: see moveCard.
+ */
 export async function updateCard(ctx: BoardContext & { cardId: number; changes: CardChanges; expectedVersion?: number | undefined }) {
-  return withRetry(async () => {
-    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
-    authorize(ctx.actor, 'card.write', role);
-    return changeBoard(ctx, async (tx, record) => {
-      const list = stillOn(await lockLists(tx, [card.listId]), card.listId, card.boardId);
-      if (list === RETRY) return RETRY;
-      const current = await lockCard(tx, card);
-      if (current === RETRY) return RETRY;
-      checkVersion(current, ctx.expectedVersion);
-      const { archived, ...fields } = ctx.changes;
-      let position = current.position;
-      if (archived === true && !current.archived) await shiftCards(tx, current.listId, current.position + 1, END, -1);
-      if (archived === false && current.archived) {
-        if (list.archived) throw badRequest('card: its list is archived; restore the list first');
-        position = await countCards(tx, current.listId);
-      }
-      const updated = await tx.card.update({
-        where: { id: current.id },
-        data: { ...fields, archived, position, version: { increment: 1 } },
-      });
-      const type = archived === true && !current.archived ? 'card.archived' : 'card.updated';
-      const full = await fullCard(tx, updated.id);
-      await record({ boardId: updated.boardId, type, data: { cardId: updated.id, listId: updated.listId, card: summaryOf(full) } });
-      return full;
-    });
-  });
+  const { title, description, dueAt, archived } = ctx.changes;
+  return cardStatement(ctx, (db, who, writers, inTransaction) => db.$queryRaw<{ outcome: CardOutcome }[]>`
+    SELECT tb_update_card(${ctx.cardId}::int, ${ctx.expectedVersion ?? null}::int,
+      ${ctx.actor.userId}::int, ${ctx.actor.boardIds}::int[], ${writers}::text[],
+      ${who.actorUserId}::int, ${who.actorKeyId}::int, ${who.actorName}::text, ${who.actorClient}::text,
+      ${title ?? null}::text, ${description ?? null}::text, ${dueAt !== undefined}::boolean, ${dueAt ?? null}::timestamptz, ${archived ?? null}::boolean,
+      ${FULL_CARD_SQL}::text, ${inTransaction}::boolean) AS outcome`);
 }
 
-/** What tb_move_card answers: the moved card and its activities, or why nothing was written. */
-type MoveOutcome =
+/** What tb_move_card and tb_update_card answer: the card and its activities, or why nothing was written. */
+type CardOutcome =
   | { card: CardView; activities: (Omit<InsertedActivity, 'createdAt'> & { createdAt: string })[] }
-  | { error: 'hooked' | 'retry' | 'card_archived' | 'list_archived' }
+  | { error: 'hooked' | 'retry' | 'card_archived' | 'list_archived' | 'list_archived_restore' }
   | { error: 'not_found'; what: 'card' | 'list' }
   | { error: 'forbidden'; role: BoardRole }
   | { error: 'cross_board'; from: number; to: number }
@@ -68,37 +52,48 @@ type MoveOutcome =
   | { error: 'position'; max: number };
 
 /**
- * Moves a card to `position` (default: the end) of a list on its board or on another board the
- * actor may write to. Both lists are locked, then the card, so concurrent moves keep positions
- * 0..n-1; anything that moved meanwhile is read and authorised again, then 409.
- *
- * All of it is one statement, tb_move_card (prisma/migrations/…_move_card_function): a move is
- * the API's hottest write, and each round trip to the database cost more than the work itself.
- * What it checks is decided here: the roles that may write cards, the key's boards, the errors.
+ * Runs a card change that is one database statement (a move, an edit): the API's hottest writes,
+ * where each round trip to the database cost more than the work itself. What the statement checks
+ * is decided here: the roles that may write cards (policy.ts), the key's boards, the actor
+ * recorded, the full card's SQL, and the errors its refusals become. A retry (the card moved
+ * between reading and locking) runs it again in a new transaction.
  */
-export async function moveCard(ctx: BoardContext & { cardId: number; listId: number; position?: number | undefined; expectedVersion?: number | undefined }) {
+function cardStatement(
+  ctx: BoardContext & { position?: number | undefined },
+  run: (db: Tx | BoardContext['db'], who: ReturnType<typeof actorColumns>, writers: BoardRole[], inTransaction: boolean) => Promise<{ outcome: CardOutcome }[]>,
+): Promise<CardView> {
   const who = actorColumns(ctx.actor);
   const writers = rolesAllowing('card.write');
   return withRetry(() =>
     changeBoardInOneStatement<CardView | typeof RETRY>(ctx, async (db, inTransaction) => {
-      const [row] = await db.$queryRaw<{ outcome: MoveOutcome }[]>`
-        SELECT tb_move_card(${ctx.cardId}::int, ${ctx.listId}::int, ${ctx.position ?? null}::int, ${ctx.expectedVersion ?? null}::int,
-          ${ctx.actor.userId}::int, ${ctx.actor.boardIds}::int[], ${writers}::text[],
-          ${who.actorUserId}::int, ${who.actorKeyId}::int, ${who.actorName}::text, ${who.actorClient}::text,
-          ${FULL_CARD_SQL}::text, ${inTransaction}::boolean) AS outcome`;
+      const [row] = await run(db, who, writers, inTransaction);
       const outcome = row!.outcome;
       if (!('error' in outcome)) {
         return { result: outcome.card, activities: outcome.activities.map((a) => ({ ...a, createdAt: new Date(a.createdAt) })) };
       }
       if (outcome.error === 'hooked') return { hooked: true };
       if (outcome.error === 'retry') return { result: RETRY, activities: [] };
-      throw moveRefusal(ctx, outcome);
+      throw refusal(ctx, outcome);
     }),
   );
 }
 
-/** The error a refused move answers with: the same checks, and words, as every other card change. */
-function moveRefusal(ctx: BoardContext & { position?: number | undefined }, outcome: Exclude<MoveOutcome, { card: CardView }>): Error {
+/**
+ * Moves a card to `position` (default: the end) of a list on its board or on another board the
+ * actor may write to. Both lists are locked, then the card, so concurrent moves keep positions
+ * 0..n-1; anything that moved meanwhile is read and authorised again, then 409. One statement,
+ * tb_move_card (prisma/migrations/…_move_card_function).
+ */
+export async function moveCard(ctx: BoardContext & { cardId: number; listId: number; position?: number | undefined; expectedVersion?: number | undefined }) {
+  return cardStatement(ctx, (db, who, writers, inTransaction) => db.$queryRaw<{ outcome: CardOutcome }[]>`
+    SELECT tb_move_card(${ctx.cardId}::int, ${ctx.listId}::int, ${ctx.position ?? null}::int, ${ctx.expectedVersion ?? null}::int,
+      ${ctx.actor.userId}::int, ${ctx.actor.boardIds}::int[], ${writers}::text[],
+      ${who.actorUserId}::int, ${who.actorKeyId}::int, ${who.actorName}::text, ${who.actorClient}::text,
+      ${FULL_CARD_SQL}::text, ${inTransaction}::boolean) AS outcome`);
+}
+
+/** The error a refused statement answers with: the same checks, and words, as every other card change. */
+function refusal(ctx: BoardContext & { position?: number | undefined }, outcome: Exclude<CardOutcome, { card: CardView }>): Error {
   switch (outcome.error) {
     case 'not_found':
       return notFound(`${outcome.what}: not found`);
@@ -114,11 +109,13 @@ function moveRefusal(ctx: BoardContext & { position?: number | undefined }, outc
       return badRequest('card: is archived; restore it before moving it');
     case 'list_archived':
       return badRequest('listId: the list is archived');
+    case 'list_archived_restore':
+      return badRequest('card: its list is archived; restore the list first');
     case 'position':
       targetPosition(ctx.position, outcome.max);
       break;
   }
-  return new Error(`tb_move_card refused a move (${outcome.error}) that the same checks here allow`);
+  return new Error(`a card statement refused a change (${outcome.error}) that the same checks here allow`);
 }
 
 /**
