@@ -154,6 +154,11 @@ export function isDatabaseConflict(error: unknown): boolean {
   return e.code === 'P2034' || pg === '40P01' || pg === '40001';
 }
 
+/** Whether the error is PostgreSQL's `code` (SQLSTATE), as raised by a statement or a function of ours. */
+export function isPostgresError(error: unknown, code: string): boolean {
+  return postgresCode(error as { meta?: unknown }) === code;
+}
+
 /** The PostgreSQL error code behind a Prisma driver-adapter error, if any. */
 function postgresCode(error: { meta?: unknown }): string | undefined {
   const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } } | undefined)

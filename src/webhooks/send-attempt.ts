@@ -175,7 +175,11 @@ export function createSender({
             // A kept-alive connection the endpoint closed while idle fails at once, before the
             // request reached it: sent again on a new connection, it is not a failed attempt.
             // (Node's advice for reusedSocket; once, and only before any answer.)
-            if (!fresh && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !settled) return request(true);
+            if (!fresh && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !settled) {
+              // Its other idle connections were likely dropped too (a restarted endpoint): the retry opens a new one.
+              for (const sockets of Object.values(endpoint.agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+              return request(true);
+            }
             const message = error instanceof PrivateDestinationError || error instanceof LookupTimeoutError ? error.message : `${error.code ?? 'error'}: ${error.message}`;
             finish({ error: message.slice(0, 300) });
           });

@@ -24,7 +24,7 @@ DECLARE
   v_pos int;
   v_type text;
   v_full text;
-  v_now timestamptz := now();
+  v_now timestamptz;
   v_activities json;
 BEGIN
   SELECT c.* INTO v_card FROM "Card" c WHERE c.id = p_card;
@@ -45,6 +45,8 @@ BEGIN
   SELECT c.* INTO v_cur FROM "Card" c WHERE c.id = p_card FOR NO KEY UPDATE;
   IF NOT FOUND THEN RETURN json_build_object('error', 'not_found', 'what', 'card'); END IF;
   IF v_cur."boardId" <> v_card."boardId" OR v_cur."listId" <> v_card."listId" THEN RETURN json_build_object('error', 'retry'); END IF;
+  -- The time of the change is when its locks were held, not when the statement began waiting for them.
+  v_now := clock_timestamp();
   IF p_expected IS NOT NULL AND p_expected <> v_cur.version THEN
     RETURN json_build_object('error', 'version', 'expected', p_expected, 'version', v_cur.version);
   END IF;
@@ -80,5 +82,10 @@ BEGIN
     'actorName', i."actorName", 'actorClient', i."actorClient", 'data', i.data, 'createdAt', i."createdAt",
     'hooked', EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."boardId" = i."boardId")))
     INTO v_activities FROM inserted i;
+  IF NOT p_in_tx AND EXISTS (SELECT 1 FROM json_array_elements(v_activities) a WHERE (a->>'hooked')::boolean) THEN
+    -- A webhook was added while this waited for its locks: its outbox rows belong in this change's
+    -- transaction, which the caller opens now (everything done here rolls back).
+    RAISE EXCEPTION 'a board of this change has webhooks now' USING ERRCODE = 'TBHK1';
+  END IF;
   RETURN json_build_object('card', v_full::json, 'activities', v_activities);
 END $$;

@@ -1,49 +1,66 @@
+import { imageSize } from 'image-size';
 import { inflateSync } from 'node:zlib';
 
 /** Below this a picture in a PDF is a logo or an icon, not a scanned page. */
 const MIN_PIXELS = 40_000;
 
 /**
- * The pictures of a scanned PDF (one without a text layer), as files Tesseract decodes itself: a
- * JPEG stream (DCTDecode, what scanners write) as it is in the file, and an 8-bit grey or RGB
- * FlateDecode bitmap as a PNM, inflated by zlib with its output capped at the size its own
- * dictionary declares. Nothing goes through pdf.js, whose image decoding has no size limit of
- * its own: a picture costs what an attached image of the same pixels costs.
+ * The pictures of a scanned PDF (one without a text layer), as files Tesseract decodes itself,
+ * one at a time (each is decoded only when the caller takes it, and can be let go before the
+ * next): a JPEG stream (DCTDecode, what scanners write) as it is in the file, its own header
+ * within `maxPixels`; an 8-bit grey or RGB FlateDecode bitmap as a PNM, inflated by zlib with its
+ * output capped at the size its dictionary declares. Nothing goes through pdf.js, whose image
+ * decoding has no size limit of its own: a picture costs what an attached image of its pixels costs.
  *
  * Image streams are found by their dictionaries, which are never inside compressed object streams
  * (a stream cannot be). Other encodings (CCITT fax, JBIG2, JPEG 2000, 1-bit or indexed colour) and
- * encrypted files are not read. At most `maxImages`, each up to `maxPixels`.
+ * encrypted files are not read. At most `maxImages`.
  */
-export function pdfImages(bytes: Uint8Array, { maxImages, maxPixels }: { maxImages: number; maxPixels: number }): Uint8Array[] {
+export function* pdfImages(bytes: Uint8Array, { maxImages, maxPixels }: { maxImages: number; maxPixels: number }): Generator<Uint8Array> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const text = buffer.toString('latin1');
-  if (/\/Encrypt\b/.test(text)) return [];
-  const images: Uint8Array[] = [];
+  if (/\/Encrypt\b/.test(text)) return;
+  let taken = 0;
   // A dictionary (nested two levels at most, as DecodeParms are) followed by `stream`.
   const streams = /<<((?:[^<>]|<<(?:[^<>]|<<[^<>]*>>)*>>)*)>>\s*stream\r?\n/g;
-  for (let match = streams.exec(text); match && images.length < maxImages; match = streams.exec(text)) {
+  for (let match = streams.exec(text); match && taken < maxImages; match = streams.exec(text)) {
     const dict = match[1]!;
     if (!/\/Subtype\s*\/Image\b/.test(dict)) continue;
     const start = match.index + match[0].length;
     const end = streamEnd(text, dict, start);
-    if (end === null) continue;
+    // No `endstream` after this one: none after it either (and looking again for each is quadratic).
+    if (end === null) return;
     streams.lastIndex = end;
     const width = numberIn(dict, 'Width');
     const height = numberIn(dict, 'Height');
     if (!width || !height || width * height < MIN_PIXELS || width * height > maxPixels) continue;
     const filters = [...(/\/Filter\s*(\[[^\]]*\]|\/\w+)/.exec(dict)?.[1] ?? '').matchAll(/\/(\w+)/g)].map((m) => m[1]);
     const data = buffer.subarray(start, end);
-    if (filters.length === 1 && filters[0] === 'DCTDecode') images.push(data);
+    let image: Uint8Array | null = null;
+    if (filters.length === 1 && filters[0] === 'DCTDecode') image = jpegWithin(data, maxPixels);
     else if (filters.length === 1 && filters[0] === 'FlateDecode' && numberIn(dict, 'BitsPerComponent') === 8) {
-      const pnm = flateBitmap(data, width, height, numberIn(dict, 'Predictor') ?? 1);
-      if (pnm) images.push(pnm);
+      image = flateBitmap(data, width, height, numberIn(dict, 'Predictor') ?? 1);
+    }
+    if (image) {
+      taken++;
+      yield image;
     }
   }
-  return images;
+}
+
+/** The JPEG if its own header (what Tesseract decodes by, whatever the dictionary says) is within `maxPixels`. */
+function jpegWithin(data: Uint8Array, maxPixels: number): Uint8Array | null {
+  try {
+    const { width = 0, height = 0, type } = imageSize(data);
+    return type === 'jpg' && width > 0 && height > 0 && width * height <= maxPixels ? data : null;
+  } catch {
+    return null;
+  }
 }
 
 function numberIn(dict: string, key: string): number | null {
-  const m = new RegExp(`/${key}\\s+(\\d+)(?!\\s+\\d+\\s+R)`).exec(dict);
+  // A direct number only: `/Length 12 0 R` names another object (and must not read as 12, nor 1).
+  const m = new RegExp(`/${key}\\s+(\\d+)(?!\\d|\\s+\\d+\\s+R)`).exec(dict);
   return m ? Number(m[1]) : null;
 }
 

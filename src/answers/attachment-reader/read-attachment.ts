@@ -29,7 +29,20 @@ const OCR_FORMATS = new Set(['png', 'jpg', 'webp', 'gif']);
  * Reads one attachment; meant to run in a reader worker, whose decode budget and heap limit bound
  * what pdf.js may allocate (its page and character limits below bound only what is kept).
  */
-export async function readAttachment({ kind, contentBase64, budget, ocr }: { kind: AttachmentKind; contentBase64: string; budget: DecodeBudget; ocr: Ocr | null }): Promise<AttachmentReading> {
+export async function readAttachment({
+  kind,
+  contentBase64,
+  budget,
+  ocr,
+  deadlineAt = Infinity,
+}: {
+  kind: AttachmentKind;
+  contentBase64: string;
+  budget: DecodeBudget;
+  ocr: Ocr | null;
+  /** The call's deadline: a scanned PDF's pictures are not started past half the time left. */
+  deadlineAt?: number;
+}): Promise<AttachmentReading> {
   budget.start();
   const buffer = Buffer.from(contentBase64, 'base64');
   // A plain Uint8Array view: pdf.js copies a Buffer it is given.
@@ -39,19 +52,21 @@ export async function readAttachment({ kind, contentBase64, budget, ocr }: { kin
   if (budget.exceeded) return { kind, status: 'too_large' };
   if (text) return { kind, status: 'read', text };
   // Decoded again: pdf.js took the first copy's memory (its buffer is detached now).
-  return ocr ? scannedPdf(Buffer.from(contentBase64, 'base64'), ocr) : { kind, status: 'unreadable' };
+  return ocr ? scannedPdf(Buffer.from(contentBase64, 'base64'), ocr, deadlineAt) : { kind, status: 'unreadable' };
 }
 
 /**
  * A PDF without a text layer, read by OCR of its pictures (a scan): read when any picture was
- * recognised (with nothing found, like a photo), unreadable when none could be taken out.
+ * recognised (with nothing found, like a photo), unreadable when none could be taken out. One
+ * picture is decoded at a time, and none is started past half the time left to the call's
+ * deadline: a long scan gives its first pages rather than a reader killed at the deadline.
  */
-async function scannedPdf(bytes: Uint8Array, ocr: Ocr): Promise<AttachmentReading> {
+async function scannedPdf(bytes: Uint8Array, ocr: Ocr, deadlineAt: number): Promise<AttachmentReading> {
+  const stopAt = Date.now() + (deadlineAt - Date.now()) / 2;
   const parts: string[] = [];
   let recognised = 0;
   let length = 0;
   for (const image of pdfImages(bytes, { maxImages: MAX_PDF_PAGES, maxPixels: MAX_OCR_PIXELS })) {
-    if (length >= MAX_TEXT) break;
     try {
       const text = await ocr.recognize(image);
       recognised++;
@@ -60,6 +75,7 @@ async function scannedPdf(bytes: Uint8Array, ocr: Ocr): Promise<AttachmentReadin
     } catch {
       // A picture whose pixels do not decode: the others may.
     }
+    if (length >= MAX_TEXT || Date.now() >= stopAt) break;
   }
   if (recognised === 0) return { kind: 'pdf', status: 'unreadable' };
   const text = parts.join('\n').trim().slice(0, MAX_TEXT);

@@ -43,6 +43,7 @@ interface Job extends AttachmentToRead {
   id: number;
   done: boolean;
   slot: Slot | null;
+  deadlineAt: number;
   finish(reading: AttachmentReading): void;
 }
 
@@ -86,8 +87,9 @@ export class AttachmentReader {
     // starts the pool does not spend its deadline on it.
     if (this.#closed || !(await this.#up())) return attachments.map(({ kind }) => ({ kind, status: 'unreadable' }));
     const jobs: Job[] = [];
+    const deadlineAt = Date.now() + this.#options.timeoutMs;
     const readings = Promise.all(
-      attachments.map((a) => new Promise<AttachmentReading>((finish) => jobs.push({ ...a, id: this.#nextId++, done: false, slot: null, finish }))),
+      attachments.map((a) => new Promise<AttachmentReading>((finish) => jobs.push({ ...a, id: this.#nextId++, done: false, slot: null, finish, deadlineAt }))),
     );
     this.#queue.push(...jobs);
     this.#dispatch();
@@ -123,7 +125,7 @@ export class AttachmentReader {
       const job = this.#queue.shift()!;
       slot.job = job;
       job.slot = slot;
-      slot.worker.postMessage({ id: job.id, kind: job.kind, contentBase64: job.contentBase64 } satisfies ReadMessage);
+      slot.worker.postMessage({ id: job.id, kind: job.kind, contentBase64: job.contentBase64, deadlineAt: job.deadlineAt } satisfies ReadMessage);
     }
     if (refill && this.#queue.length > 0) this.#fill();
   }

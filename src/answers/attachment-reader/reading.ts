@@ -27,6 +27,8 @@ export interface ReadMessage {
   id: number;
   kind: AttachmentKind;
   contentBase64: string;
+  /** When the call's deadline passes (Date.now() time): work that can stop early stops before it. */
+  deadlineAt: number;
 }
 
 /** What a reader sends back: once when it can take work, then once per attachment. */

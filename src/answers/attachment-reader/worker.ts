@@ -18,8 +18,8 @@ const collectGarbage = garbageCollector();
 // pdf.js (1.6 MB of code) loads before the worker says it is ready, so no call's deadline pays for it.
 await getResolvedPDFJS();
 
-port.on('message', async ({ id, kind, contentBase64 }: ReadMessage) => {
-  const reading = await readAttachment({ kind, contentBase64, budget, ocr });
+port.on('message', async ({ id, kind, contentBase64, deadlineAt }: ReadMessage) => {
+  const reading = await readAttachment({ kind, contentBase64, budget, ocr, deadlineAt });
   port.postMessage({ type: 'done', id, reading } satisfies ReaderMessage);
   // What a PDF decoded up to the budget is garbage now, but V8 collects on its own only once
   // tens of MB more are held outside its heap; freed at once, the next attachment reuses the

@@ -4,6 +4,7 @@ import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from './event-bus.js';
 import { z } from 'zod';
 import { changeWithOutbox, type Outbox } from '../../webhooks/outbox.js';
+import { isPostgresError } from '../../platform/errors.js';
 import { activity, type ActivityRow, type ActivityView, presentActivity } from './present-activity.js';
 
 export type Tx = Prisma.TransactionClient;
@@ -87,15 +88,23 @@ export type OneStatementOutcome<T> = { hooked: true } | { result: T; activities:
 
 /**
  * A change made by one database function that records its own activities (tb_move_card): one
- * round trip, outside any transaction (the statement is one). When it answers `hooked`, it runs
- * again inside a transaction, which also writes the webhook outbox, as changeBoard does. The
+ * round trip, outside any transaction (the statement is one). When it answers `hooked`, or rolls
+ * back with TBHK1 (a webhook was added while it waited for its locks), it runs again inside a
+ * transaction, which also writes the webhook outbox, as changeBoard does. The
  * activities are published after the commit, as changeBoard's are.
  */
 export async function changeBoardInOneStatement<T>(
   options: { db: PrismaClient; events?: EventBus | undefined; outbox?: Outbox | undefined },
   call: (db: Tx | PrismaClient, inTransaction: boolean) => Promise<OneStatementOutcome<T>>,
 ): Promise<T> {
-  let outcome = await call(options.db, false);
+  let outcome: OneStatementOutcome<T>;
+  try {
+    outcome = await call(options.db, false);
+  } catch (error) {
+    // A webhook added while the statement waited for its locks: it rolled back (SQLSTATE TBHK1).
+    if (!isPostgresError(error, 'TBHK1')) throw error;
+    outcome = { hooked: true };
+  }
   let recorded: ActivityView[] = [];
   if ('hooked' in outcome) {
     outcome = await changeWithOutbox({ db: options.db, outbox: options.outbox, transaction: { timeout: 15_000, maxWait: 10_000 } }, async (tx, recordWebhookEvent) => {
