@@ -32,6 +32,8 @@ export class EventBus {
   /** Tells this process's own notifications apart from other processes'. */
   private readonly origin = randomUUID();
   private notify: ((payload: string) => Promise<unknown>) | null = null;
+  private log: { warn(o: object, m: string): void } | null = null;
+  private lastNotifyWarning = 0;
   private listener: pg.Client | null = null;
   private closed = false;
   private listenedBefore = false;
@@ -79,7 +81,13 @@ export class EventBus {
     if (!this.notify) return Promise.resolve();
     const sent = this.notify(JSON.stringify(message)).then(
       () => undefined,
-      () => undefined,
+      (error: unknown) => {
+        // Other processes miss this change until their listener reconnects or their cache's 60 s
+        // backstop: worth a warning, once in a while (a database outage fails every one).
+        if (Date.now() - this.lastNotifyWarning < 10_000) return;
+        this.lastNotifyWarning = Date.now();
+        this.log?.warn({ err: error }, 'could not tell other processes of a change (NOTIFY failed)');
+      },
     );
     this.sending.add(sent);
     void sent.finally(() => this.sending.delete(sent));
@@ -106,6 +114,7 @@ export class EventBus {
   async connectPostgres(db: Database, log: { warn(o: object, m: string): void }) {
     const pool = db.pool;
     if (!pool) return;
+    this.log = log;
     this.notifyOnly(db);
     this.hearing = false;
     const listen = async (): Promise<void> => {
