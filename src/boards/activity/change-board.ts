@@ -3,7 +3,7 @@ import type { Actor } from '../../accounts/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from './event-bus.js';
 import { z } from 'zod';
-import { changeWithOutbox, type Outbox } from '../../webhooks/outbox.js';
+import { changeWithOutbox, type Outbox, type RecordWebhookEvent } from '../../webhooks/outbox.js';
 import { isPostgresError } from '../../platform/errors.js';
 import { activity, type ActivityRow, type ActivityView, presentActivity } from './present-activity.js';
 
@@ -42,6 +42,16 @@ function asPresented(view: ActivityView): object {
 /** An Activity row as the INSERT returns it, and whether the board has any webhook. */
 export type InsertedActivity = ActivityRow & { hooked: boolean };
 
+/** A board change's transaction: long enough for a change that waits on its boards' locks. */
+const CHANGE_TRANSACTION = { timeout: 15_000, maxWait: 10_000 };
+
+/** The recorded activity as presented, put in the webhook outbox (in the change's transaction) when its board has webhooks. */
+async function announce(row: InsertedActivity, recordWebhookEvent: RecordWebhookEvent): Promise<ActivityView> {
+  const view = presentActivity(row);
+  if (row.hooked) await recordWebhookEvent({ boardId: view.boardId, type: view.type, data: asPresented(view), at: row.createdAt });
+  return view;
+}
+
 /**
  * Runs a change in one transaction with an explicit `record(…)` for each activity it makes; the
  * activities are published on the bus only after the commit, so no stream ever announces a
@@ -60,7 +70,7 @@ export async function changeBoard<T>(
 ): Promise<T> {
   const recorded: ActivityView[] = [];
   const result = await changeWithOutbox(
-    { db: options.db, outbox: options.outbox, transaction: { timeout: 15_000, maxWait: 10_000 } },
+    { db: options.db, outbox: options.outbox, transaction: CHANGE_TRANSACTION },
     async (tx, recordWebhookEvent) =>
       fn(tx, async ({ actor, ...input }) => {
         const who = actorColumns(options.actor, actor);
@@ -69,8 +79,7 @@ export async function changeBoard<T>(
           VALUES (${input.boardId}, ${input.type}, ${who.actorUserId}, ${who.actorKeyId}, ${who.actorName}, ${who.actorClient}, ${JSON.stringify(input.data)}::jsonb, ${new Date()})
           RETURNING id, "boardId", type, "actorUserId", "actorKeyId", "actorName", "actorClient", data, "createdAt",
             EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."boardId" = ${input.boardId}) AS hooked`;
-        const view = presentActivity(row!);
-        if (row!.hooked) await recordWebhookEvent({ boardId: view.boardId, type: view.type, data: asPresented(view), at: row!.createdAt });
+        const view = await announce(row!, recordWebhookEvent);
         recorded.push(view);
         return view;
       }),
@@ -107,15 +116,11 @@ export async function changeBoardInOneStatement<T>(
   }
   let recorded: ActivityView[] = [];
   if ('hooked' in outcome) {
-    outcome = await changeWithOutbox({ db: options.db, outbox: options.outbox, transaction: { timeout: 15_000, maxWait: 10_000 } }, async (tx, recordWebhookEvent) => {
+    outcome = await changeWithOutbox({ db: options.db, outbox: options.outbox, transaction: CHANGE_TRANSACTION }, async (tx, recordWebhookEvent) => {
       const inside = await call(tx, true);
       if ('hooked' in inside) throw new Error('a change inside its transaction answered hooked');
       recorded = [];
-      for (const row of inside.activities) {
-        const view = presentActivity(row);
-        if (row.hooked) await recordWebhookEvent({ boardId: view.boardId, type: view.type, data: asPresented(view), at: row.createdAt });
-        recorded.push(view);
-      }
+      for (const row of inside.activities) recorded.push(await announce(row, recordWebhookEvent));
       return inside;
     });
   } else {

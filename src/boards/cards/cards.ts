@@ -1,12 +1,12 @@
 import { actorColumns, changeBoard, changeBoardInOneStatement, type InsertedActivity, type Tx } from '../activity/change-board.js';
 import type { Actor } from '../../accounts/auth.js';
 import type { DbClient } from '../../platform/db.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, notFound } from '../../platform/errors.js';
 import { requireCard, requireItem, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard, type BoardRole, rolesAllowing } from '../policy.js';
 import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
-import { checkVersion, dropOtherBoardsParts, fullCard, lockCard, versionConflict } from './card-change.js';
+import { checkVersion, fullCard, lockCard, versionConflict } from './card-change.js';
 import { removeItem } from '../checklists/checklists.js';
 import { FULL_CARD_SQL, loadFullCard, summaryOf } from './card-json.js';
 import { RETRY, withRetry } from '../retry.js';
