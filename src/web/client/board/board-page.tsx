@@ -49,7 +49,11 @@ export function BoardPage({ boardId }: { boardId: number }) {
   }, [showActivity]);
   const [liveEvents, setLiveEvents] = useState<Activity[]>([]);
   const [cardVersion, setCardVersion] = useState(0);
-  const focusAfterMove = useRef<number | null>(null);
+  // The card last moved with the keyboard keeps the focus until the user puts it elsewhere. A
+  // render may move or recreate its tile (always across lists; within one, Preact may move the
+  // focused node itself), and the render that does so can come after the one showing the move
+  // (the server's answer, a live event), so focus is given back after any render that lost it.
+  const keyboardMoved = useRef<number | null>(null);
 
   // Coalesced: one fetch in flight, and at most one more queued behind it, however many events come.
   // `moves` counts this tab's moves not yet answered and `generation` every move started: a fetch
@@ -120,13 +124,24 @@ export function BoardPage({ boardId }: { boardId: number }) {
   );
 
   useEffect(() => {
-    if (focusAfterMove.current === null) return;
-    const el = document.querySelector<HTMLElement>(`[data-card-id="${focusAfterMove.current}"] .card-open`);
-    if (el) {
-      el.focus();
-      focusAfterMove.current = null;
-    }
-  }, [board]);
+    const id = keyboardMoved.current;
+    if (id === null) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    document.querySelector<HTMLElement>(`[data-card-id="${id}"] .card-open`)?.focus();
+  });
+  useEffect(() => {
+    const elsewhere = (e: Event) => {
+      const id = keyboardMoved.current;
+      if (id !== null && !(e.target instanceof Element && e.target.closest(`[data-card-id="${id}"]`))) keyboardMoved.current = null;
+    };
+    document.addEventListener('focusin', elsewhere, true);
+    document.addEventListener('pointerdown', elsewhere, true);
+    return () => {
+      document.removeEventListener('focusin', elsewhere, true);
+      document.removeEventListener('pointerdown', elsewhere, true);
+    };
+  }, []);
 
   if (gone)
     return (
@@ -188,7 +203,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
     const side = key === 'ArrowLeft' ? board.lists[listIndex - 1] : key === 'ArrowRight' ? board.lists[listIndex + 1] : undefined;
     if (side) target = [side.id, Math.min(at.index, side.cards.length)];
     if (!target) return false;
-    focusAfterMove.current = card.id;
+    keyboardMoved.current = card.id;
     void moveCard(card.id, target[0], target[1]);
     return true;
   };
