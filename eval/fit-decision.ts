@@ -6,70 +6,15 @@
  */
 import { type DecisionModel, DEFAULT_MODEL, featureNames } from '../src/answers/retrieval/decide.js';
 import type { Features } from '../src/answers/retrieval/retrieve.js';
+import { fitLogistic, type Sample } from '../src/answers/retrieval/fit.js';
 
-export interface Sample {
-  x: Features;
-  /** 1: the knowledge answers the message; 0: a human is needed. */
-  y: number;
-  /** How much the sample counts (default 1): samples of a smaller knowledge base weigh more, so each base counts alike. */
-  w?: number;
-}
+export type { Sample } from '../src/answers/retrieval/fit.js';
+export { fitLogistic };
 
 type Weights = DecisionModel['weights'];
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const linear = (bias: number, weights: Weights, x: Features) => featureNames.reduce((z, f) => z + weights[f] * x[f], bias);
-
-/**
- * Logistic regression by Newton's method (iteratively reweighted least squares: a few steps, where
- * gradient descent needed thousands), classes weighted equally, L2 on the weights but not the bias
- * (features not listed stay 0).
- */
-export function fitLogistic(samples: Sample[], features: (keyof Features)[], l2: number): { bias: number; weights: Weights } {
-  const total = samples.reduce((n, s) => n + (s.w ?? 1), 0);
-  const pos = samples.reduce((n, s) => n + (s.y === 1 ? (s.w ?? 1) : 0), 0);
-  const classWeight = (y: number) => (y === 1 ? total / (2 * pos) : total / (2 * (total - pos)));
-  const k = features.length + 1;
-  const rows = samples.map((s) => [1, ...features.map((f) => s.x[f])]);
-  let beta = new Array<number>(k).fill(0);
-  for (let iter = 0; iter < 50; iter++) {
-    const grad = beta.map((b, j) => (j === 0 ? 0 : l2 * b));
-    const hess = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => (i === j && i > 0 ? l2 : 0)));
-    samples.forEach((s, n) => {
-      const x = rows[n]!;
-      const p = sigmoid(x.reduce((z, v, j) => z + v * beta[j]!, 0));
-      const c = (classWeight(s.y) * (s.w ?? 1)) / total;
-      for (let i = 0; i < k; i++) {
-        grad[i]! += c * (p - s.y) * x[i]!;
-        for (let j = 0; j < k; j++) hess[i]![j]! += c * p * (1 - p) * x[i]! * x[j]!;
-      }
-    });
-    const step = solve(hess, grad);
-    beta = beta.map((b, j) => b - step[j]!);
-    if (Math.max(...step.map(Math.abs)) < 1e-9) break;
-  }
-  const w = Object.fromEntries(featureNames.map((f) => [f, 0])) as Weights;
-  features.forEach((f, j) => (w[f] = beta[j + 1]!));
-  return { bias: beta[0]!, weights: w };
-}
-
-/** Solves a x = b by Gaussian elimination with partial pivoting (a small, symmetric positive definite system). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
-    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
-    const d = m[c]![c]! || 1e-12;
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r]![c]! / d;
-      for (let j = c; j <= n; j++) m[r]![j]! -= f * m[c]![j]!;
-    }
-  }
-  return m.map((row, i) => row[n]! / (row[i]! || 1e-12));
-}
 
 /** A seeded generator, so that folds (and so the fit) are the same on every run. */
 function random(seed: number) {

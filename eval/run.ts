@@ -1,9 +1,10 @@
 /**
- * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --failures NAME]`: see eval/loko.ts.
+ * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --failures NAME]`: see eval/loko.ts (and eval/labels.ts for learning from staff labels).
  */
 import { DEFAULT_MODEL } from '../src/answers/retrieval/decide.js';
 import { loadBases, loadSetB } from './bases.js';
 import { avg, baseline, CANDIDATES, FEATURES, fit, leaveOneOut, ours, tuneBaseline } from './loko.js';
+import { labelEffect } from './labels.js';
 import { HEADER, metrics, row } from './metrics.js';
 
 async function main() {
@@ -23,6 +24,13 @@ async function main() {
   for (const r of results) {
     console.log(row(r.base.name, `agent (threshold ${r.model.threshold})`, r.ours));
     console.log(row(r.base.name, 'BM25 baseline', r.bm25));
+  }
+  console.log('\nLearning from 40 staff labels on each base\'s tune half (5 draws), measured on its test half; model fitted without the base:');
+  console.log(HEADER);
+  for (const r of results) {
+    const { before, after } = await labelEffect(r.base, r.model, 40);
+    console.log(row(r.base.name, 'test half, no labels', before));
+    console.log(row(r.base.name, 'test half, after 40 labels', after));
   }
   if (args.includes('--set-b')) {
     const setB = loadSetB(bases[0]!);

@@ -2,7 +2,7 @@ import { type Generator } from './generators/generator.js';
 import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
 import { humanIntent } from './retrieval/intents.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
-import { bestPassages, type Candidate, DEFAULT_QUERY, type QueryParams, type Retrieval, retrieve, threadReading } from './retrieval/retrieve.js';
+import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, retrieve, threadReading } from './retrieval/retrieve.js';
 
 export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
 
@@ -28,6 +28,8 @@ export interface ComposedAnswer {
   reason: NeedsHumanReason | null;
   /** Every article retrieval ranked, best first (the evaluation measures recall on it). */
   ranking: string[];
+  /** What the decision weighed (null: nothing retrieved): kept with the turn, so staff feedback can refit the decision. */
+  features: Features | null;
 }
 
 export interface ComposeOptions {
@@ -92,6 +94,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     options.queryParams ?? DEFAULT_QUERY,
   );
   const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
+  const features = retrieval.candidates.length ? retrieval.features : null;
   const p = Math.max(retrieval.candidates.length ? probability(retrieval.features, model) : 0, threadProbability(retrieval, options, model));
   const top = retrieval.candidates[0]?.score ?? 0;
   const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
@@ -104,7 +107,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     // attachment hands over before the message is weighed at all.
     const handed = reason !== 'attachment_unreadable' && retrieval.features.coverage > 0 ? sources : [];
     const parts = [agent.fallbackMessage, agent.referralText, handed.length ? handOffLine(cited) : ''];
-    return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking };
+    return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking, features };
   };
 
   const intent = humanIntent(options.message);
@@ -129,7 +132,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
 
   if (options.conversationNeedsHuman) {
     // The thread already went to a person: answer, but do not let the client think it is settled.
-    return { message: generation.message, sources, needsHuman: true, confidence: 'low', reason: 'earlier_turn', ranking };
+    return { message: generation.message, sources, needsHuman: true, confidence: 'low', reason: 'earlier_turn', ranking, features };
   }
-  return { message: generation.message, sources, needsHuman: false, confidence: confidenceOf(p, model), reason: null, ranking };
+  return { message: generation.message, sources, needsHuman: false, confidence: confidenceOf(p, model), reason: null, ranking, features };
 }

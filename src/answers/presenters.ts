@@ -48,6 +48,7 @@ interface TurnRow {
   attachments: unknown;
   latencyMs: number;
   createdAt: Date;
+  feedback?: { verdict: 'right' | 'wrong' | 'needs_human'; article: { externalId: string } | null; user: { name: string } | null; updatedAt: Date } | null;
 }
 
 export function presentTurn(t: TurnRow): z.infer<typeof v.turn> {
@@ -63,6 +64,9 @@ export function presentTurn(t: TurnRow): z.infer<typeof v.turn> {
     reason: t.reason,
     attachments: t.attachments as z.infer<typeof v.turn>['attachments'],
     latencyMs: t.latencyMs,
+    feedback: t.feedback
+      ? { verdict: t.feedback.verdict, articleId: t.feedback.verdict === 'wrong' ? (t.feedback.article?.externalId ?? null) : null, by: t.feedback.user?.name ?? null, updatedAt: t.feedback.updatedAt.toISOString() }
+      : null,
     createdAt: t.createdAt.toISOString(),
   };
 }

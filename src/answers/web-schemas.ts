@@ -71,6 +71,34 @@ export const articleImportBody = z.strictObject({
   dryRun: z.boolean().optional().describe('Only count what would be created and updated.'),
 });
 
+export const verdict = z
+  .enum(['right', 'wrong', 'needs_human'])
+  .describe('right: the answer (or the hand-off) was right; wrong: another article answers it (`articleId`); needs_human: it should have gone to a person.');
+
+export const turnFeedback = z
+  .object({
+    verdict,
+    articleId: z.string().nullable().describe('The article that answers the message: the one named with `wrong`, else null.'),
+    by: z.string().nullable().describe('Who gave it (null once their account is gone).'),
+    updatedAt: z.string(),
+  })
+  .describe('TurnFeedback');
+
+export const feedbackBody = z.strictObject({
+  verdict,
+  articleId: externalId.optional().describe('With `wrong` (and only then): the externalId of the article that answers the message.'),
+});
+
+export const learning = z
+  .object({
+    labels: z.number().int().describe('Verdicts the decision learns from (turns handed over for a request for a person or an unreadable file do not count).'),
+    labelsNeeded: z.number().int().describe('Verdicts needed before the workspace gets a decision of its own.'),
+    refitted: z.boolean().describe('The agent decides with the model refitted on these verdicts, not the global one.'),
+  })
+  .describe('Learning');
+
+export const feedbackResult = learning.extend({ turnId: z.number().int(), verdict, articleId: z.string().nullable() }).describe('FeedbackResult');
+
 export const turn = z
   .object({
     id: z.number().int(),
@@ -92,6 +120,7 @@ export const turn = z
       )
       .describe('Name and type only; the bytes and the text read from them are never stored.'),
     latencyMs: z.number().int(),
+    feedback: turnFeedback.nullable().describe('A staff member\'s verdict on this answer, if one was given.'),
     createdAt: z.string(),
   })
   .describe('ConversationTurn');

@@ -3,9 +3,15 @@ import { forbidden, notFound } from '../platform/errors.js';
 
 export type WorkspaceRole = 'owner' | 'admin' | 'member';
 
-/** What a workspace member may do, by role. Members read; owners and admins change settings. */
-const CAN: Record<'read' | 'manage', ReadonlySet<WorkspaceRole>> = {
+export type WorkspaceAction = 'read' | 'review' | 'manage';
+
+/**
+ * What a workspace member may do, by role. Members read, and review the agent's answers (their
+ * verdicts teach it: that is the support staff's daily work); owners and admins change settings.
+ */
+const CAN: Record<WorkspaceAction, ReadonlySet<WorkspaceRole>> = {
   read: new Set(['owner', 'admin', 'member']),
+  review: new Set(['owner', 'admin', 'member']),
   manage: new Set(['owner', 'admin']),
 };
 
@@ -22,7 +28,7 @@ export async function workspaceForUser({
   db: DbClient;
   userId: number;
   workspaceId: number;
-  action: 'read' | 'manage';
+  action: WorkspaceAction;
 }) {
   const membership = await db.workspaceMember.findUnique({
     where: { workspaceId_userId: { workspaceId, userId } },

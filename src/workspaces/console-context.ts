@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../accounts/auth.js';
 import { z } from 'zod';
 import { id } from '../platform/schemas.js';
-import { workspaceForUser } from './access.js';
+import { type WorkspaceAction, workspaceForUser } from './access.js';
 
 /** `:workspaceId` in the support console's paths. */
 export const workspaceParam = {
@@ -11,8 +11,8 @@ export const workspaceParam = {
 
 /**
  * The console's one authorization rule: the session's user must be a member of the workspace in
- * the path (else 404), with an owner or admin role to change anything (else 403).
+ * the path (else 404), with an owner or admin role to change anything but their verdicts on answers (else 403).
  */
-export function consoleWorkspace(request: { server: FastifyInstance; actor: Actor; params: { workspaceId: number } }, action: 'read' | 'manage') {
+export function consoleWorkspace(request: { server: FastifyInstance; actor: Actor; params: { workspaceId: number } }, action: WorkspaceAction) {
   return workspaceForUser({ db: request.server.db.prisma, userId: request.actor.userId, workspaceId: request.params.workspaceId, action });
 }

@@ -6,11 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../net.js';
 
 /**
- * The real entry points as operators run them (`npm start`'s `tsx src/server.ts`, the admin CLI),
+ * The real entry points as operators run them (`npm start`'s `node --import tsx src/server.ts`, the admin CLI),
  * as child processes on the embedded database in a temporary DATA_DIR.
  */
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tb-server-'));
 const env = { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' }; // a starved CI process would shed otherwise
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -34,7 +33,8 @@ interface Running {
 
 async function start(): Promise<Running> {
   const port = await freePort();
-  const child = spawn(tsx, ['src/server.ts'], { cwd: root, env: { ...env, PORT: String(port) } });
+  // The server itself, not a tsx wrapper: a wrapper killed with SIGKILL leaves its child holding the data directory.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env: { ...env, PORT: String(port) } });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -46,7 +46,9 @@ async function start(): Promise<Running> {
     if (ok) break;
     if (Date.now() > deadline) {
       // Never leave it holding the data directory for the next test.
+      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
+      await exited;
       throw new Error(`server did not start: ${output}`);
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -64,7 +66,7 @@ async function start(): Promise<Running> {
 }
 
 function admin(...args: string[]) {
-  const res = spawnSync(tsx, ['src/cli/main.ts', ...args], { cwd: root, env, encoding: 'utf8' });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, env, encoding: 'utf8' });
   return { code: res.status, json: JSON.parse(res.stdout.trim().split('\n').at(-1) ?? 'null') as Record<string, unknown>, stdout: res.stdout };
 }
 
@@ -105,7 +107,7 @@ describe('the server process on the embedded database', () => {
   }, 90_000);
 
   it('refuses a bad setting with one line naming the variable, and exit code 1', () => {
-    const res = spawnSync(tsx, ['src/server.ts'], { cwd: root, env: { ...env, PORT: 'eighty' }, encoding: 'utf8' });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env: { ...env, PORT: 'eighty' }, encoding: 'utf8' });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe('error: invalid setting PORT: must be a whole number (got "eighty")');
   });

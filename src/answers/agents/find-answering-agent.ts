@@ -18,10 +18,12 @@ export async function findAnsweringAgent({ db, workspaceId, agentId }: { db: DbC
       attachmentFallback: 'answer' | 'needs_human';
       knowledgeVersion: number;
       conversationLimit: number | null;
+      /** The workspace's decision refitted on its staff's feedback (see workspaceModel), or null. */
+      decisionModel: unknown;
     }[]
   >`
     SELECT a.id, a.name, a."fallbackMessage", a."referralText", a."attachmentFallback"::text AS "attachmentFallback",
-           w."knowledgeVersion", w."conversationLimit"
+           w."knowledgeVersion", w."conversationLimit", w."decisionModel"
     FROM "Agent" a JOIN "Workspace" w ON w.id = a."workspaceId"
     WHERE a."workspaceId" = ${workspaceId} AND a.published
       AND (${agentId ?? null}::text IS NULL OR a.id = ${agentId ?? null}::text)

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { publicId } from '../../accounts/tokens.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { findAnsweringAgent } from '../agents/find-answering-agent.js';
@@ -9,6 +9,7 @@ import { type Generator, GeneratorError } from '../generators/generator.js';
 import type { AttachmentReader } from '../attachment-reader/reader-pool.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
 import { type AttachmentInput, readAttachments } from '../read-attachments.js';
+import { workspaceModel } from './turn-feedback.js';
 
 export interface AnswerRequest {
   message: string;
@@ -86,6 +87,7 @@ export async function answerMessage({
       images: attachments.images,
       attachmentsUnreadable: attachments.unreadable,
       conversationNeedsHuman: existing?.needsHuman ?? false,
+      model: workspaceModel(agent.decisionModel),
     });
   } catch (error) {
     if (error instanceof GeneratorError) throw new AppError(502, 'answer_failed', `the AI service could not answer (${error.message}); retry with backoff`);
@@ -123,6 +125,7 @@ export async function answerMessage({
         reason: composed.reason,
         attachments: attachments.records,
         latencyMs,
+        features: composed.features ? { ...composed.features } : Prisma.DbNull,
       },
     });
     await tx.conversation.update({

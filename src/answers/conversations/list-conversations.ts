@@ -1,6 +1,9 @@
 import type { DbClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 
+/** A turn's verdict as the console shows it. */
+const FEEDBACK = { select: { verdict: true, updatedAt: true, article: { select: { externalId: true } }, user: { select: { name: true } } } } as const;
+
 export interface ConversationFilter {
   workspaceId: number;
   agentId?: string | undefined;
@@ -34,7 +37,7 @@ export async function listConversations({ db, filter, limit, cursor }: { db: DbC
     },
     orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
-    include: { turns: { orderBy: { id: 'desc' }, take: 1 }, _count: { select: { turns: true } } },
+    include: { turns: { orderBy: { id: 'desc' }, take: 1, include: { feedback: FEEDBACK } }, _count: { select: { turns: true } } },
   });
   const page = rows.slice(0, limit);
   const channels = await channelsOf(db, page.map((c) => c.id));
@@ -63,7 +66,7 @@ async function channelsOf(db: DbClient, conversationIds: string[]) {
 export async function getConversation({ db, workspaceId, conversationId }: { db: DbClient; workspaceId: number; conversationId: string }) {
   const conversation = await db.conversation.findFirst({
     where: { id: conversationId, workspaceId },
-    include: { turns: { orderBy: { id: 'asc' } }, _count: { select: { turns: true } } },
+    include: { turns: { orderBy: { id: 'asc' }, include: { feedback: FEEDBACK } }, _count: { select: { turns: true } } },
   });
   if (!conversation) throw notFound('conversation: not found');
   return { ...conversation, channels: [...new Set(conversation.turns.flatMap((t) => (t.channel === null ? [] : [t.channel])))] };

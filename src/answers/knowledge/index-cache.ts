@@ -4,8 +4,8 @@ import { KnowledgeIndex, type PreparedArticle, prepareArticle } from '../retriev
 interface WorkspaceIndex {
   version: number;
   index: Promise<KnowledgeIndex>;
-  /** Articles already tokenised, by id, with the updatedAt they were tokenised at. */
-  prepared: Map<number, { updatedAt: number; article: PreparedArticle }>;
+  /** Articles already tokenised, by id, with the updatedAt and staff-confirmed phrasings they were tokenised with. */
+  prepared: Map<number, { updatedAt: number; phrasings: string; article: PreparedArticle }>;
 }
 
 /** Indexes kept per process; beyond this many workspaces the least recently used is dropped. */
@@ -37,9 +37,20 @@ export async function knowledgeIndex({ db, workspaceId, version }: { db: DbClien
   return entry.index;
 }
 
+/** Phrasings kept per article (the latest), and characters kept of each: a long message's tail adds noise, not meaning. */
+const MAX_PHRASINGS = 50;
+const MAX_PHRASING_CHARS = 1000;
+
 async function build(db: DbClient, workspaceId: number, prepared: WorkspaceIndex['prepared']) {
   const current = await db.article.findMany({ where: { workspaceId }, select: { id: true, updatedAt: true }, orderBy: { id: 'asc' } });
-  const stale = current.filter((a) => prepared.get(a.id)?.updatedAt !== a.updatedAt.getTime()).map((a) => a.id);
+  const phrasings = await phrasingsOf(db, workspaceId);
+  const signature = (id: number) => (phrasings.get(id) ?? []).join('\u0000');
+  const stale = current
+    .filter((a) => {
+      const kept = prepared.get(a.id);
+      return kept?.updatedAt !== a.updatedAt.getTime() || kept.phrasings !== signature(a.id);
+    })
+    .map((a) => a.id);
   const live = new Set(current.map((a) => a.id));
   for (const id of prepared.keys()) if (!live.has(id)) prepared.delete(id);
   for (let i = 0; i < stale.length; i += 500) {
@@ -47,9 +58,27 @@ async function build(db: DbClient, workspaceId: number, prepared: WorkspaceIndex
     for (const row of rows) {
       prepared.set(row.id, {
         updatedAt: row.updatedAt.getTime(),
-        article: prepareArticle({ id: row.id, externalId: row.externalId, title: row.title, body: row.body, url: row.url }),
+        phrasings: signature(row.id),
+        article: prepareArticle({ id: row.id, externalId: row.externalId, title: row.title, body: row.body, url: row.url }, phrasings.get(row.id)),
       });
     }
   }
   return new KnowledgeIndex(current.flatMap((a) => prepared.get(a.id)?.article ?? []));
+}
+
+/** Messages staff confirmed an article answers (turn feedback), by article, oldest first. */
+async function phrasingsOf(db: DbClient, workspaceId: number) {
+  const rows = await db.turnFeedback.findMany({
+    where: { workspaceId, articleId: { not: null } },
+    select: { articleId: true, turn: { select: { question: true } } },
+    orderBy: { turnId: 'asc' },
+  });
+  const out = new Map<number, string[]>();
+  for (const { articleId, turn } of rows) {
+    const list = out.get(articleId!) ?? [];
+    list.push(turn.question.slice(0, MAX_PHRASING_CHARS));
+    if (list.length > MAX_PHRASINGS) list.shift();
+    out.set(articleId!, list);
+  }
+  return out;
 }

@@ -82,13 +82,20 @@ export function splitPassages(body: string): string[] {
   return out;
 }
 
-/** Tokenises an article: field term frequencies, passages and the surface vocabulary. */
-export function prepareArticle(doc: ArticleDoc): PreparedArticle {
+/**
+ * Tokenises an article: field term frequencies, passages and the surface vocabulary.
+ *
+ * `phrasings` are customers' messages that staff confirmed this article answers: searched as part of
+ * its body, but never quoted (passages come from the article alone) nor used to correct typos (a
+ * customer's misspelling is not a word of the knowledge).
+ */
+export function prepareArticle(doc: ArticleDoc, phrasings: readonly string[] = []): PreparedArticle {
   // Phrases are folded as in queries, so the article's "sign-in" and "e-mail" meet a message's "login" and "email".
   const title = foldPhrases(doc.title);
   const body = foldPhrases(doc.body);
   const titleTerms = terms(title);
   const bodyTerms = terms(body);
+  for (const phrasing of phrasings) bodyTerms.push(...terms(foldPhrases(phrasing)));
   const surface = new Map<string, string>();
   for (const word of [...contentWords(title), ...contentWords(body)]) {
     if (!surface.has(word)) surface.set(word, stemWord(word));

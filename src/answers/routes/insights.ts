@@ -5,9 +5,10 @@ import { errorBody } from '../../platform/openapi.js';
 import { answerMetrics } from '../conversations/answer-metrics.js';
 import { knowledgeGaps } from '../conversations/knowledge-gaps.js';
 import { getConversation, listConversations } from '../conversations/list-conversations.js';
+import { giveFeedback, learningStatus, removeFeedback } from '../conversations/turn-feedback.js';
 import { presentConversation, presentConversationSummary } from '../presenters.js';
 import { confidence } from '../schemas.js';
-import { limitQueryString } from '../../platform/schemas.js';
+import { id, limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
@@ -74,6 +75,69 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
       return presentConversation(await getConversation({ db, workspaceId: workspace.id, conversationId: request.params.conversationId }));
+    },
+  );
+
+  const turnParams = z.strictObject({
+    ...workspaceParam,
+    conversationId: z.string().max(40),
+    turnId: z.preprocess((x) => (typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : x), id('Turn')),
+  });
+
+  app.put(
+    '/agent/workspaces/:workspaceId/conversations/:conversationId/turns/:turnId/feedback',
+    {
+      schema: {
+        tags,
+        summary: 'Give a verdict on an answer: right, wrong (naming the right article), or it should have gone to a person',
+        description:
+          'Any member of the workspace may give one (it replaces an earlier verdict on the turn). The agent learns from them: ' +
+          'the message becomes a searchable phrasing of the article it was confirmed for (the cited one when right, the named one when wrong) ' +
+          'from the next answer on, and from `labelsNeeded` verdicts on, the workspace\'s needs_human decision is refitted on them, ' +
+          'shrunk toward the global model (thresholds unchanged). Verdicts on turns handed over for a request for a person or an unreadable file ' +
+          'teach the decision nothing.',
+        params: turnParams,
+        body: v.feedbackBody,
+        response: { 200: v.feedbackResult, ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'review');
+      const { conversationId, turnId } = request.params;
+      const result = await giveFeedback({
+        db,
+        workspaceId: workspace.id,
+        conversationId,
+        turnId,
+        userId: request.actor.userId,
+        verdict: request.body.verdict,
+        articleExternalId: request.body.articleId,
+      });
+      const { articleExternalId, ...rest } = result;
+      return { ...rest, articleId: articleExternalId };
+    },
+  );
+
+  app.delete(
+    '/agent/workspaces/:workspaceId/conversations/:conversationId/turns/:turnId/feedback',
+    {
+      schema: { tags, summary: 'Take back the verdict on an answer (the decision is refitted without it)', params: turnParams, response: { 204: z.null().describe('Removed.'), ...errors } },
+    },
+    async (request, reply) => {
+      const workspace = await consoleWorkspace(request, 'review');
+      await removeFeedback({ db, workspaceId: workspace.id, conversationId: request.params.conversationId, turnId: request.params.turnId });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/learning',
+    {
+      schema: { tags, summary: 'How far the agent has learnt from the staff\'s verdicts', params: z.strictObject(workspaceParam), response: { 200: v.learning, ...errors } },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      return learningStatus({ db, workspaceId: workspace.id });
     },
   );
 

@@ -1,0 +1,68 @@
+/**
+ * Learning from staff labels, simulated (issue #26 item 7): on each base's tune half, staff mark `n`
+ * of the agent's answers (seeded draws): right, wrong with the right article, or should have gone to a
+ * person. The decision is refitted from them (refitDecision, shrunk toward the model fitted without
+ * the base) and the confirmed message→article pairs become phrasings of their articles; both are then
+ * measured on the base's test half, which no label came from, against the same half without labels.
+ */
+import { type DecisionModel } from '../src/answers/retrieval/decide.js';
+import { refitDecision, type Sample } from '../src/answers/retrieval/fit.js';
+import { humanIntent } from '../src/answers/retrieval/intents.js';
+import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
+import type { Base, Question } from './bases.js';
+import { featuresOf, ours } from './loko.js';
+import { type Metrics, metrics } from './metrics.js';
+
+function shuffled<T>(items: T[], seed: number): T[] {
+  let s = seed;
+  const next = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return items.map((item) => ({ item, k: next() })).sort((a, b) => a.k - b.k).map((x) => x.item);
+}
+
+/** The base's index with these phrasings added to their articles (by externalId). */
+export function withPhrasings(base: Base, phrasings: Map<string, string[]>): KnowledgeIndex {
+  return new KnowledgeIndex(base.index.articles.map((a) => prepareArticle(a.doc, phrasings.get(a.doc.externalId) ?? [])));
+}
+
+export interface Labelled {
+  model: DecisionModel;
+  index: KnowledgeIndex;
+}
+
+/** What `n` staff labels on the tune half teach: the refitted decision and the index with the confirmed phrasings. */
+export async function learnFromLabels(base: Base, global: DecisionModel, n: number, seed: number, shrinkage?: number, refit = refitDecision): Promise<Labelled> {
+  const pool = shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
+  const samples: Sample[] = [];
+  const phrasings = new Map<string, string[]>();
+  for (const q of pool) {
+    const message = q.turns.at(-1)!;
+    const answered = await ours(base, q, global);
+    // A turn an intent handed over was not the decision's: its label teaches the decision nothing.
+    if (q.kind !== 'human_request' && !humanIntent(message)) {
+      const x = featuresOf(base, q);
+      if (x) samples.push({ x, y: q.needsHuman ? 0 : 1 });
+    }
+    if (q.needsHuman || !q.expected.length) continue;
+    // "Right" confirms the cited article; "wrong, the right article is …" names another.
+    const article = q.expected.includes(answered.sources[0] ?? '') ? answered.sources[0]! : q.expected[0]!;
+    phrasings.set(article, [...(phrasings.get(article) ?? []), message]);
+  }
+  return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings) };
+}
+
+/** The test half's metrics as shipped (the global model) and after `n` labels, averaged over `seeds` draws. */
+export async function labelEffect(base: Base, global: DecisionModel, n: number, seeds = 5, shrinkage?: number, refit = refitDecision): Promise<{ before: Metrics; after: Metrics }> {
+  const test = base.questions.filter((q) => q.half === 'test');
+  const measure = async (model: DecisionModel, index: KnowledgeIndex) =>
+    metrics(await Promise.all(test.map((q: Question) => ours({ ...base, index }, q, model))));
+  const before = await measure(global, base.index);
+  const runs: Metrics[] = [];
+  for (let seed = 1; seed <= seeds; seed++) {
+    const { model, index } = await learnFromLabels(base, global, n, seed, shrinkage, refit);
+    runs.push(await measure(model, index));
+  }
+  const after = Object.fromEntries(
+    Object.keys(before).map((k) => [k, runs.reduce((sum, m) => sum + (m[k as keyof Metrics] as number), 0) / runs.length]),
+  ) as unknown as Metrics;
+  return { before, after };
+}

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL, featureNames, probability } from '../../src/answers/retrieval/decide.js';
+import { fitLogistic, MIN_LABELS, refitDecision, SHRINKAGE } from '../../src/answers/retrieval/fit.js';
+import { loginCookie, makeUser } from '../factories.js';
+import { buildTestApp, type TestApp } from '../helper.js';
+import { answerWorkspace, ask } from './answer-fixtures.js';
+
+/** Staff verdicts on answers (issue #26 item 7): stored, shown, and learnt from (phrasings and a refitted decision). */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+async function workspace() {
+  const w = await answerWorkspace(t);
+  const { cookie } = await loginCookie(t.app, w.owner.email, w.owner.password);
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: object, as = cookie) =>
+    t.app.inject({ method, url: `/agent/workspaces/${w.workspaceId}${path}`, headers: { cookie: as }, ...(payload ? { payload } : {}) });
+  /** Asks through the answer API; returns the answer and the path of its turn's feedback. */
+  const answer = async (message: string) => {
+    const res = await ask(t, w.token, { message });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const turns = (await call('GET', `/conversations/${body.conversationId}`)).json().turns;
+    return { ...body, feedback: `/conversations/${body.conversationId}/turns/${turns.at(-1).id}/feedback` };
+  };
+  return { ...w, cookie, call, answer };
+}
+
+describe('verdicts on answers', () => {
+  it('are stored with who gave them, shown on the turn, replaced by a later one, and taken back', async () => {
+    const w = await workspace();
+    const a = await w.answer('How do I export my invoices as PDF?');
+    expect(a.sources[0].externalId).toBe('inv-pdf');
+    const right = await w.call('PUT', a.feedback, { verdict: 'right' });
+    expect(right.statusCode).toBe(200);
+    expect(right.json()).toMatchObject({ verdict: 'right', articleId: null, labels: 1, labelsNeeded: MIN_LABELS, refitted: false });
+    const shown = (await w.call('GET', `/conversations/${a.conversationId}`)).json().turns[0].feedback;
+    expect(shown).toMatchObject({ verdict: 'right', articleId: null, by: w.owner.name });
+
+    expect((await w.call('PUT', a.feedback, { verdict: 'wrong', articleId: 'inv-csv' })).json()).toMatchObject({ verdict: 'wrong', articleId: 'inv-csv', labels: 1 });
+    expect((await w.call('GET', `/conversations/${a.conversationId}`)).json().turns[0].feedback).toMatchObject({ verdict: 'wrong', articleId: 'inv-csv' });
+    expect((await w.call('GET', '/learning')).json()).toEqual({ labels: 1, labelsNeeded: MIN_LABELS, refitted: false });
+
+    expect((await w.call('DELETE', a.feedback)).statusCode).toBe(204);
+    expect((await w.call('DELETE', a.feedback)).statusCode).toBe(404);
+    expect((await w.call('GET', `/conversations/${a.conversationId}`)).json().turns[0].feedback).toBeNull();
+    expect((await w.call('GET', '/learning')).json().labels).toBe(0);
+  });
+
+  it('refuse what does not make sense with 400, and other workspaces\' turns with 404; any member may give one', async () => {
+    const w = await workspace();
+    const a = await w.answer('How do I export my invoices as PDF?');
+    const wrongWithout = await w.call('PUT', a.feedback, { verdict: 'wrong' });
+    expect([wrongWithout.statusCode, wrongWithout.json().error]).toEqual([400, expect.stringMatching(/^body\.articleId: /)]);
+    expect((await w.call('PUT', a.feedback, { verdict: 'wrong', articleId: 'no-such' })).json().error).toMatch(/no article "no-such"/);
+    expect((await w.call('PUT', a.feedback, { verdict: 'right', articleId: 'inv-csv' })).statusCode).toBe(400);
+    expect((await w.call('PUT', a.feedback, { verdict: 'great' })).statusCode).toBe(400);
+    // The turn under another conversation's id, or in another workspace: not found.
+    const other = await w.answer('Is there an Android app?');
+    expect((await w.call('PUT', a.feedback.replace(a.conversationId, other.conversationId), { verdict: 'right' })).statusCode).toBe(404);
+    const elsewhere = await workspace();
+    const stranger = await elsewhere.call('PUT', a.feedback, { verdict: 'right' });
+    expect(stranger.statusCode).toBe(404);
+
+    const member = await makeUser(t.db);
+    expect((await w.call('POST', '/members', { email: member.email, role: 'member' })).statusCode).toBe(201);
+    const { cookie } = await loginCookie(t.app, member.email, member.password);
+    expect((await w.call('PUT', a.feedback, { verdict: 'needs_human' }, cookie)).json()).toMatchObject({ verdict: 'needs_human', labels: 1 });
+    expect((await w.call('GET', `/conversations/${a.conversationId}`)).json().turns[0].feedback.by).toBe(member.name);
+  });
+});
+
+describe('learning from verdicts', () => {
+  it('makes a message confirmed for an article a phrasing of it: the next message worded like it finds that article', async () => {
+    const w = await workspace();
+    const question = 'My accountant wants the quarterly statements bundled';
+    const before = await w.answer(question);
+    expect(before.sources[0]?.externalId).not.toBe('inv-pdf');
+    expect((await w.call('PUT', before.feedback, { verdict: 'wrong', articleId: 'inv-pdf' })).statusCode).toBe(200);
+    const after = await w.answer('the accountant asks for quarterly statements, bundled please');
+    expect(after.sources[0]?.externalId).toBe('inv-pdf');
+    // Never quoted: the reply comes from the article, not from the customer's words.
+    expect(after.message).not.toMatch(/accountant/i);
+  });
+
+  it(`refits the workspace's decision from ${MIN_LABELS} verdicts: answers staff said needed a person are handed over after`, async () => {
+    const w = await workspace();
+    const question = 'Where do I connect Slack?';
+    const first = await w.answer(question);
+    expect(first.needs_human).toBe(false);
+    const turn = await t.db.prisma.conversationTurn.findFirst({ where: { conversationId: first.conversationId }, select: { features: true } });
+    expect(turn!.features).toMatchObject({ top: expect.any(Number), coverage: expect.any(Number) });
+
+    // A request for a person was not the decision's: its verdict does not count.
+    const person = await w.answer('I want to talk to a person');
+    expect((await w.call('PUT', person.feedback, { verdict: 'right' })).json().labels).toBe(0);
+
+    let last;
+    for (let i = 0; i < MIN_LABELS; i++) {
+      const a = i === 0 ? first : await w.answer(question);
+      last = (await w.call('PUT', a.feedback, { verdict: 'needs_human' })).json();
+      expect(last.refitted).toBe(i + 1 >= MIN_LABELS);
+    }
+    expect(last).toMatchObject({ labels: MIN_LABELS, refitted: true });
+    expect((await t.db.prisma.workspace.findUnique({ where: { id: w.workspaceId } }))!.decisionModel).toMatchObject({ bias: expect.any(Number) });
+    const now = await w.answer(question);
+    expect(now).toMatchObject({ needs_human: true, confidence: 'low' });
+    // Still with the article it was weighed against, for the person who takes over.
+    expect(now.sources[0].externalId).toBe('slack');
+
+    // Other workspaces keep the global decision.
+    expect((await (await workspace()).answer(question)).needs_human).toBe(false);
+  });
+});
+
+describe('the refit (refitDecision)', () => {
+  const x = { top: 0.68, coverage: 1, titleCoverage: 0.58, keyCoverage: 1, margin: 0.71, unknownShare: 0, unknownNouns: 0, unknownMass: 0, length: 1.1, capabilityGap: 0 };
+
+  it('reaches the penalised optimum when every label says the same (a full Newton step overshoots there)', () => {
+    const samples = Array.from({ length: MIN_LABELS }, () => ({ x, y: 0 }));
+    const features = featureNames.filter((f) => DEFAULT_MODEL.weights[f] !== 0);
+    // At 0.1 the plain Newton iteration ended near where it started (p 0.935 instead of 0.091).
+    for (const l2 of [0.1, SHRINKAGE]) {
+      const fitted = fitLogistic(samples, features, l2, DEFAULT_MODEL);
+      // At the optimum the gradient is zero: for each coefficient, mean (p - y) x_j + l2 (b_j - prior_j) = 0.
+      const p = probability(x, { ...DEFAULT_MODEL, ...fitted });
+      expect(p + l2 * (fitted.bias - DEFAULT_MODEL.bias)).toBeCloseTo(0, 6);
+      for (const f of features) expect(p * x[f] + l2 * (fitted.weights[f] - DEFAULT_MODEL.weights[f])).toBeCloseTo(0, 6);
+    }
+    expect(probability(x, refitDecision(DEFAULT_MODEL, samples))).toBeLessThan(DEFAULT_MODEL.threshold);
+  });
+
+  it('keeps the global model below the minimum of labels, and its thresholds always', () => {
+    expect(refitDecision(DEFAULT_MODEL, Array.from({ length: MIN_LABELS - 1 }, () => ({ x, y: 0 })))).toBe(DEFAULT_MODEL);
+    const refitted = refitDecision(DEFAULT_MODEL, Array.from({ length: MIN_LABELS }, (_, i) => ({ x, y: i % 2 })));
+    expect([refitted.threshold, refitted.high]).toEqual([DEFAULT_MODEL.threshold, DEFAULT_MODEL.high]);
+  });
+});
