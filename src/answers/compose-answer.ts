@@ -1,16 +1,21 @@
 import { type Generator } from './generators/generator.js';
 import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
-import { humanIntent } from './retrieval/intents.js';
+import { handoffTopic, humanIntent } from './retrieval/intents.js';
+import { synonymLookup } from './retrieval/synonyms.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
 import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, retrieve, threadReading } from './retrieval/retrieve.js';
 
-export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
+export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'handoff_topic' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
 
 export interface AgentSettings {
   name: string;
   fallbackMessage: string;
   referralText: string;
   attachmentFallback: 'answer' | 'needs_human';
+  /** The agent's own synonym groups (single words), on top of the general ones. */
+  synonyms?: readonly (readonly string[])[] | undefined;
+  /** Topics always handed to a person. */
+  handoffTopics?: readonly string[] | undefined;
 }
 
 export interface Source {
@@ -70,7 +75,7 @@ function threadProbability(retrieval: Retrieval, options: ComposeOptions, model:
   if (!best) return 0;
   const reading = threadReading(
     options.index,
-    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText },
+    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText, synonyms: synonymLookup(options.agent.synonyms ?? []) },
     options.queryParams ?? DEFAULT_QUERY,
   );
   const top = reading?.candidates[0]?.article.doc.externalId;
@@ -90,7 +95,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
   const { index, agent, model = DEFAULT_MODEL } = options;
   const retrieval = retrieve(
     index,
-    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText },
+    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText, synonyms: synonymLookup(agent.synonyms ?? []) },
     options.queryParams ?? DEFAULT_QUERY,
   );
   const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
@@ -112,6 +117,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
 
   const intent = humanIntent(options.message);
   if (intent) return human(intent);
+  if (handoffTopic(options.message, agent.handoffTopics ?? [])) return human('handoff_topic');
   if (options.attachmentsUnreadable && agent.attachmentFallback === 'needs_human') return human('attachment_unreadable');
   if (p < model.threshold) return human('no_knowledge');
 

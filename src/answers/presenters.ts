@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { synonymGroups } from './agents/find-answering-agent.js';
 import type * as v from './web-schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -11,6 +12,8 @@ export function presentAgent(a: {
   fallbackMessage: string;
   referralText: string;
   attachmentFallback: 'answer' | 'needs_human';
+  synonyms: unknown;
+  handoffTopics: string[];
   createdAt: Date;
   updatedAt: Date;
 }): z.infer<typeof v.agent> {
@@ -22,6 +25,8 @@ export function presentAgent(a: {
     fallbackMessage: a.fallbackMessage,
     referralText: a.referralText,
     attachmentFallback: a.attachmentFallback,
+    synonyms: synonymGroups(a.synonyms),
+    handoffTopics: a.handoffTopics,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
   };

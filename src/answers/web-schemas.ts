@@ -12,10 +12,30 @@ export const agent = z
     fallbackMessage: z.string().describe('The reply when a human is needed.'),
     referralText: z.string().describe('Appended to the fallback reply.'),
     attachmentFallback: z.enum(['answer', 'needs_human']),
+    synonyms: z.array(z.array(z.string())).describe('This product\'s synonym groups: a message with one word of a group also looks for the others.'),
+    handoffTopics: z.array(z.string()).describe('A message naming one of these is handed to a person (`reason: handoff_topic`).'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
   .describe('Agent');
+
+const synonyms = z
+  .array(
+    z
+      .array(z.string().trim().min(1, { message: 'a word cannot be empty' }).max(40).regex(/^[\p{L}\p{N}][\p{L}\p{N}'-]*$/u, { message: 'one word each (letters, digits, \' and -)' }))
+      .min(2, { message: 'a group needs at least two words' })
+      .max(10, { message: 'at most 10 words per group' }),
+  )
+  .max(100, { message: 'at most 100 groups' })
+  .describe(
+    'Words customers use for the same thing in this product, one group each, single words: `[["seat", "licence"], ["timer", "stopwatch"]]`. ' +
+      'A message with one word of a group also looks for the others (at a lower weight), and a word the knowledge has only as its synonym is not unknown. ' +
+      'General synonyms ("invoice"/"bill", "log in"/"sign in", …) are built in; these are for what holds only for your product.',
+  );
+const handoffTopics = z
+  .array(z.string().trim().min(2, { message: 'a topic needs at least 2 characters' }).max(100))
+  .max(50, { message: 'at most 50 topics' })
+  .describe('Words or phrases that always hand the message to a person, matched as whole words in any case: `["refund", "legal notice"]`.');
 
 export const agentCreate = z.strictObject({
   name: agentName,
@@ -24,6 +44,8 @@ export const agentCreate = z.strictObject({
   fallbackMessage: fallbackMessage.optional(),
   referralText: referralText.optional(),
   attachmentFallback: attachmentFallback.optional(),
+  synonyms: synonyms.optional(),
+  handoffTopics: handoffTopics.optional(),
 });
 
 export const agentUpdate = z.strictObject({
@@ -34,6 +56,8 @@ export const agentUpdate = z.strictObject({
   fallbackMessage: fallbackMessage.optional(),
   referralText: referralText.optional(),
   attachmentFallback: attachmentFallback.optional(),
+  synonyms: synonyms.optional(),
+  handoffTopics: handoffTopics.optional(),
 });
 
 export const answerKey = z
@@ -109,7 +133,7 @@ export const turn = z
     sources: z.array(source),
     confidence,
     needsHuman: z.boolean(),
-    reason: z.string().nullable().describe('Why a human was needed: no_knowledge, not_covered, human_requested, account_action, attachment_unreadable, earlier_turn.'),
+    reason: z.string().nullable().describe('Why a human was needed: no_knowledge, not_covered, human_requested, account_action, handoff_topic (one of the agent\'s hand-off topics), attachment_unreadable, earlier_turn.'),
     attachments: z
       .array(
         z.object({

@@ -10,6 +10,8 @@ export interface AgentInput {
   fallbackMessage?: string | undefined;
   referralText?: string | undefined;
   attachmentFallback?: 'answer' | 'needs_human' | undefined;
+  synonyms?: string[][] | undefined;
+  handoffTopics?: string[] | undefined;
 }
 
 /**
@@ -33,6 +35,8 @@ export async function createAgent({ db, workspaceId, input }: { db: PrismaClient
         fallbackMessage: input.fallbackMessage ?? DEFAULT_FALLBACK_MESSAGE,
         referralText: input.referralText ?? '',
         attachmentFallback: input.attachmentFallback ?? 'answer',
+        synonyms: input.synonyms ?? [],
+        handoffTopics: input.handoffTopics ?? [],
       },
     });
   });

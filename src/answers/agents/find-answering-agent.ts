@@ -16,13 +16,15 @@ export async function findAnsweringAgent({ db, workspaceId, agentId }: { db: DbC
       fallbackMessage: string;
       referralText: string;
       attachmentFallback: 'answer' | 'needs_human';
+      synonyms: unknown;
+      handoffTopics: string[];
       knowledgeVersion: number;
       conversationLimit: number | null;
       /** The workspace's decision refitted on its staff's feedback (see workspaceModel), or null. */
       decisionModel: unknown;
     }[]
   >`
-    SELECT a.id, a.name, a."fallbackMessage", a."referralText", a."attachmentFallback"::text AS "attachmentFallback",
+    SELECT a.id, a.name, a."fallbackMessage", a."referralText", a."attachmentFallback"::text AS "attachmentFallback", a.synonyms, a."handoffTopics",
            w."knowledgeVersion", w."conversationLimit", w."decisionModel"
     FROM "Agent" a JOIN "Workspace" w ON w.id = a."workspaceId"
     WHERE a."workspaceId" = ${workspaceId} AND a.published
@@ -33,5 +35,11 @@ export async function findAnsweringAgent({ db, workspaceId, agentId }: { db: DbC
   if (!agent) {
     throw agentNotFound(agentId ? `agentId: no published agent "${agentId}" in this workspace` : 'this workspace has no published agent');
   }
-  return agent;
+  return { ...agent, synonyms: synonymGroups(agent.synonyms) };
+}
+
+/** An agent's stored synonym groups (JSON), keeping only well-formed ones. */
+export function synonymGroups(json: unknown): string[][] {
+  if (!Array.isArray(json)) return [];
+  return json.filter((g): g is string[] => Array.isArray(g) && g.every((w) => typeof w === 'string'));
 }

@@ -30,6 +30,8 @@ export async function updateAgent({
         fallbackMessage: changes.fallbackMessage,
         referralText: changes.referralText,
         attachmentFallback: changes.attachmentFallback,
+        synonyms: changes.synonyms,
+        handoffTopics: changes.handoffTopics,
       },
     });
   });

@@ -7,8 +7,8 @@ import { MIN_LABELS, refitDecision, type Sample } from '../retrieval/fit.js';
 
 export type Verdict = 'right' | 'wrong' | 'needs_human';
 
-/** Turns handed over before the decision was asked (a request for a person, an unreadable file): their verdicts teach it nothing. */
-const NOT_DECIDED = new Set(['human_requested', 'account_action', 'attachment_unreadable']);
+/** Turns handed over before the decision was asked (a request for a person, a hand-off topic, an unreadable file): their verdicts teach it nothing. */
+const NOT_DECIDED = new Set(['human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable']);
 
 /**
  * What a verdict says about a turn: whether the knowledge answers its message (the decision's

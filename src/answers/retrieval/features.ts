@@ -1,5 +1,5 @@
 import type { KnowledgeIndex, PreparedArticle, QueryTerm } from './knowledge-index.js';
-import { synonymsOf } from './synonyms.js';
+import type { Synonyms } from './synonyms.js';
 
 /** What the decision looks at; each in a comparable range whatever the knowledge's size. */
 export interface Features {
@@ -51,11 +51,12 @@ const CAPABILITY =
 const KEY_TERMS = 2;
 
 const inArticle = (article: PreparedArticle, term: string) => article.titleTf.has(term) || article.bodyTf.has(term);
-const found = (has: (term: string) => boolean, term: string) => has(term) || synonymsOf(term).some(has);
 
 /** Measures how well the best candidate covers the message (its own terms, not the thread's or the expansions). */
 export function measure(options: {
   index: KnowledgeIndex;
+  /** The other stems of a stem's synonym groups: a word found as its synonym counts as found. */
+  synonyms: Synonyms;
   /** The message's own terms, after typo correction. */
   own: QueryTerm[];
   /** Share of the message's words unknown even allowing a typo or a synonym (see buildQuery). */
@@ -68,6 +69,7 @@ export function measure(options: {
   text: string;
 }): Features {
   const { index, own, candidates } = options;
+  const found = (has: (term: string) => boolean, term: string) => has(term) || options.synonyms(term).some(has);
   const first = candidates[0];
   const second = candidates[1];
   const masses = own.map(({ term, weight }) => ({ term, mass: weight * index.idf(term) }));

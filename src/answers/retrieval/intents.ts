@@ -53,3 +53,17 @@ export function humanIntent(message: string): HumanIntent | null {
   if (ACCOUNT_ACTION.some((p) => p.test(text))) return 'account_action';
   return null;
 }
+
+/**
+ * The first of an agent's hand-off topics ("refund", "legal notice") the message names, as whole
+ * words in any case and spacing; null when none.
+ */
+export function handoffTopic(message: string, topics: readonly string[]): string | null {
+  if (!topics.length) return null;
+  const text = ` ${normalize(message).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  for (const topic of topics) {
+    const words = normalize(topic).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    if (words && text.includes(` ${words} `)) return topic;
+  }
+  return null;
+}

@@ -1,7 +1,7 @@
 import { isCommonEnglish, partOfSpeech } from './english.js';
 import { type Features, measure } from './features.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
-import { foldPhrases, synonymsOf } from './synonyms.js';
+import { foldPhrases, type Synonyms, synonymsOf } from './synonyms.js';
 import { contentWords, frequencies, normalize, stemWord, terms } from './text.js';
 
 export interface RetrievalInput {
@@ -10,6 +10,8 @@ export interface RetrievalInput {
   context?: string[] | undefined;
   /** Text read from the message's attachments (PDFs), used for this answer only. */
   attachmentText?: string | undefined;
+  /** The other stems of a stem's synonym groups: the general ones and the agent's own (synonymLookup). */
+  synonyms?: Synonyms | undefined;
 }
 
 /** Weights of the parts of a query; tuned on the evaluation's tuning half (npm run eval). */
@@ -74,6 +76,7 @@ export function looksLikeFollowUp(message: string): boolean {
 
 /** The weighted terms to search for: the message's words, corrected, expanded, with the thread's context. */
 export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY): Query {
+  const synonyms = input.synonyms ?? synonymsOf;
   const weights = new Map<string, number>();
   const put = (term: string, weight: number) => {
     if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
@@ -101,7 +104,7 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
         own(corrected, weight * params.typoWeight);
       } else {
         // A word the knowledge words differently ("stopwatch" for "timer") is not foreign to it.
-        if (!synonymsOf(stem).some((s) => index.has(s))) {
+        if (!synonyms(stem).some((s) => index.has(s))) {
           unknown += weight;
           if (partOfSpeech(word) === 'noun') unknownNouns += weight;
         }
@@ -120,7 +123,7 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
   }
   for (const [term, weight] of ownWeights) put(term, weight);
   for (const [term, weight] of ownWeights) {
-    for (const synonym of synonymsOf(term)) if (index.has(synonym)) put(synonym, weight * params.synonymWeight);
+    for (const synonym of synonyms(term)) if (index.has(synonym)) put(synonym, weight * params.synonymWeight);
   }
 
   if (input.context?.length) {
@@ -158,7 +161,7 @@ export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: Q
   const query = buildQuery(index, input, params);
   const result = index.search(query.terms, limit);
   const candidates = result.hits.map((h) => ({ article: index.articles[h.index]!, score: h.score }));
-  const features = measure({ index, own: query.own, unknownShare: query.unknownShare, unknownNounShare: query.unknownNounShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
+  const features = measure({ index, synonyms: input.synonyms ?? synonymsOf, own: query.own, unknownShare: query.unknownShare, unknownNounShare: query.unknownNounShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
   return { query, candidates, features };
 }
 
@@ -171,7 +174,7 @@ export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: Q
 export function threadReading(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY): Retrieval | null {
   const before = input.context?.at(-1);
   if (!before) return null;
-  return retrieve(index, { message: `${before}\n${input.message}`, attachmentText: input.attachmentText }, params);
+  return retrieve(index, { message: `${before}\n${input.message}`, attachmentText: input.attachmentText, synonyms: input.synonyms }, params);
 }
 
 /** The article's passages that best match the query, best first (ties: earlier first). */

@@ -66,5 +66,27 @@ for (const line of GROUPS.trim().split('\n')) {
   }
 }
 
-/** The other stems of the stem's synonym groups. */
-export const synonymsOf = (stem: string): string[] => bySTEM.get(stem) ?? [];
+/** The other stems of a stem's synonym groups. */
+export type Synonyms = (stem: string) => string[];
+
+/** The other stems of the stem's general synonym groups. */
+export const synonymsOf: Synonyms = (stem) => bySTEM.get(stem) ?? [];
+
+/**
+ * The general groups and an agent's own (single words, a group per entry: "seat", "licence", "slot"),
+ * which hold only for its product and so are not general ones.
+ */
+export function synonymLookup(groups: readonly (readonly string[])[]): Synonyms {
+  if (!groups.length) return synonymsOf;
+  const own = new Map<string, Set<string>>();
+  for (const group of groups) {
+    const stems = [...new Set(group.map((w) => stemWord(normalize(w).trim())).filter(Boolean))];
+    for (const s of stems) {
+      const set = own.get(s) ?? new Set(synonymsOf(s));
+      for (const o of stems) if (o !== s) set.add(o);
+      own.set(s, set);
+    }
+  }
+  const lists = new Map([...own].map(([s, set]) => [s, [...set]]));
+  return (stem) => lists.get(stem) ?? synonymsOf(stem);
+}
