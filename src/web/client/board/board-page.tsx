@@ -99,7 +99,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
       }
       setLiveEvents((events) => [event, ...events].slice(0, 200));
       void resync();
-      if (openCardId !== null && (event.data.cardId === openCardId || event.type.startsWith('label.') || event.type.startsWith('custom_field.'))) {
+      if (openCardId !== null && (('cardId' in event.data && event.data.cardId === openCardId) || event.type.startsWith('label.') || event.type.startsWith('custom_field.'))) {
         setCardVersion((v) => v + 1);
       }
     },

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, del, get, patch, post, put } from '../api';
 import { useSession } from '../session';
-import type { Board, Card, Checklist, CustomField, FieldType } from '../types';
-import { LABEL_COLORS } from '../types';
+import type { Board, Card, Checklist, CustomField, FieldType, Label } from '../types';
+import { FIELD_TYPES, LABEL_COLORS } from '../types';
 import { Alert, Confirm, formatDate, formatSize, Modal, Notice } from '../ui';
 
 interface Props {
@@ -223,7 +223,7 @@ function Labels({ card, board, canEdit, change }: Part & { board: Board }) {
               e.preventDefault();
               // Made here, it goes on this card at once (as Trello does).
               const made = await change(async () => {
-                const label = await post<{ id: number }>(`/api/boards/${board.id}/labels`, { name, color });
+                const label = await post<Label>(`/api/boards/${board.id}/labels`, { name, color });
                 return put(`/api/cards/${card.id}/labels/${label.id}`);
               });
               if (made) setName('');
@@ -309,7 +309,7 @@ function FieldInput({ field, value, canEdit, onSet }: { field: CustomField; valu
         {field.name}
         <select disabled={!canEdit} value={initial} onChange={(e) => onSet(e.currentTarget.value || null)}>
           <option value="">—</option>
-          {(field.options ?? []).map((o) => (
+          {field.options.map((o) => (
             <option key={o} value={o}>
               {o}
             </option>
@@ -366,7 +366,7 @@ function NewField({ boardId, change }: { boardId: number; change: Change }) {
         <label>
           Type
           <select value={type} onChange={(e) => setType(e.currentTarget.value as FieldType)}>
-            {(['text', 'number', 'date', 'checkbox', 'list'] as const).map((t) => (
+            {FIELD_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}
               </option>

@@ -1,19 +1,13 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import type { Board, Role } from '../types';
+import type { Board, InvitationWithLink, Member, PendingInvitation, Role } from '../types';
 import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, useAction, useLoad } from '../ui';
-
-interface Invitation {
-  email: string;
-  role: Role;
-  expiresAt: string;
-}
 
 /** Members and their roles; board admins add, change and remove them and manage invitations. */
 export function MembersDialog({ board, onClose, onChanged }: { board: Board; onClose: () => void; onChanged: () => Promise<void> }) {
   const isAdmin = board.role === 'admin';
   const invitations = useLoad(
-    () => (isAdmin ? get<{ invitations: Invitation[] }>(`/api/boards/${board.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
+    () => (isAdmin ? get<{ invitations: PendingInvitation[] }>(`/api/boards/${board.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
     [board.id, isAdmin],
   );
   const action = useAction();
@@ -80,7 +74,7 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
               e.preventDefault();
               setAdded(null);
               void act(async () => {
-                const result = await post<{ invitation?: { email: string; url: string } } | { name: string }>(`/api/boards/${board.id}/members`, { email, role });
+                const result = await post<Member | { invitation: InvitationWithLink }>(`/api/boards/${board.id}/members`, { email, role });
                 if ('invitation' in result && result.invitation) {
                   const { email: invited, url } = result.invitation;
                   setLinks((l) => ({ ...l, [invited]: url }));
@@ -130,7 +124,7 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
                         title="Links are shown only when made: this makes a new one, and the previous link stops working."
                         onClick={() =>
                           act(async () => {
-                            const { invitation } = await post<{ invitation: { url: string } }>(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}/link`);
+                            const { invitation } = await post<{ invitation: InvitationWithLink }>(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}/link`);
                             setLinks((l) => ({ ...l, [i.email]: invitation.url }));
                           })
                         }

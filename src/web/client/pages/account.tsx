@@ -1,18 +1,8 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, put } from '../api';
 import { useSession } from '../session';
-import type { User } from '../types';
+import type { Session, User } from '../types';
 import { Alert, errorFor, FieldError, formatDate, Notice, PageTitle, plural, useAction, useLoad } from '../ui';
-
-interface Session {
-  id: string;
-  current: boolean;
-  createdAt: string;
-  lastSeenAt: string | null;
-  expiresAt: string;
-  ip: string | null;
-  userAgent: string | null;
-}
 
 /** Your account: name and e-mail address, password, and where you are signed in. */
 export function AccountPage() {

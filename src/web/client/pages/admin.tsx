@@ -1,19 +1,10 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { useSession } from '../session';
+import type { AdminUser } from '../types';
 import { Alert, Confirm, CopyValue, errorFor, FieldError, formatDate, PageTitle, useAction, useLoad } from '../ui';
 
-interface AdminUser {
-  id: number;
-  email: string;
-  name: string;
-  siteAdmin: boolean;
-  status: 'active' | 'blocked' | 'deleted';
-  createdAt: string;
-  /** false: created without a password and not set up through its link yet. */
-  passwordSet: boolean;
-}
-
+/** An account set-up link: a schema the admin routes declare without exporting it (src/accounts/routes/admin.ts). */
 interface SetupLink {
   url: string;
   expiresAt: string;

@@ -2,6 +2,10 @@ import { useState } from 'preact/hooks';
 import { ApiError, del, get } from '../api';
 import { Alert, Confirm, CopyValue, formatDate, PageTitle, useLoad } from '../ui';
 
+/**
+ * A connected assistant (GET /account/connections). Written out: its route lives in connector/,
+ * a module of web's own layer, which web may not import (.dependency-cruiser.cjs).
+ */
 interface Connection {
   id: string;
   clientName: string;

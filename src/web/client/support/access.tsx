@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { Alert, Confirm, formatDate, useAction, useLoad } from '../ui';
-import type { AnswerKey, SectionProps, Workspace } from './types';
+import type { AnswerKey, SectionProps, WorkspaceDetail } from './types';
 
 /** Answer-API keys (ans_…) and the workspace token (wst_…): shown once, revocable. */
 export function AccessPage({ workspace, canManage }: SectionProps) {
   const keys = useLoad(() => get<{ keys: AnswerKey[] }>(`/agent/workspaces/${workspace.id}/answer-keys`).then((r) => r.keys), [workspace.id]);
-  const detail = useLoad(() => get<Workspace>(`/agent/workspaces/${workspace.id}`), [workspace.id]);
+  const detail = useLoad(() => get<WorkspaceDetail>(`/agent/workspaces/${workspace.id}`), [workspace.id]);
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [revoking, setRevoking] = useState<AnswerKey | null>(null);

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
 import { Alert, formatDate, Pager, useLoad } from '../ui';
-import type { Agent, Conversation, SectionProps } from './types';
+import type { Agent, Conversation, ConversationSummary, SectionProps } from './types';
 import { AnswerView } from './try';
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
@@ -45,7 +45,7 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
   if (filters.to) params.set('to', new Date(new Date(`${filters.to}T00:00:00`).getTime() + 86_400_000).toISOString());
   if (cursor) params.set('cursor', cursor);
   const list = useLoad(
-    () => get<{ conversations: Conversation[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/conversations?${params}`),
+    () => get<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/conversations?${params}`),
     [workspace.id, params.toString()],
   );
   const set = (key: keyof typeof filters) => (e: Event) => {

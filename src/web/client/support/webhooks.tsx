@@ -254,8 +254,8 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
             onSubmit={(ev) => {
               ev.preventDefault();
               void act(async () => {
-                const r = await post<{ redelivered?: number; count?: number }>(`${root}/redeliver`, { since: new Date(since).toISOString() });
-                setNotice(`Queued ${r.redelivered ?? r.count ?? 'the'} failed deliveries again.`);
+                const r = await post<{ redelivered: number }>(`${root}/redeliver`, { since: new Date(since).toISOString() });
+                setNotice(`Queued ${r.redelivered} failed deliveries again.`);
               });
             }}
           >
