@@ -1,0 +1,71 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { Alert } from './feedback';
+
+/** A modal dialog on the native <dialog>: focus is trapped and Escape closes it. */
+export function Modal({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current!;
+    if (!dialog.open) dialog.showModal();
+    const closed = () => onClose();
+    dialog.addEventListener('close', closed);
+    return () => dialog.removeEventListener('close', closed);
+  }, [onClose]);
+  return (
+    <dialog ref={ref} class={wide ? 'modal wide' : 'modal'} aria-labelledby={titleId}>
+      <header class="modal-head">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" class="icon" onClick={() => ref.current?.close()} aria-label="Close">
+          ×
+        </button>
+      </header>
+      <div class="modal-body">{children}</div>
+    </dialog>
+  );
+}
+
+export function Confirm({
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  message: ComponentChildren;
+  confirmLabel: string;
+  onConfirm: () => Promise<void> | void;
+  onCancel: () => void;
+}) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal title={title} onClose={onCancel}>
+      <p>{message}</p>
+      <Alert error={error} />
+      <div class="actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          class="danger"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await onConfirm();
+            } catch (e) {
+              setError(e);
+              setBusy(false);
+            }
+          }}
+        >
+          {confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}
