@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import type { Board, InvitationWithLink, Member, PendingInvitation, Role } from '../types';
-import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, useAction, useLoad } from '../ui';
+import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, Table, useAction, useLoad } from '../ui';
 
 /** Members and their roles; board admins add, change and remove them and manage invitations. */
 export function MembersDialog({ board, onClose, onChanged }: { board: Board; onClose: () => void; onChanged: () => Promise<void> }) {
@@ -25,46 +25,37 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
   return (
     <Modal title="Members" onClose={onClose}>
       <Alert error={action.error ?? invitations.error} onDismiss={() => action.setError(null)} fields={['email']} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
+      <Table
+        columns={['Name', 'Role']}
+        actions={isAdmin}
+        rows={board.members}
+        wrap={false}
+        row={(m) => (
+          <tr key={m.userId}>
+            <th scope="row">
+              {m.name} <span class="hint">{m.email}</span>
+            </th>
+            <td>
+              {isAdmin ? (
+                <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => act(() => patch(`/api/boards/${board.id}/members/${m.userId}`, { role: e.currentTarget.value }))}>
+                  <option value="admin">admin</option>
+                  <option value="member">member</option>
+                  <option value="observer">observer</option>
+                </select>
+              ) : (
+                m.role
+              )}
+            </td>
             {isAdmin && (
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+              <td>
+                <button type="button" class="small danger" onClick={() => act(() => del(`/api/boards/${board.id}/members/${m.userId}`))} aria-label={`Remove ${m.name}`}>
+                  Remove
+                </button>
+              </td>
             )}
           </tr>
-        </thead>
-        <tbody>
-          {board.members.map((m) => (
-            <tr key={m.userId}>
-              <th scope="row">
-                {m.name} <span class="hint">{m.email}</span>
-              </th>
-              <td>
-                {isAdmin ? (
-                  <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => act(() => patch(`/api/boards/${board.id}/members/${m.userId}`, { role: e.currentTarget.value }))}>
-                    <option value="admin">admin</option>
-                    <option value="member">member</option>
-                    <option value="observer">observer</option>
-                  </select>
-                ) : (
-                  m.role
-                )}
-              </td>
-              {isAdmin && (
-                <td>
-                  <button type="button" class="small danger" onClick={() => act(() => del(`/api/boards/${board.id}/members/${m.userId}`))} aria-label={`Remove ${m.name}`}>
-                    Remove
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      />
       {isAdmin && (
         <>
           <h3>Invite</h3>

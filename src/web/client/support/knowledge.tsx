@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api';
 import { setQuery, useLocation } from '../router';
-import { Alert, Confirm, formatDate, Modal, Notice, Pager, useAction, useLoad } from '../ui';
+import { Alert, ConfirmButton, formatDate, Modal, Pager, Table, useAction, useLoad } from '../ui';
 import { externalIdFromFileName, type FileKind, fromHtml, fromMarkdown, fromText, kindOf, MAX_BODY, MAX_TITLE, titleFromFileName } from './import-files';
 import type { Article, SectionProps } from './types';
 
@@ -20,7 +20,6 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
   );
   const open = query.get('article');
   const [editing, setEditing] = useState<Article | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Article | null>(null);
   const [importing, setImporting] = useState(false);
 
   const suggested = query.get('new');
@@ -71,48 +70,40 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
         )}
       </div>
       <Alert error={articles.error} />
-      {articles.data && articles.data.articles.length === 0 && <p>{applied ? `No article contains “${applied}”.` : 'No articles yet.'}</p>}
-      <div class="table-wrap">
-        <table>
-          <tbody>
-            {(articles.data?.articles ?? []).map((a) => (
-              <tr key={a.externalId}>
-                <th scope="row">
-                  <button type="button" class="link" onClick={() => setEditing(a)}>
-                    {a.title}
-                  </button>
-                  <div class="hint">{a.externalId}</div>
-                </th>
-                <td class="excerpt">{a.body.slice(0, 140)}{a.body.length > 140 ? '…' : ''}</td>
-                <td class="hint">{formatDate(a.updatedAt)}</td>
-                {canManage && (
-                  <td>
-                    <button type="button" class="small danger" onClick={() => setDeleting(a)} aria-label={`Delete ${a.title}`}>
-                      Delete
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        rows={articles.data?.articles}
+        empty={applied ? `No article contains “${applied}”.` : 'No articles yet.'}
+        row={(a) => (
+          <tr key={a.externalId}>
+            <th scope="row">
+              <button type="button" class="link" onClick={() => setEditing(a)}>
+                {a.title}
+              </button>
+              <div class="hint">{a.externalId}</div>
+            </th>
+            <td class="excerpt">{a.body.slice(0, 140)}{a.body.length > 140 ? '…' : ''}</td>
+            <td class="hint">{formatDate(a.updatedAt)}</td>
+            {canManage && (
+              <td>
+                <ConfirmButton
+                  class="small danger"
+                  label={`Delete ${a.title}`}
+                  title="Delete this article?"
+                  message={`“${a.title}” stops being used for answers at once.`}
+                  confirmLabel="Delete article"
+                  action={() => del(`/agent/workspaces/${workspace.id}/articles/${encodeURIComponent(a.externalId)}`)}
+                  onDone={articles.reload}
+                >
+                  Delete
+                </ConfirmButton>
+              </td>
+            )}
+          </tr>
+        )}
+      />
       <Pager cursor={cursor} next={articles.data?.nextCursor} onPage={setCursor} labels={['First page', 'Next page']} />
       {editing && <ArticleEditor workspaceId={workspace.id} article={editing === 'new' ? null : editing} suggestedTitle={suggested ?? ''} canManage={canManage} onClose={close} onSaved={() => void articles.reload()} />}
       {importing && <ImportDialog workspaceId={workspace.id} onClose={() => setImporting(false)} onDone={() => void articles.reload()} />}
-      {deleting && (
-        <Confirm
-          title="Delete this article?"
-          message={`“${deleting.title}” stops being used for answers at once.`}
-          confirmLabel="Delete article"
-          onCancel={() => setDeleting(null)}
-          onConfirm={async () => {
-            await del(`/agent/workspaces/${workspace.id}/articles/${encodeURIComponent(deleting.externalId)}`);
-            setDeleting(null);
-            await articles.reload();
-          }}
-        />
-      )}
     </section>
   );
 }
@@ -321,49 +312,40 @@ function ImportDialog({ workspaceId, onClose, onDone }: { workspaceId: number; o
             {chosen.length === 1 ? '1 article' : `${chosen.length} articles`} to import: <strong>{chosen.length - replacing}</strong> new, <strong>{replacing}</strong> replacing an
             existing article.
           </p>
-          <div class="table-wrap import-preview">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Import</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Body</th>
-                </tr>
-              </thead>
-              <tbody>
-                {candidates.slice(0, PREVIEW_ROWS).map((c) => (
-                  <tr key={c.key} data-file={c.file} class={c.include && !c.problem ? undefined : 'inactive'}>
-                    <td>
-                      <input type="checkbox" checked={c.include && !c.problem} disabled={!!c.problem} aria-label={`Import ${c.file}${c.kind === 'json' ? `: ${c.title}` : ''}`} onChange={(e) => update(c.key, { include: e.currentTarget.checked })} />
-                    </td>
-                    <td>
-                      <input class="import-title" value={c.title} maxLength={MAX_TITLE} disabled={!!c.problem} aria-label={`Title of ${c.file}${c.kind === 'json' ? `: ${c.externalId}` : ''}`} onInput={(e) => update(c.key, { title: e.currentTarget.value })} />
+          <Table
+            columns={['Import', 'Title', 'From', 'Body']}
+            rows={candidates.slice(0, PREVIEW_ROWS)}
+            wrapClass="import-preview"
+            row={(c) => (
+              <tr key={c.key} data-file={c.file} class={c.include && !c.problem ? undefined : 'inactive'}>
+                <td>
+                  <input type="checkbox" checked={c.include && !c.problem} disabled={!!c.problem} aria-label={`Import ${c.file}${c.kind === 'json' ? `: ${c.title}` : ''}`} onChange={(e) => update(c.key, { include: e.currentTarget.checked })} />
+                </td>
+                <td>
+                  <input class="import-title" value={c.title} maxLength={MAX_TITLE} disabled={!!c.problem} aria-label={`Title of ${c.file}${c.kind === 'json' ? `: ${c.externalId}` : ''}`} onInput={(e) => update(c.key, { title: e.currentTarget.value })} />
+                  <div class="hint">
+                    <code>{c.externalId}</code> {c.problem ? null : c.exists ? <span class="badge warn">replaces an article</span> : <span class="badge ok">new</span>}
+                  </div>
+                </td>
+                <td>
+                  {c.file} <span class="hint">({KIND_LABEL[c.kind]})</span>
+                </td>
+                <td class="excerpt">
+                  {c.problem ? (
+                    <span class="field-problem">{c.problem}</span>
+                  ) : (
+                    <>
+                      <span class="import-body">{c.body.slice(0, 220)}{c.body.length > 220 ? '…' : ''}</span>
                       <div class="hint">
-                        <code>{c.externalId}</code> {c.problem ? null : c.exists ? <span class="badge warn">replaces an article</span> : <span class="badge ok">new</span>}
+                        {c.body.length.toLocaleString()} characters{c.truncated ? ` (cut to ${MAX_BODY.toLocaleString()})` : ''}
+                        {c.kind === 'pdf' && c.body.length >= PDF_TEXT_LIMIT - 10 ? ` (a PDF is read up to ${PDF_TEXT_LIMIT.toLocaleString()} characters and 50 pages)` : ''}
                       </div>
-                    </td>
-                    <td>
-                      {c.file} <span class="hint">({KIND_LABEL[c.kind]})</span>
-                    </td>
-                    <td class="excerpt">
-                      {c.problem ? (
-                        <span class="field-problem">{c.problem}</span>
-                      ) : (
-                        <>
-                          <span class="import-body">{c.body.slice(0, 220)}{c.body.length > 220 ? '…' : ''}</span>
-                          <div class="hint">
-                            {c.body.length.toLocaleString()} characters{c.truncated ? ` (cut to ${MAX_BODY.toLocaleString()})` : ''}
-                            {c.kind === 'pdf' && c.body.length >= PDF_TEXT_LIMIT - 10 ? ` (a PDF is read up to ${PDF_TEXT_LIMIT.toLocaleString()} characters and 50 pages)` : ''}
-                          </div>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    </>
+                  )}
+                </td>
+              </tr>
+            )}
+          />
           {candidates.length > PREVIEW_ROWS && <p class="hint">… and {(candidates.length - PREVIEW_ROWS).toLocaleString()} more, imported as they are.</p>}
         </>
       )}

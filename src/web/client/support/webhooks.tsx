@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { link, navigate } from '../router';
-import { Alert, Confirm, formatDate, Notice, useAction, useLoad } from '../ui';
+import { Alert, ConfirmButton, formatDate, Notice, Table, useAction, useLoad } from '../ui';
 import type { Attempt, Delivery, Endpoint, SectionProps } from './types';
 
 const EVENT_TYPES = ['ticket.created', 'ticket.updated'];
@@ -66,34 +66,26 @@ export function WebhooksPage({ workspace, canManage, base }: SectionProps) {
       <p class="lead">Ticket changes are POSTed to these endpoints, signed, and retried until they succeed.</p>
       {secret && <SecretBox secret={secret} onDone={() => setSecret(null)} />}
       <Alert error={endpoints.error} />
-      {endpoints.data && endpoints.data.length === 0 && <p>No endpoints yet.</p>}
-      <div class="table-wrap" hidden={!endpoints.data?.length}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(endpoints.data ?? []).map((e) => (
-              <tr key={e.id} class={e.enabled ? undefined : 'inactive'}>
-                <th scope="row">
-                  <a href={`${base}/webhooks/${e.id}`} onClick={link(`${base}/webhooks/${e.id}`)}>
-                    {e.url}
-                  </a>
-                </th>
-                <td>{e.events === null ? 'All' : e.events.join(', ')}</td>
-                <td>
-                  <EndpointStatus e={e} />
-                  {!e.enabled && e.disabledReason && <div class="hint">{REASONS[e.disabledReason]}</div>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={['URL', 'Events', 'Status']}
+        rows={endpoints.data}
+        empty="No endpoints yet."
+        hideEmpty
+        row={(e) => (
+          <tr key={e.id} class={e.enabled ? undefined : 'inactive'}>
+            <th scope="row">
+              <a href={`${base}/webhooks/${e.id}`} onClick={link(`${base}/webhooks/${e.id}`)}>
+                {e.url}
+              </a>
+            </th>
+            <td>{e.events === null ? 'All' : e.events.join(', ')}</td>
+            <td>
+              <EndpointStatus e={e} />
+              {!e.enabled && e.disabledReason && <div class="hint">{REASONS[e.disabledReason]}</div>}
+            </td>
+          </tr>
+        )}
+      />
       {canManage && (
         <section class="panel" aria-labelledby="new-endpoint">
           <h3 id="new-endpoint">New endpoint</h3>
@@ -131,7 +123,6 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
   const deliveries = useLoad(() => get<{ deliveries: Delivery[] }>(`${root}/deliveries?limit=50${status ? `&status=${status}` : ''}`).then((r) => r.deliveries), [root, status]);
   const action = useAction();
   const [secret, setSecret] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const [since, setSince] = useState(() => new Date(Date.now() - 86_400_000).toISOString().slice(0, 16));
   const [editUrl, setEditUrl] = useState<string | null>(null);
   const [editEvents, setEditEvents] = useState<string[] | null | undefined>(undefined);
@@ -195,9 +186,16 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
               >
                 Edit
               </button>
-              <button type="button" class="danger" onClick={() => setDeleting(true)}>
+              <ConfirmButton
+                class="danger"
+                title="Delete this endpoint?"
+                message="It gets no more events, and its delivery log is deleted."
+                confirmLabel="Delete endpoint"
+                action={() => del(root)}
+                onDone={() => navigate(`${base}/webhooks`)}
+              >
                 Delete
-              </button>
+              </ConfirmButton>
             </div>
           )}
           {editUrl !== null && editEvents !== undefined && (
@@ -276,18 +274,6 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
           <DeliveryItem key={d.id} d={d} canManage={canManage} onRedeliver={() => act(() => post(`${root}/deliveries/${d.id}/redeliver`))} />
         ))}
       </ol>
-      {deleting && (
-        <Confirm
-          title="Delete this endpoint?"
-          message="It gets no more events, and its delivery log is deleted."
-          confirmLabel="Delete endpoint"
-          onCancel={() => setDeleting(false)}
-          onConfirm={async () => {
-            await del(root);
-            navigate(`${base}/webhooks`);
-          }}
-        />
-      )}
     </section>
   );
 }

@@ -69,3 +69,51 @@ export function Confirm({
     </Modal>
   );
 }
+
+/**
+ * A button that asks first: it opens a Confirm, runs `action` once confirmed (an error it throws
+ * is shown in the dialog, which stays open), closes the dialog, then calls `onDone` (re-read the
+ * list, leave the page).
+ */
+export function ConfirmButton({
+  children,
+  class: className,
+  label,
+  title,
+  message,
+  confirmLabel,
+  action,
+  onDone,
+}: {
+  children: ComponentChildren;
+  class?: string;
+  /** The button's accessible name, when its text says too little in a row of them ("Revoke nightly-report"). */
+  label?: string;
+  title: string;
+  message: ComponentChildren;
+  confirmLabel: string;
+  action: () => Promise<unknown>;
+  onDone?: () => unknown;
+}) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <button type="button" class={className} onClick={() => setAsking(true)} aria-label={label}>
+        {children}
+      </button>
+      {asking && (
+        <Confirm
+          title={title}
+          message={message}
+          confirmLabel={confirmLabel}
+          onCancel={() => setAsking(false)}
+          onConfirm={async () => {
+            await action();
+            setAsking(false);
+            await onDone?.();
+          }}
+        />
+      )}
+    </>
+  );
+}

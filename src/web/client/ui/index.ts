@@ -4,3 +4,4 @@ export * from './feedback';
 export * from './format';
 export * from './hooks';
 export * from './page';
+export * from './table';

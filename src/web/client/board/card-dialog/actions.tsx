@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, patch, post } from '../../api';
 import type { Board, Card } from '../../types';
-import { Confirm } from '../../ui';
+import { ConfirmButton } from '../../ui';
 import type { Change } from './part';
 
 /** Moves the card to a list and position chosen from menus (the keyboard-free way). */
@@ -53,7 +53,6 @@ export function MoveCard({ card, board, moveCard }: { card: Card; board: Board; 
 
 /** Archive or restore, copy, and (board admins) delete the card. */
 export function CardActions({ card, board, change, onDeleted }: { card: Card; board: Board; change: Change; onDeleted: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   return (
     <section>
       <h3>Actions</h3>
@@ -65,24 +64,18 @@ export function CardActions({ card, board, change, onDeleted }: { card: Card; bo
           Copy
         </button>
         {board.role === 'admin' && (
-          <button type="button" class="small danger" onClick={() => setConfirming(true)}>
+          <ConfirmButton
+            class="small danger"
+            title="Delete this card?"
+            message="The card, its checklists, comments and attachments are deleted for everyone. Archive it instead to keep it."
+            confirmLabel="Delete card"
+            action={() => del(`/api/cards/${card.id}`)}
+            onDone={onDeleted}
+          >
             Delete
-          </button>
+          </ConfirmButton>
         )}
       </div>
-      {confirming && (
-        <Confirm
-          title="Delete this card?"
-          message="The card, its checklists, comments and attachments are deleted for everyone. Archive it instead to keep it."
-          confirmLabel="Delete card"
-          onCancel={() => setConfirming(false)}
-          onConfirm={async () => {
-            await del(`/api/cards/${card.id}`);
-            setConfirming(false);
-            onDeleted();
-          }}
-        />
-      )}
     </section>
   );
 }
