@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { answerResponse, confidence, source } from '../../../answers/schemas.js';
 import type { agent, answerKey, article, conversation, conversationSummary, gaps, metrics, turn } from '../../../answers/web-schemas.js';
 import type { ticket } from '../../../tickets/schemas.js';
+import type { WEBHOOK_EVENT_TYPES } from '../../../webhooks/event-types.js';
 import type { attempt, delivery, endpoint } from '../../../webhooks/schemas.js';
 import type { workspace, workspaceRole } from '../../../workspaces/schemas.js';
 
@@ -43,6 +44,8 @@ export type Ticket = z.output<typeof ticket>;
 export type Endpoint = z.output<typeof endpoint>;
 export type Attempt = z.output<typeof attempt>;
 export type Delivery = z.output<typeof delivery>;
+/** The event types an endpoint may subscribe to, in the server's order. */
+export type WebhookEventTypes = typeof WEBHOOK_EVENT_TYPES;
 export type Metrics = z.output<typeof metrics>;
 export type Stats = Metrics['total'];
 export type Gaps = z.output<typeof gaps>;

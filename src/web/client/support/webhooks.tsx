@@ -3,10 +3,11 @@ import { del, get, patch, post } from '../api';
 import { link, navigate } from '../router';
 import { Alert, ConfirmButton, formatDate, Notice, Table, useAction, useLoad } from '../ui';
 import { DeliveryItem, useLiveDeliveries } from './deliveries';
-import type { Delivery, Endpoint, SectionProps } from './types';
+import type { Delivery, Endpoint, SectionProps, WebhookEventTypes } from './types';
 
-const EVENT_TYPES = ['ticket.created', 'ticket.updated'];
-const REASONS: Record<string, string> = {
+/** The server's list, typed as it: a type added there fails to compile here until it is added. */
+const EVENT_TYPES: WebhookEventTypes = ['ticket.created', 'ticket.updated'];
+const REASONS: Record<NonNullable<Endpoint['disabledReason']>, string> = {
   manual: 'disabled by a person',
   gone: 'disabled: the receiver answered 410 Gone',
   failing: 'disabled automatically: every delivery failed for too long',
