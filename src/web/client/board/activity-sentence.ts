@@ -155,7 +155,8 @@ export function activitySentence(a: Activity, board: Board | null): string {
     case 'invitation.updated':
       return `renewed the invitation of ${d.email}, now as ${article(d.role ?? '')} ${d.role}`;
   }
-  return a.type;
+  // A type the server added after this client was built: every type of its union has a case above.
+  return (a as { type: string }).type;
 }
 
 /** How the change was made, when not by the person in the app: "via Claude", "with an API key". */

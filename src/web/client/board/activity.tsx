@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api';
-import type { Activity, Board } from '../types';
+import type { Activity, ActivityPage, Board } from '../types';
 import { Alert, formatDate, useLoad } from '../ui';
 import { activityChannel, activitySentence } from './activity-sentence';
 
@@ -11,7 +11,7 @@ export function ActivityPanel({ board, live, onClose }: { board: Board; live: Ac
   const [before, setBefore] = useState<number | null>(null);
   const ref = useRef<HTMLElement>(null);
   const first = useLoad(async () => {
-    const page = await get<{ activities: Activity[]; nextBefore: number | null }>(`/api/boards/${boardId}/activity?limit=50`);
+    const page = await get<ActivityPage>(`/api/boards/${boardId}/activity?limit=50`);
     setBefore(page.nextBefore);
     return page.activities;
   }, [boardId]);
@@ -58,7 +58,7 @@ export function ActivityPanel({ board, live, onClose }: { board: Board; live: Ac
           type="button"
           class="small"
           onClick={async () => {
-            const page = await get<{ activities: Activity[]; nextBefore: number | null }>(`/api/boards/${boardId}/activity?limit=50&before=${before}`);
+            const page = await get<ActivityPage>(`/api/boards/${boardId}/activity?limit=50&before=${before}`);
             setOlder((o) => [...o, ...page.activities]);
             setBefore(page.nextBefore);
           }}

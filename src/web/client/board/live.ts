@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Activity } from '../types';
+import type { Activity, ActivityType } from '../types';
 
 /**
  * Named SSE events reach only listeners registered for their name, so every type the server
@@ -17,7 +17,16 @@ export const EVENT_TYPES = [
   'label.created', 'label.updated', 'label.deleted',
   'custom_field.created', 'custom_field.updated', 'custom_field.deleted',
   'member.added', 'member.updated', 'member.removed', 'member.invited', 'invitation.revoked',
-];
+] as const satisfies readonly ActivityType[];
+/**
+ * The types not listened for: a board's stream cannot show its creation, and `invitation.updated`
+ * is no longer recorded. Any other type missing above fails to compile here.
+ */
+type NotListened = 'board.created' | 'invitation.updated';
+type Unlistened = Exclude<ActivityType, (typeof EVENT_TYPES)[number] | NotListened>;
+type Expect<T extends true> = T;
+/** Compiles only while nothing is missing; the error names the type that is. */
+export type EveryTypeListened = Expect<[Unlistened] extends [never] ? true : Unlistened>;
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
 

@@ -1,19 +1,13 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import type { Board, Role } from '../types';
-import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, useAction, useLoad } from '../ui';
-
-interface Invitation {
-  email: string;
-  role: Role;
-  expiresAt: string;
-}
+import type { Board, InvitationWithLink, Member, PendingInvitation, Role } from '../types';
+import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, Table, useAction, useLoad } from '../ui';
 
 /** Members and their roles; board admins add, change and remove them and manage invitations. */
 export function MembersDialog({ board, onClose, onChanged }: { board: Board; onClose: () => void; onChanged: () => Promise<void> }) {
   const isAdmin = board.role === 'admin';
   const invitations = useLoad(
-    () => (isAdmin ? get<{ invitations: Invitation[] }>(`/api/boards/${board.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
+    () => (isAdmin ? get<{ invitations: PendingInvitation[] }>(`/api/boards/${board.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
     [board.id, isAdmin],
   );
   const action = useAction();
@@ -31,46 +25,37 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
   return (
     <Modal title="Members" onClose={onClose}>
       <Alert error={action.error ?? invitations.error} onDismiss={() => action.setError(null)} fields={['email']} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
+      <Table
+        columns={['Name', 'Role']}
+        actions={isAdmin}
+        rows={board.members}
+        wrap={false}
+        row={(m) => (
+          <tr key={m.userId}>
+            <th scope="row">
+              {m.name} <span class="hint">{m.email}</span>
+            </th>
+            <td>
+              {isAdmin ? (
+                <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => act(() => patch(`/api/boards/${board.id}/members/${m.userId}`, { role: e.currentTarget.value }))}>
+                  <option value="admin">admin</option>
+                  <option value="member">member</option>
+                  <option value="observer">observer</option>
+                </select>
+              ) : (
+                m.role
+              )}
+            </td>
             {isAdmin && (
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+              <td>
+                <button type="button" class="small danger" onClick={() => act(() => del(`/api/boards/${board.id}/members/${m.userId}`))} aria-label={`Remove ${m.name}`}>
+                  Remove
+                </button>
+              </td>
             )}
           </tr>
-        </thead>
-        <tbody>
-          {board.members.map((m) => (
-            <tr key={m.userId}>
-              <th scope="row">
-                {m.name} <span class="hint">{m.email}</span>
-              </th>
-              <td>
-                {isAdmin ? (
-                  <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => act(() => patch(`/api/boards/${board.id}/members/${m.userId}`, { role: e.currentTarget.value }))}>
-                    <option value="admin">admin</option>
-                    <option value="member">member</option>
-                    <option value="observer">observer</option>
-                  </select>
-                ) : (
-                  m.role
-                )}
-              </td>
-              {isAdmin && (
-                <td>
-                  <button type="button" class="small danger" onClick={() => act(() => del(`/api/boards/${board.id}/members/${m.userId}`))} aria-label={`Remove ${m.name}`}>
-                    Remove
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      />
       {isAdmin && (
         <>
           <h3>Invite</h3>
@@ -80,7 +65,7 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
               e.preventDefault();
               setAdded(null);
               void act(async () => {
-                const result = await post<{ invitation?: { email: string; url: string } } | { name: string }>(`/api/boards/${board.id}/members`, { email, role });
+                const result = await post<Member | { invitation: InvitationWithLink }>(`/api/boards/${board.id}/members`, { email, role });
                 if ('invitation' in result && result.invitation) {
                   const { email: invited, url } = result.invitation;
                   setLinks((l) => ({ ...l, [invited]: url }));
@@ -130,7 +115,7 @@ export function MembersDialog({ board, onClose, onChanged }: { board: Board; onC
                         title="Links are shown only when made: this makes a new one, and the previous link stops working."
                         onClick={() =>
                           act(async () => {
-                            const { invitation } = await post<{ invitation: { url: string } }>(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}/link`);
+                            const { invitation } = await post<{ invitation: InvitationWithLink }>(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}/link`);
                             setLinks((l) => ({ ...l, [i.email]: invitation.url }));
                           })
                         }

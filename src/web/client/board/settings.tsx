@@ -2,13 +2,12 @@ import { useState } from 'preact/hooks';
 import { del, patch } from '../api';
 import { navigate } from '../router';
 import type { Board } from '../types';
-import { Alert, Confirm, Modal, useAction } from '../ui';
+import { Alert, ConfirmButton, Modal, useAction } from '../ui';
 
 /** Board admins: rename, describe, archive or restore, delete. */
 export function SettingsDialog({ board, onClose, onChanged }: { board: Board; onClose: () => void; onChanged: () => Promise<void> }) {
   const [name, setName] = useState(board.name);
   const [description, setDescription] = useState(board.description);
-  const [deleting, setDeleting] = useState(false);
   const { error, busy, run } = useAction();
   return (
     <Modal title="Board settings" onClose={onClose}>
@@ -47,23 +46,18 @@ export function SettingsDialog({ board, onClose, onChanged }: { board: Board; on
           >
             {board.archived ? 'Restore board' : 'Archive board'}
           </button>
-          <button type="button" class="danger" onClick={() => setDeleting(true)}>
+          <ConfirmButton
+            class="danger"
+            title="Delete this board?"
+            message={`“${board.name}” and everything on it are deleted for every member. This cannot be undone.`}
+            confirmLabel="Delete board"
+            action={() => del(`/api/boards/${board.id}`)}
+            onDone={() => navigate('/boards')}
+          >
             Delete board
-          </button>
+          </ConfirmButton>
         </div>
       </form>
-      {deleting && (
-        <Confirm
-          title="Delete this board?"
-          message={`“${board.name}” and everything on it are deleted for every member. This cannot be undone.`}
-          confirmLabel="Delete board"
-          onCancel={() => setDeleting(false)}
-          onConfirm={async () => {
-            await del(`/api/boards/${board.id}`);
-            navigate('/boards');
-          }}
-        />
-      )}
     </Modal>
   );
 }

@@ -1,18 +1,8 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, put } from '../api';
 import { useSession } from '../session';
-import type { User } from '../types';
-import { Alert, errorFor, FieldError, formatDate, Notice, PageTitle, plural, useAction, useLoad } from '../ui';
-
-interface Session {
-  id: string;
-  current: boolean;
-  createdAt: string;
-  lastSeenAt: string | null;
-  expiresAt: string;
-  ip: string | null;
-  userAgent: string | null;
-}
+import type { Session, User } from '../types';
+import { Alert, errorFor, FieldError, formatDate, Notice, PageTitle, plural, Table, useAction, useLoad } from '../ui';
 
 /** Your account: name and e-mail address, password, and where you are signed in. */
 export function AccountPage() {
@@ -165,50 +155,39 @@ function Sessions({ version }: { version: number }) {
     <section class="panel" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Where you are signed in</h2>
       <Alert error={sessions.error ?? action.error} onDismiss={() => action.setError(null)} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Browser</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(sessions.data ?? []).map((s) => (
-              <tr key={s.id}>
-                <th scope="row">
-                  {describeBrowser(s.userAgent)} {s.current && <span class="badge ok">This browser</span>}
-                  {s.ip && <span class="hint block">from {s.ip}</span>}
-                </th>
-                <td>{formatDate(s.createdAt, { time: true })}</td>
-                <td>{s.current ? 'Now' : s.lastSeenAt ? formatDate(s.lastSeenAt, { time: true }) : 'Not since signing in'}</td>
-                <td class="row-actions">
-                  {!s.current && (
-                    <button
-                      type="button"
-                      class="small"
-                      aria-label={`Sign out ${describeBrowser(s.userAgent)} signed in ${formatDate(s.createdAt, { time: true })}`}
-                      onClick={() =>
-                        action.run(async () => {
-                          await del(`/account/sessions/${s.id}`);
-                          setEnded(1);
-                          await sessions.reload();
-                        })
-                      }
-                    >
-                      Sign out
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={['Browser', 'Signed in', 'Last seen']}
+        actions
+        rows={sessions.data}
+        row={(s) => (
+          <tr key={s.id}>
+            <th scope="row">
+              {describeBrowser(s.userAgent)} {s.current && <span class="badge ok">This browser</span>}
+              {s.ip && <span class="hint block">from {s.ip}</span>}
+            </th>
+            <td>{formatDate(s.createdAt, { time: true })}</td>
+            <td>{s.current ? 'Now' : s.lastSeenAt ? formatDate(s.lastSeenAt, { time: true }) : 'Not since signing in'}</td>
+            <td class="row-actions">
+              {!s.current && (
+                <button
+                  type="button"
+                  class="small"
+                  aria-label={`Sign out ${describeBrowser(s.userAgent)} signed in ${formatDate(s.createdAt, { time: true })}`}
+                  onClick={() =>
+                    action.run(async () => {
+                      await del(`/account/sessions/${s.id}`);
+                      setEnded(1);
+                      await sessions.reload();
+                    })
+                  }
+                >
+                  Sign out
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {ended !== null && <Notice>Signed out of {plural(ended, 'session')}.</Notice>}
       <button
         type="button"

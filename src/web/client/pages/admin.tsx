@@ -1,19 +1,10 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { useSession } from '../session';
-import { Alert, Confirm, CopyValue, errorFor, FieldError, formatDate, PageTitle, useAction, useLoad } from '../ui';
+import type { AdminUser } from '../types';
+import { Alert, ConfirmButton, CopyValue, errorFor, FieldError, formatDate, PageTitle, Table, useAction, useLoad } from '../ui';
 
-interface AdminUser {
-  id: number;
-  email: string;
-  name: string;
-  siteAdmin: boolean;
-  status: 'active' | 'blocked' | 'deleted';
-  createdAt: string;
-  /** false: created without a password and not set up through its link yet. */
-  passwordSet: boolean;
-}
-
+/** An account set-up link: a schema the admin routes declare without exporting it (src/accounts/routes/admin.ts). */
 interface SetupLink {
   url: string;
   expiresAt: string;
@@ -24,7 +15,6 @@ export function AdminPage() {
   const { user: me } = useSession();
   const users = useLoad(() => get<{ users: AdminUser[] }>('/admin/users').then((r) => r.users), []);
   const action = useAction();
-  const [deleting, setDeleting] = useState<AdminUser | null>(null);
   /** The set-up link just made, for whom: shown once (it is stored as a hash). */
   const [link, setLink] = useState<{ email: string; setupLink: SetupLink } | null>(null);
 
@@ -38,69 +28,68 @@ export function AdminPage() {
     <main>
       <PageTitle>Users</PageTitle>
       <Alert error={users.error ?? action.error} onDismiss={() => action.setError(null)} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(users.data ?? []).map((u) => (
-              <tr key={u.id} class={u.status !== 'active' ? 'inactive' : undefined}>
-                <th scope="row">{u.name}</th>
-                <td>{u.email}</td>
-                <td>{u.siteAdmin ? 'Site admin' : 'User'}</td>
-                <td>
-                  <span class={`badge ${u.status}`}>{u.status}</span>
-                  {u.status === 'active' && !u.passwordSet && <span class="badge warn">not set up</span>}
-                </td>
-                <td>{formatDate(u.createdAt)}</td>
-                <td class="row-actions">
-                  {u.id !== me.id && u.status === 'active' && (
-                    <button
-                      type="button"
-                      class="small"
-                      title="A link with which they choose their password (and name); a new link replaces the previous one"
-                      aria-label={`Set-up link for ${u.email}`}
-                      onClick={() =>
-                        action.run(async () => {
-                          const { setupLink } = await post<{ setupLink: SetupLink }>(`/admin/users/${u.id}/setup-link`);
-                          setLink({ email: u.email, setupLink });
-                        })
-                      }
-                    >
-                      Set-up link
-                    </button>
-                  )}
-                  {u.id !== me.id && u.status === 'active' && (
-                    <button type="button" class="small" onClick={() => setStatus(u, 'block')} aria-label={`Block ${u.email}`}>
-                      Block
-                    </button>
-                  )}
-                  {u.status === 'blocked' && (
-                    <button type="button" class="small" onClick={() => setStatus(u, 'unblock')} aria-label={`Unblock ${u.email}`}>
-                      Unblock
-                    </button>
-                  )}
-                  {u.id !== me.id && u.status !== 'deleted' && (
-                    <button type="button" class="small danger" onClick={() => setDeleting(u)} aria-label={`Delete ${u.email}`}>
-                      Delete
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={['Name', 'E-mail', 'Role', 'Status', 'Created']}
+        actions
+        rows={users.data}
+        row={(u) => (
+          <tr key={u.id} class={u.status !== 'active' ? 'inactive' : undefined}>
+            <th scope="row">{u.name}</th>
+            <td>{u.email}</td>
+            <td>{u.siteAdmin ? 'Site admin' : 'User'}</td>
+            <td>
+              <span class={`badge ${u.status}`}>{u.status}</span>
+              {u.status === 'active' && !u.passwordSet && <span class="badge warn">not set up</span>}
+            </td>
+            <td>{formatDate(u.createdAt)}</td>
+            <td class="row-actions">
+              {u.id !== me.id && u.status === 'active' && (
+                <button
+                  type="button"
+                  class="small"
+                  title="A link with which they choose their password (and name); a new link replaces the previous one"
+                  aria-label={`Set-up link for ${u.email}`}
+                  onClick={() =>
+                    action.run(async () => {
+                      const { setupLink } = await post<{ setupLink: SetupLink }>(`/admin/users/${u.id}/setup-link`);
+                      setLink({ email: u.email, setupLink });
+                    })
+                  }
+                >
+                  Set-up link
+                </button>
+              )}
+              {u.id !== me.id && u.status === 'active' && (
+                <button type="button" class="small" onClick={() => setStatus(u, 'block')} aria-label={`Block ${u.email}`}>
+                  Block
+                </button>
+              )}
+              {u.status === 'blocked' && (
+                <button type="button" class="small" onClick={() => setStatus(u, 'unblock')} aria-label={`Unblock ${u.email}`}>
+                  Unblock
+                </button>
+              )}
+              {u.id !== me.id && u.status !== 'deleted' && (
+                <ConfirmButton
+                  class="small danger"
+                  label={`Delete ${u.email}`}
+                  title="Delete this user?"
+                  message={
+                    <>
+                      <strong>{u.email}</strong> can no longer sign in, and their keys and sessions stop at once. Their name stays in boards' history.
+                    </>
+                  }
+                  confirmLabel="Delete user"
+                  action={() => del(`/admin/users/${u.id}`)}
+                  onDone={users.reload}
+                >
+                  Delete
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {link && (
         <section class="token-box" aria-labelledby="setup-link-heading">
           <h2 id="setup-link-heading">Set-up link for {link.email}</h2>
@@ -120,23 +109,6 @@ export function AdminPage() {
           void users.reload();
         }}
       />
-      {deleting && (
-        <Confirm
-          title="Delete this user?"
-          message={
-            <>
-              <strong>{deleting.email}</strong> can no longer sign in, and their keys and sessions stop at once. Their name stays in boards' history.
-            </>
-          }
-          confirmLabel="Delete user"
-          onCancel={() => setDeleting(null)}
-          onConfirm={async () => {
-            await del(`/admin/users/${deleting.id}`);
-            setDeleting(null);
-            await users.reload();
-          }}
-        />
-      )}
     </main>
   );
 }

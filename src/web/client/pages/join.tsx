@@ -1,17 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api';
-import type { User } from '../types';
+import type { JoinLink, User } from '../types';
 import { Alert, errorFor, FieldError, formatDate, PageTitle, useAction, useLoad } from '../ui';
-
-interface JoinLink {
-  kind: 'invitation' | 'account';
-  email: string;
-  name: string | null;
-  board: { id: number; name: string } | null;
-  role: string | null;
-  invitedBy: string | null;
-  expiresAt: string;
-}
 
 /**
  * /join/<token>: an invitation to a board (an address without an account) or a set-up link a

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, del, get, post } from '../api';
 import type { ApiKey, BoardSummary } from '../types';
-import { Alert, Confirm, errorFor, FieldError, formatDate, Notice, PageTitle, useAction, useLoad } from '../ui';
+import { Alert, ConfirmButton, errorFor, FieldError, formatDate, Notice, PageTitle, Table, useAction, useLoad } from '../ui';
 
 type Expiry = 'never' | '30d' | '90d' | '1y';
 
@@ -10,7 +10,6 @@ export function KeysPage() {
   const keys = useLoad(() => get<{ keys: ApiKey[] }>('/account/keys').then((r) => r.keys), []);
   const boards = useLoad(() => get<{ boards: BoardSummary[] }>('/api/boards').then((r) => r.boards), []);
   const [created, setCreated] = useState<{ key: ApiKey; token: string } | null>(null);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const boardName = useMemo(() => new Map((boards.data ?? []).map((b) => [b.id, b.name])), [boards.data]);
 
   return (
@@ -31,75 +30,55 @@ export function KeysPage() {
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Your keys</h2>
         <Alert error={keys.error} />
-        {keys.data && keys.data.length === 0 && <p>No keys yet.</p>}
-        {keys.data && keys.data.length > 0 && (
-          <div class="table-wrap">
-            <table class="keys">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Permission</th>
-                  <th scope="col">Boards</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((key) => {
-                  const expired = key.expiresAt !== null && Date.parse(key.expiresAt) <= Date.now();
-                  return (
-                    <tr key={key.id} class={key.revokedAt || expired ? 'inactive' : undefined} data-key-id={key.id}>
-                      <th scope="row">{key.name}</th>
-                      <td>
-                        <code>{key.prefix}…</code>
-                      </td>
-                      <td>{key.permission === 'write' ? 'Read and write' : 'Read only'}</td>
-                      <td>{key.boards === null ? 'All boards' : key.boards.map((id) => boardName.get(id) ?? `#${id}`).join(', ') || 'None left'}</td>
-                      <td>{formatDate(key.createdAt)}</td>
-                      <td>{key.lastUsedAt ? formatDate(key.lastUsedAt, { time: true }) : 'Never'}</td>
-                      <td>
-                        {key.expiresAt ? formatDate(key.expiresAt) : 'Never'}
-                        {expired && !key.revokedAt && <span class="badge warn">Expired</span>}
-                      </td>
-                      <td>
-                        {key.revokedAt ? (
-                          <span class="badge">Revoked</span>
-                        ) : (
-                          <button type="button" class="danger small" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      {revoking && (
-        <Confirm
-          title="Revoke this key?"
-          message={
-            <>
-              Scripts using <strong>{revoking.name}</strong> (<code>{revoking.prefix}…</code>) stop working at once. This cannot be undone.
-            </>
-          }
-          confirmLabel="Revoke key"
-          onCancel={() => setRevoking(null)}
-          onConfirm={async () => {
-            await del(`/account/keys/${revoking.id}`);
-            setRevoking(null);
-            await keys.reload();
+        <Table
+          columns={['Name', 'Key', 'Permission', 'Boards', 'Created', 'Last used', 'Expires']}
+          actions
+          rows={keys.data}
+          empty="No keys yet."
+          hideEmpty
+          class="keys"
+          row={(key) => {
+            const expired = key.expiresAt !== null && Date.parse(key.expiresAt) <= Date.now();
+            return (
+              <tr key={key.id} class={key.revokedAt || expired ? 'inactive' : undefined} data-key-id={key.id}>
+                <th scope="row">{key.name}</th>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{key.permission === 'write' ? 'Read and write' : 'Read only'}</td>
+                <td>{key.boards === null ? 'All boards' : key.boards.map((id) => boardName.get(id) ?? `#${id}`).join(', ') || 'None left'}</td>
+                <td>{formatDate(key.createdAt)}</td>
+                <td>{key.lastUsedAt ? formatDate(key.lastUsedAt, { time: true }) : 'Never'}</td>
+                <td>
+                  {key.expiresAt ? formatDate(key.expiresAt) : 'Never'}
+                  {expired && !key.revokedAt && <span class="badge warn">Expired</span>}
+                </td>
+                <td>
+                  {key.revokedAt ? (
+                    <span class="badge">Revoked</span>
+                  ) : (
+                    <ConfirmButton
+                      class="danger small"
+                      label={`Revoke ${key.name}`}
+                      title="Revoke this key?"
+                      message={
+                        <>
+                          Scripts using <strong>{key.name}</strong> (<code>{key.prefix}…</code>) stop working at once. This cannot be undone.
+                        </>
+                      }
+                      confirmLabel="Revoke key"
+                      action={() => del(`/account/keys/${key.id}`)}
+                      onDone={keys.reload}
+                    >
+                      Revoke
+                    </ConfirmButton>
+                  )}
+                </td>
+              </tr>
+            );
           }}
         />
-      )}
+      </section>
     </main>
   );
 }

@@ -1,15 +1,14 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api';
-import { Alert, Confirm, formatDate, useAction, useLoad } from '../ui';
-import type { AnswerKey, SectionProps, Workspace } from './types';
+import { Alert, Confirm, ConfirmButton, formatDate, Table, useAction, useLoad } from '../ui';
+import type { AnswerKey, SectionProps, WorkspaceDetail } from './types';
 
 /** Answer-API keys (ans_…) and the workspace token (wst_…): shown once, revocable. */
 export function AccessPage({ workspace, canManage }: SectionProps) {
   const keys = useLoad(() => get<{ keys: AnswerKey[] }>(`/agent/workspaces/${workspace.id}/answer-keys`).then((r) => r.keys), [workspace.id]);
-  const detail = useLoad(() => get<Workspace>(`/agent/workspaces/${workspace.id}`), [workspace.id]);
+  const detail = useLoad(() => get<WorkspaceDetail>(`/agent/workspaces/${workspace.id}`), [workspace.id]);
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [revoking, setRevoking] = useState<AnswerKey | null>(null);
   const [regenerating, setRegenerating] = useState(false);
   const create = useAction();
   const token = detail.data?.token ?? null;
@@ -51,44 +50,40 @@ export function AccessPage({ workspace, canManage }: SectionProps) {
         Clients call <code>POST /v1/answer</code> with <code>X-API-Key: ans_…</code>.
       </p>
       <Alert error={keys.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(keys.data ?? []).map((k) => (
-              <tr key={k.id} class={k.revokedAt ? 'inactive' : undefined}>
-                <th scope="row">{k.name}</th>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{formatDate(k.createdAt)}</td>
-                <td>{k.lastUsedAt ? formatDate(k.lastUsedAt, { time: true }) : 'Never'}</td>
-                <td>
-                  {k.revokedAt ? (
-                    <span class="badge">Revoked</span>
-                  ) : (
-                    canManage && (
-                      <button type="button" class="small danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </button>
-                    )
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={['Name', 'Key', 'Created', 'Last used']}
+        actions
+        rows={keys.data}
+        row={(k) => (
+          <tr key={k.id} class={k.revokedAt ? 'inactive' : undefined}>
+            <th scope="row">{k.name}</th>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td>{formatDate(k.createdAt)}</td>
+            <td>{k.lastUsedAt ? formatDate(k.lastUsedAt, { time: true }) : 'Never'}</td>
+            <td>
+              {k.revokedAt ? (
+                <span class="badge">Revoked</span>
+              ) : (
+                canManage && (
+                  <ConfirmButton
+                    class="small danger"
+                    label={`Revoke ${k.name}`}
+                    title="Revoke this answer key?"
+                    message={`Clients using “${k.name}” get 401 at once.`}
+                    confirmLabel="Revoke key"
+                    action={() => del(`/agent/workspaces/${workspace.id}/answer-keys/${k.id}`)}
+                    onDone={keys.reload}
+                  >
+                    Revoke
+                  </ConfirmButton>
+                )
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {canManage && (
         <form
           class="row"
@@ -112,19 +107,6 @@ export function AccessPage({ workspace, canManage }: SectionProps) {
         </form>
       )}
       <Alert error={create.error} />
-      {revoking && (
-        <Confirm
-          title="Revoke this answer key?"
-          message={`Clients using “${revoking.name}” get 401 at once.`}
-          confirmLabel="Revoke key"
-          onCancel={() => setRevoking(null)}
-          onConfirm={async () => {
-            await del(`/agent/workspaces/${workspace.id}/answer-keys/${revoking.id}`);
-            setRevoking(null);
-            await keys.reload();
-          }}
-        />
-      )}
       {regenerating && (
         <Confirm
           title="Regenerate the workspace token?"

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
-import { Alert, Modal, useAction, useLoad } from '../ui';
+import { Alert, Modal, Table, useAction, useLoad } from '../ui';
 import type { Agent, SectionProps } from './types';
 
 export function AgentsPage({ workspace, canManage }: SectionProps) {
@@ -10,42 +10,30 @@ export function AgentsPage({ workspace, canManage }: SectionProps) {
     <section aria-labelledby="agents-heading">
       <h2 id="agents-heading">Agents</h2>
       <Alert error={agents.error} />
-      {agents.data && agents.data.length === 0 && <p>No agents yet: create one to start answering.</p>}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Id</th>
-              <th scope="col">Status</th>
-              <th scope="col">Unreadable attachments</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(agents.data ?? []).map((a) => (
-              <tr key={a.id}>
-                <th scope="row">{a.name}</th>
-                <td>
-                  <code>{a.id}</code>
-                </td>
-                <td>
-                  {a.published ? <span class="badge ok">Published</span> : <span class="badge">Draft</span>}
-                  {a.default && <span class="badge">Default for tickets</span>}
-                </td>
-                <td>{a.attachmentFallback === 'needs_human' ? 'Ask for a human' : 'Answer from the text'}</td>
-                <td>
-                  <button type="button" class="small" onClick={() => setEditing(a)}>
-                    {canManage ? 'Edit' : 'View'}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={['Name', 'Id', 'Status', 'Unreadable attachments']}
+        actions
+        rows={agents.data}
+        empty="No agents yet: create one to start answering."
+        row={(a) => (
+          <tr key={a.id}>
+            <th scope="row">{a.name}</th>
+            <td>
+              <code>{a.id}</code>
+            </td>
+            <td>
+              {a.published ? <span class="badge ok">Published</span> : <span class="badge">Draft</span>}
+              {a.default && <span class="badge">Default for tickets</span>}
+            </td>
+            <td>{a.attachmentFallback === 'needs_human' ? 'Ask for a human' : 'Answer from the text'}</td>
+            <td>
+              <button type="button" class="small" onClick={() => setEditing(a)}>
+                {canManage ? 'Edit' : 'View'}
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       {canManage && (
         <button type="button" class="primary" onClick={() => setEditing('new')}>
           New agent

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
-import { Alert, formatDate, Pager, useLoad } from '../ui';
-import type { Agent, Conversation, SectionProps } from './types';
+import { Alert, formatDate, Pager, Table, useLoad } from '../ui';
+import type { Agent, Conversation, ConversationSummary, SectionProps } from './types';
 import { AnswerView } from './try';
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
@@ -45,7 +45,7 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
   if (filters.to) params.set('to', new Date(new Date(`${filters.to}T00:00:00`).getTime() + 86_400_000).toISOString());
   if (cursor) params.set('cursor', cursor);
   const list = useLoad(
-    () => get<{ conversations: Conversation[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/conversations?${params}`),
+    () => get<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/conversations?${params}`),
     [workspace.id, params.toString()],
   );
   const set = (key: keyof typeof filters) => (e: Event) => {
@@ -100,42 +100,30 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
         </label>
       </form>
       <Alert error={list.error} />
-      {list.data && list.data.conversations.length === 0 && <p>No conversations match.</p>}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Last question</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Channel</th>
-              <th scope="col">Turns</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last active</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(list.data?.conversations ?? []).map((c) => (
-              <tr key={c.id}>
-                <th scope="row">
-                  <a href={`${base}/conversations/${c.id}`} onClick={link(`${base}/conversations/${c.id}`)}>
-                    {c.lastTurn?.question.slice(0, 90) ?? c.id}
-                  </a>
-                </th>
-                <td>{agentName.get(c.agentId) ?? c.agentId}</td>
-                <td class="channels">
-                  <Channels channels={c.channels ?? (c.lastTurn?.channel ? [c.lastTurn.channel] : [])} />
-                </td>
-                <td>{c.turnCount}</td>
-                <td>
-                  {c.needsHuman ? <span class="badge warn">Needs a human</span> : <span class="badge ok">Answered</span>}
-                  {c.lastTurn && <span class={`badge confidence-${c.lastTurn.confidence}`}>{c.lastTurn.confidence}</span>}
-                </td>
-                <td>{formatDate(c.updatedAt, { time: true })}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={['Last question', 'Agent', 'Channel', 'Turns', 'Status', 'Last active']}
+        rows={list.data?.conversations}
+        empty="No conversations match."
+        row={(c) => (
+          <tr key={c.id}>
+            <th scope="row">
+              <a href={`${base}/conversations/${c.id}`} onClick={link(`${base}/conversations/${c.id}`)}>
+                {c.lastTurn?.question.slice(0, 90) ?? c.id}
+              </a>
+            </th>
+            <td>{agentName.get(c.agentId) ?? c.agentId}</td>
+            <td class="channels">
+              <Channels channels={c.channels ?? (c.lastTurn?.channel ? [c.lastTurn.channel] : [])} />
+            </td>
+            <td>{c.turnCount}</td>
+            <td>
+              {c.needsHuman ? <span class="badge warn">Needs a human</span> : <span class="badge ok">Answered</span>}
+              {c.lastTurn && <span class={`badge confidence-${c.lastTurn.confidence}`}>{c.lastTurn.confidence}</span>}
+            </td>
+            <td>{formatDate(c.updatedAt, { time: true })}</td>
+          </tr>
+        )}
+      />
       <Pager cursor={cursor} next={list.data?.nextCursor} onPage={setCursor} />
     </section>
   );

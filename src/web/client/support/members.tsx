@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { useSession } from '../session';
-import { Alert, useAction, useLoad } from '../ui';
+import { Alert, Table, useAction, useLoad } from '../ui';
 import type { SectionProps, WorkspaceMember, WorkspaceRole } from './types';
 
 export function MembersPage({ workspace, canManage }: SectionProps) {
@@ -21,54 +21,41 @@ export function MembersPage({ workspace, canManage }: SectionProps) {
       <h2 id="members-heading">Members</h2>
       <p class="lead">Owners and admins change settings, knowledge, agents, keys and webhooks; members read and try the agent.</p>
       <Alert error={members.error ?? action.error} onDismiss={() => action.setError(null)} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              {canManage && (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+      <Table
+        columns={['Name', 'E-mail', 'Role']}
+        actions={canManage}
+        rows={members.data}
+        row={(m) => (
+          <tr key={m.userId} class={m.active ? undefined : 'inactive'}>
+            <th scope="row">
+              {m.name} {m.userId === user.id && <span class="hint">(you)</span>}
+            </th>
+            <td>{m.email}</td>
+            <td>
+              {canManage && (workspace.role === 'owner' || m.role !== 'owner') ? (
+                <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => act(() => patch(`/agent/workspaces/${workspace.id}/members/${m.userId}`, { role: e.currentTarget.value }))}>
+                  {(roles.includes(m.role) ? roles : [m.role, ...roles]).map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                m.role
               )}
-            </tr>
-          </thead>
-          <tbody>
-            {(members.data ?? []).map((m) => (
-              <tr key={m.userId} class={m.active ? undefined : 'inactive'}>
-                <th scope="row">
-                  {m.name} {m.userId === user.id && <span class="hint">(you)</span>}
-                </th>
-                <td>{m.email}</td>
-                <td>
-                  {canManage && (workspace.role === 'owner' || m.role !== 'owner') ? (
-                    <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => act(() => patch(`/agent/workspaces/${workspace.id}/members/${m.userId}`, { role: e.currentTarget.value }))}>
-                      {(roles.includes(m.role) ? roles : [m.role, ...roles]).map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    m.role
-                  )}
-                </td>
-                {canManage && (
-                  <td>
-                    {(workspace.role === 'owner' || m.role !== 'owner') && (
-                      <button type="button" class="small danger" onClick={() => act(() => del(`/agent/workspaces/${workspace.id}/members/${m.userId}`))} aria-label={`Remove ${m.name}`}>
-                        Remove
-                      </button>
-                    )}
-                  </td>
+            </td>
+            {canManage && (
+              <td>
+                {(workspace.role === 'owner' || m.role !== 'owner') && (
+                  <button type="button" class="small danger" onClick={() => act(() => del(`/agent/workspaces/${workspace.id}/members/${m.userId}`))} aria-label={`Remove ${m.name}`}>
+                    Remove
+                  </button>
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </td>
+            )}
+          </tr>
+        )}
+      />
       {canManage && (
         <form
           class="row"

@@ -3,7 +3,7 @@ import { useEffect } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
 import { Alert, useLoad } from '../ui';
-import type { Agent, AnswerKey, Article, Conversation, SectionProps } from './types';
+import type { Agent, AnswerKey, Article, ConversationSummary, SectionProps } from './types';
 
 /** What the workspace has, read from the workspace itself (nothing is stored about the checklist). */
 export interface Setup {
@@ -28,7 +28,7 @@ export function useSetup(workspaceId: number, refresh: unknown) {
     const [articles, agents, tried, keys] = await Promise.all([
       get<{ articles: Article[] }>(`${w}/articles?limit=1`),
       get<{ agents: Agent[] }>(`${w}/agents`),
-      get<{ conversations: Conversation[] }>(`${w}/conversations?channel=console&limit=1`),
+      get<{ conversations: ConversationSummary[] }>(`${w}/conversations?channel=console&limit=1`),
       get<{ keys: AnswerKey[] }>(`${w}/answer-keys`),
     ]);
     return {

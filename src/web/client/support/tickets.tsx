@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, patch } from '../api';
 import { link } from '../router';
-import { Alert, formatDate, Pager, useAction, useLoad } from '../ui';
+import { Alert, formatDate, Pager, Table, useAction, useLoad } from '../ui';
 import { ConversationThread } from './conversations';
 import type { SectionProps, Ticket } from './types';
 
@@ -20,41 +20,29 @@ export function TicketsPage({ workspace, base }: SectionProps) {
         Tickets are created by your ticketing system through <code>POST /v1/tickets</code> with the workspace token.
       </p>
       <Alert error={list.error} />
-      {list.data && list.data.tickets.length === 0 && <p>No tickets yet.</p>}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Requester</th>
-              <th scope="col">Priority</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(list.data?.tickets ?? []).map((t) => (
-              <tr key={t.id}>
-                <td>{t.id}</td>
-                <th scope="row">
-                  <a href={`${base}/tickets/${t.id}`} onClick={link(`${base}/tickets/${t.id}`)}>
-                    {t.subject}
-                  </a>
-                </th>
-                <td>{t.requester.email}</td>
-                <td>
-                  <span class={`badge priority-${t.priority}`}>{t.priority}</span>
-                </td>
-                <td>
-                  <span class={`badge status-${t.status}`}>{t.status}</span>
-                </td>
-                <td>{formatDate(t.createdAt, { time: true })}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={['#', 'Subject', 'Requester', 'Priority', 'Status', 'Created']}
+        rows={list.data?.tickets}
+        empty="No tickets yet."
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.id}</td>
+            <th scope="row">
+              <a href={`${base}/tickets/${t.id}`} onClick={link(`${base}/tickets/${t.id}`)}>
+                {t.subject}
+              </a>
+            </th>
+            <td>{t.requester.email}</td>
+            <td>
+              <span class={`badge priority-${t.priority}`}>{t.priority}</span>
+            </td>
+            <td>
+              <span class={`badge status-${t.status}`}>{t.status}</span>
+            </td>
+            <td>{formatDate(t.createdAt, { time: true })}</td>
+          </tr>
+        )}
+      />
       <Pager cursor={cursor} next={list.data?.nextCursor} onPage={setCursor} />
     </section>
   );

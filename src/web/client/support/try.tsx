@@ -2,16 +2,7 @@ import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { link } from '../router';
 import { Alert, useAction, useLoad } from '../ui';
-import type { Agent, Confidence, SectionProps, Source } from './types';
-
-interface Answer {
-  conversationId: string;
-  agentId: string;
-  message: string;
-  sources: Source[];
-  needs_human: boolean;
-  confidence: Confidence;
-}
+import type { Agent, Answer, Confidence, SectionProps, Source } from './types';
 
 async function toBase64(file: File) {
   const bytes = new Uint8Array(await file.arrayBuffer());

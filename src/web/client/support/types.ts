@@ -1,137 +1,24 @@
-export type WorkspaceRole = 'owner' | 'admin' | 'member';
-export interface Workspace {
-  id: number;
-  name: string;
-  role: WorkspaceRole;
-  conversationLimit: number | null;
-  createdAt: string;
-  token?: { prefix: string; createdAt: string } | null;
-}
-export interface Agent {
-  id: string;
-  name: string;
-  published: boolean;
-  default: boolean;
-  fallbackMessage: string;
-  referralText: string;
-  attachmentFallback: 'answer' | 'needs_human';
-  createdAt: string;
-  updatedAt: string;
-}
-export interface Article {
-  externalId: string;
-  title: string;
-  body: string;
-  url: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface Source {
-  externalId: string;
-  title: string;
-  score: number;
-}
-export type Confidence = 'high' | 'medium' | 'low';
-export interface Turn {
-  id: number;
-  agentId: string;
-  channel: string | null;
-  question: string;
-  reply: string;
-  sources: Source[];
-  confidence: Confidence;
-  needsHuman: boolean;
-  reason?: string | null;
-  attachments?: { filename: string | null; mime: string }[];
-  latencyMs?: number;
-  createdAt: string;
-}
-export interface Conversation {
-  id: string;
-  ref: string | null;
-  agentId: string;
-  /** Every channel its turns came in on, first seen first. */
-  channels?: string[];
-  needsHuman: boolean;
-  turnCount: number;
-  createdAt: string;
-  updatedAt: string;
-  lastTurn?: Turn | null;
-  turns?: Turn[];
-}
-export interface AnswerKey {
-  id: number;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-export interface Ticket {
-  id: number;
-  workspaceId: number;
-  subject: string;
-  description: string;
-  priority: 'low' | 'normal' | 'high' | 'urgent';
-  status: 'open' | 'pending' | 'solved' | 'closed';
-  requester: { email: string };
-  conversationId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface Endpoint {
-  id: number;
-  workspaceId: number;
-  url: string;
-  description?: string | null;
-  events: string[] | null;
-  enabled: boolean;
-  disabledReason: 'manual' | 'gone' | 'failing' | null;
-  disabledAt: string | null;
-  failingSince: string | null;
-  secretRotationEndsAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface Attempt {
-  id: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-  succeeded: boolean;
-  /** As sent, but for webhook-signature (not kept). */
-  requestHeaders?: Record<string, string>;
-}
-export interface Delivery {
-  id: number;
-  endpointId: number;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  nextAttemptAt: string | null;
-  createdAt: string;
-  payload: unknown;
-  attempts: Attempt[];
-}
-export interface Stats {
-  answers: number;
-  needsHuman: number;
-  needsHumanShare: number;
-  confidence: Record<Confidence, number>;
-  latencyMs: { p50: number | null; p90: number | null; p99: number | null };
-}
-export interface Metrics {
-  from: string;
-  to: string;
-  total: Stats;
-  days: (Stats & { day: string })[];
-}
-export interface Gaps {
-  unanswered: number;
-  groups: { count: number; terms: string[]; lastAskedAt: string; examples: { question: string; conversationId: string; askedAt: string }[] }[];
-}
+/**
+ * What the support console receives, taken from the server's response schemas (`import type`,
+ * erased by esbuild, as in ../types.ts). The few shapes a route declares inline, without a schema
+ * to import, are written out below and say where they come from.
+ */
+import type { z } from 'zod';
+import type { answerResponse, confidence, source } from '../../../answers/schemas.js';
+import type { agent, answerKey, article, conversation, conversationSummary, gaps, metrics, turn } from '../../../answers/web-schemas.js';
+import type { ticket } from '../../../tickets/schemas.js';
+import type { WEBHOOK_EVENT_TYPES } from '../../../webhooks/event-types.js';
+import type { attempt, delivery, endpoint } from '../../../webhooks/schemas.js';
+import type { workspace, workspaceRole } from '../../../workspaces/schemas.js';
+
+export type WorkspaceRole = z.output<typeof workspaceRole>;
+export type Workspace = z.output<typeof workspace>;
+/**
+ * GET /agent/workspaces/{id}: the workspace and its token's prefix. The route extends the
+ * workspace schema inline (src/workspaces/routes.ts), so this part is written out here.
+ */
+export type WorkspaceDetail = Workspace & { token: { prefix: string; createdAt: string } | null };
+/** GET /agent/workspaces/{id}/members: a schema the route declares inline (src/workspaces/routes.ts). */
 export interface WorkspaceMember {
   userId: number;
   name: string;
@@ -140,6 +27,28 @@ export interface WorkspaceMember {
   active: boolean;
   createdAt: string;
 }
+
+export type Agent = z.output<typeof agent>;
+export type Article = z.output<typeof article>;
+export type Source = z.output<typeof source>;
+export type Confidence = z.output<typeof confidence>;
+/** The answer API's reply (POST /v1/answer, and "Try the agent"). */
+export type Answer = z.output<typeof answerResponse>;
+export type Turn = z.output<typeof turn>;
+/** A conversation as lists show it: its last turn, not all of them. */
+export type ConversationSummary = z.output<typeof conversationSummary>;
+/** One conversation with all its turns. */
+export type Conversation = z.output<typeof conversation>;
+export type AnswerKey = z.output<typeof answerKey>;
+export type Ticket = z.output<typeof ticket>;
+export type Endpoint = z.output<typeof endpoint>;
+export type Attempt = z.output<typeof attempt>;
+export type Delivery = z.output<typeof delivery>;
+/** The event types an endpoint may subscribe to, in the server's order. */
+export type WebhookEventTypes = typeof WEBHOOK_EVENT_TYPES;
+export type Metrics = z.output<typeof metrics>;
+export type Stats = Metrics['total'];
+export type Gaps = z.output<typeof gaps>;
 
 /** What the support page hands each of its sections. */
 export interface SectionProps {

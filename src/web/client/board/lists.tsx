@@ -1,0 +1,286 @@
+import { Fragment } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import { patch, post } from '../api';
+import type { Board, CardSummary, Label, List, Member } from '../types';
+import { Alert, plural, useAction } from '../ui';
+import { dropIndex } from './board-model';
+import { CardTile } from './card-tile';
+
+type Dragging = { kind: 'card'; id: number } | { kind: 'list'; id: number } | null;
+
+interface ListsProps {
+  board: Board;
+  canEdit: boolean;
+  moveCard: (cardId: number, listId: number, index: number) => Promise<void>;
+  moveList: (listId: number, index: number) => Promise<void>;
+  keyboardMove: (card: CardSummary, key: string) => boolean;
+  refused: (error: unknown) => void;
+  resync: () => Promise<void>;
+}
+
+/** The board's columns in order, each list's cards, and drag-and-drop of both; editors add lists. */
+export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refused, resync }: ListsProps) {
+  const [dragging, setDragging] = useState<Dragging>(null);
+  const [target, setTarget] = useState<{ listId: number; index: number } | null>(null);
+  const [listTarget, setListTarget] = useState<number | null>(null);
+  const container = useRef<HTMLDivElement>(null);
+  const end = () => {
+    setDragging(null);
+    setTarget(null);
+    setListTarget(null);
+  };
+
+  return (
+    <div
+      class="lists"
+      ref={container}
+      onDragOver={(e) => {
+        if (dragging?.kind !== 'list') return;
+        e.preventDefault();
+        const columns = [...container.current!.querySelectorAll('.list[data-list-id]')].filter((el) => el.getAttribute('data-list-id') !== String(dragging.id));
+        setListTarget(dropIndex(columns, e.clientX, 'x'));
+      }}
+      onDrop={(e) => {
+        if (dragging?.kind !== 'list' || listTarget === null) return;
+        e.preventDefault();
+        void moveList(dragging.id, listTarget);
+        end();
+      }}
+    >
+      {board.lists.map((list) => (
+        <ListColumn
+          key={list.id}
+          list={list}
+          board={board}
+          canEdit={canEdit}
+          dragging={dragging}
+          setDragging={setDragging}
+          target={target?.listId === list.id ? target.index : null}
+          setTarget={(index) => setTarget(index === null ? null : { listId: list.id, index })}
+          onDropCard={(cardId, index) => {
+            void moveCard(cardId, list.id, index);
+            end();
+          }}
+          onDragEnd={end}
+          keyboardMove={keyboardMove}
+          refused={refused}
+          resync={resync}
+        />
+      ))}
+      {canEdit && <AddList boardId={board.id} onAdded={resync} />}
+    </div>
+  );
+}
+
+interface ListColumnProps {
+  list: List;
+  board: Board;
+  canEdit: boolean;
+  dragging: Dragging;
+  setDragging: (d: Dragging) => void;
+  target: number | null;
+  setTarget: (index: number | null) => void;
+  onDropCard: (cardId: number, index: number) => void;
+  onDragEnd: () => void;
+  keyboardMove: (card: CardSummary, key: string) => boolean;
+  refused: (error: unknown) => void;
+  resync: () => Promise<void>;
+}
+
+function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTarget, onDropCard, onDragEnd, keyboardMove, refused, resync }: ListColumnProps) {
+  const cardsRef = useRef<HTMLOListElement>(null);
+  const labels = new Map(board.labels.map((l) => [l.id, l]));
+  const members = new Map(board.members.map((m) => [m.userId, m]));
+  const shown = list.cards.filter((c) => !(dragging?.kind === 'card' && dragging.id === c.id && target !== null));
+  const headingId = `list-${list.id}-name`;
+
+  return (
+    <section class="list" data-list-id={list.id} aria-labelledby={headingId}>
+      <header
+        class="list-head"
+        draggable={canEdit}
+        onDragStart={(e) => {
+          e.dataTransfer!.setData('text/plain', `list:${list.id}`);
+          e.dataTransfer!.effectAllowed = 'move';
+          setDragging({ kind: 'list', id: list.id });
+        }}
+        onDragEnd={onDragEnd}
+      >
+        <ListName list={list} canEdit={canEdit} headingId={headingId} refused={refused} resync={resync} />
+        <span class="count" aria-label={plural(list.cards.length, 'card')}>
+          {list.cards.length}
+        </span>
+      </header>
+      <ol
+        class="cards"
+        ref={cardsRef}
+        aria-labelledby={headingId}
+        onDragOver={(e) => {
+          if (dragging?.kind !== 'card') return;
+          e.preventDefault();
+          e.stopPropagation();
+          const tiles = [...cardsRef.current!.querySelectorAll('[data-card-id]')].filter((el) => el.getAttribute('data-card-id') !== String(dragging.id));
+          setTarget(dropIndex(tiles, e.clientY, 'y'));
+        }}
+        onDrop={(e) => {
+          if (dragging?.kind !== 'card' || target === null) return;
+          e.preventDefault();
+          e.stopPropagation();
+          onDropCard(dragging.id, target);
+        }}
+      >
+        {shown.map((card, index) => (
+          <Fragment key={card.id}>
+            {target === index && <li class="drop-slot" aria-hidden="true" />}
+            <CardTile
+              card={card}
+              labels={card.labelIds.map((id) => labels.get(id)).filter((l): l is Label => !!l)}
+              members={card.memberIds.map((id) => members.get(id)).filter((m): m is Member => !!m)}
+              canEdit={canEdit}
+              dragged={dragging?.kind === 'card' && dragging.id === card.id}
+              onDragStart={() => setDragging({ kind: 'card', id: card.id })}
+              onDragEnd={onDragEnd}
+              keyboardMove={keyboardMove}
+            />
+          </Fragment>
+        ))}
+        {target !== null && target >= shown.length && <li class="drop-slot" aria-hidden="true" />}
+      </ol>
+      {canEdit && <AddCard listId={list.id} onAdded={resync} refused={refused} />}
+    </section>
+  );
+}
+
+function ListName({ list, canEdit, headingId, refused, resync }: { list: List; canEdit: boolean; headingId: string; refused: (e: unknown) => void; resync: () => Promise<void> }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(list.name);
+  if (!editing)
+    return (
+      <h2 id={headingId} class="list-name">
+        {canEdit ? (
+          <button
+            type="button"
+            class="link"
+            title="Rename this list"
+            onClick={() => {
+              setName(list.name);
+              setEditing(true);
+            }}
+          >
+            {list.name}
+          </button>
+        ) : (
+          list.name
+        )}
+      </h2>
+    );
+  const save = async () => {
+    setEditing(false);
+    if (name.trim() === list.name || !name.trim()) return;
+    try {
+      await patch(`/api/lists/${list.id}`, { name: name.trim() });
+      await resync();
+    } catch (error) {
+      refused(error);
+    }
+  };
+  return (
+    <h2 id={headingId} class="list-name">
+      <input
+        aria-label="List name"
+        value={name}
+        autoFocus
+        onInput={(e) => setName(e.currentTarget.value)}
+        onBlur={save}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') e.currentTarget.blur();
+          if (e.key === 'Escape') setEditing(false);
+        }}
+      />
+    </h2>
+  );
+}
+
+function AddCard({ listId, onAdded, refused }: { listId: number; onAdded: () => Promise<void>; refused: (e: unknown) => void }) {
+  const [title, setTitle] = useState('');
+  const [open, setOpen] = useState(false);
+  if (!open)
+    return (
+      <button type="button" class="add" onClick={() => setOpen(true)}>
+        + Add a card
+      </button>
+    );
+  return (
+    <form
+      class="add-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (!title.trim()) return;
+        try {
+          await post(`/api/lists/${listId}/cards`, { title: title.trim() });
+          setTitle('');
+          await onAdded();
+        } catch (error) {
+          refused(error);
+        }
+      }}
+    >
+      <label>
+        <span class="visually-hidden">Card title</span>
+        <textarea
+          rows={2}
+          value={title}
+          autoFocus
+          placeholder="Card title"
+          onInput={(e) => setTitle(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+            if (e.key === 'Escape') setOpen(false);
+          }}
+        />
+      </label>
+      <div class="actions">
+        <button type="submit" class="primary small">
+          Add card
+        </button>
+        <button type="button" class="small" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function AddList({ boardId, onAdded }: { boardId: number; onAdded: () => Promise<void> }) {
+  const [name, setName] = useState('');
+  const { error, busy, run } = useAction();
+  return (
+    <section class="list add-list" aria-label="Add a list">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            await post(`/api/boards/${boardId}/lists`, { name });
+            setName('');
+            await onAdded();
+          });
+        }}
+      >
+        <label>
+          New list
+          <input value={name} required onInput={(e) => setName(e.currentTarget.value)} placeholder="List name" />
+        </label>
+        <Alert error={error} />
+        <button type="submit" class="small" disabled={busy}>
+          Add list
+        </button>
+      </form>
+      <p id="move-hint" class="hint">
+        Keyboard: focus a card and press Alt with an arrow key to move it.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ComponentChildren } from 'preact';
+
+/**
+ * Items as a table: a header row (`columns`; `actions` adds a last column for row buttons, its
+ * header heard by screen readers only), one `row` per item, inside the wrapper that scrolls it
+ * sideways on a narrow screen. `empty` is said above it once the items are loaded and there are
+ * none; `hideEmpty` leaves the table out until there is a row, rather than showing its header alone.
+ */
+export function Table<T>({
+  columns,
+  actions = false,
+  rows,
+  row,
+  empty,
+  hideEmpty = false,
+  class: className,
+  wrapClass,
+  wrap = true,
+}: {
+  /** Column headers; none: a table without a header row. */
+  columns?: string[];
+  actions?: boolean;
+  /** null or undefined while loading. */
+  rows: readonly T[] | null | undefined;
+  /** The item's `<tr>`, with its key. */
+  row: (item: T) => ComponentChildren;
+  empty?: ComponentChildren;
+  hideEmpty?: boolean;
+  /** The table's class. */
+  class?: string;
+  /** A class for the wrapper besides `table-wrap`. */
+  wrapClass?: string;
+  /** false: no wrapper (a narrow table in a dialog). */
+  wrap?: boolean;
+}) {
+  const none = !!rows && rows.length === 0;
+  const table = (
+    <table class={className}>
+      {columns && (
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+            {actions && (
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+      )}
+      <tbody>{(rows ?? []).map((item) => row(item))}</tbody>
+    </table>
+  );
+  return (
+    <>
+      {empty !== undefined && none && <p>{empty}</p>}
+      {(!hideEmpty || (rows && rows.length > 0)) && (wrap ? <div class={wrapClass ? `table-wrap ${wrapClass}` : 'table-wrap'}>{table}</div> : table)}
+    </>
+  );
+}
