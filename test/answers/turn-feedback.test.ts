@@ -53,7 +53,7 @@ describe('verdicts on answers', () => {
     const w = await workspace();
     const a = await w.answer('How do I export my invoices as PDF?');
     const wrongWithout = await w.call('PUT', a.feedback, { verdict: 'wrong' });
-    expect([wrongWithout.statusCode, wrongWithout.json().error]).toEqual([400, expect.stringMatching(/^body\.articleId: /)]);
+    expect([wrongWithout.statusCode, wrongWithout.json().error]).toEqual([400, expect.stringMatching(/^articleId: /)]);
     expect((await w.call('PUT', a.feedback, { verdict: 'wrong', articleId: 'no-such' })).json().error).toMatch(/no article "no-such"/);
     expect((await w.call('PUT', a.feedback, { verdict: 'right', articleId: 'inv-csv' })).statusCode).toBe(400);
     expect((await w.call('PUT', a.feedback, { verdict: 'great' })).statusCode).toBe(400);

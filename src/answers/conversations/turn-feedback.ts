@@ -59,12 +59,12 @@ export async function giveFeedback({
 }): Promise<FeedbackResult> {
   const turn = await db.conversationTurn.findFirst({ where: { id: turnId, conversationId, workspaceId }, select: { id: true, needsHuman: true, sources: true } });
   if (!turn) throw notFound('turn: not found');
-  if (verdict === 'wrong' && !articleExternalId) throw badRequest('body.articleId: name the article that answers the message (its externalId) when the answer was wrong');
-  if (verdict !== 'wrong' && articleExternalId) throw badRequest('body.articleId: only a "wrong" verdict names an article');
+  if (verdict === 'wrong' && !articleExternalId) throw badRequest('articleId: name the article that answers the message (its externalId) when the answer was wrong');
+  if (verdict !== 'wrong' && articleExternalId) throw badRequest('articleId: only a "wrong" verdict names an article');
   let articleId: number | null = null;
   if (verdict === 'wrong') {
     const article = await db.article.findUnique({ where: { workspaceId_externalId: { workspaceId, externalId: articleExternalId! } }, select: { id: true } });
-    if (!article) throw badRequest(`body.articleId: this workspace has no article "${articleExternalId}"`);
+    if (!article) throw badRequest(`articleId: this workspace has no article "${articleExternalId}"`);
     articleId = article.id;
   } else if (verdict === 'right' && !turn.needsHuman) {
     const cited = (turn.sources as { externalId?: string }[])[0]?.externalId;

@@ -52,16 +52,30 @@ function AgentEditor({ workspaceId, agent, canManage, onClose, onSaved }: { work
     fallbackMessage: agent?.fallbackMessage ?? '',
     referralText: agent?.referralText ?? '',
     attachmentFallback: agent?.attachmentFallback ?? 'answer',
+    synonyms: (agent?.synonyms ?? []).map((g) => g.join(', ')).join('\n'),
+    handoffTopics: (agent?.handoffTopics ?? []).join('\n'),
   });
-  const { error, busy, run } = useAction();
+  const { error, busy, run, setError } = useAction();
   const field = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm({ ...form, [key]: value });
   return (
     <Modal title={agent ? agent.name : 'New agent'} onClose={onClose}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          const synonyms = synonymGroups(form.synonyms);
+          if (typeof synonyms === 'string') {
+            setError(new Error(synonyms));
+            return;
+          }
           void run(async () => {
-            const body: Record<string, unknown> = { name: form.name, published: form.published, referralText: form.referralText, attachmentFallback: form.attachmentFallback };
+            const body: Record<string, unknown> = {
+              name: form.name,
+              published: form.published,
+              referralText: form.referralText,
+              attachmentFallback: form.attachmentFallback,
+              synonyms,
+              handoffTopics: form.handoffTopics.split('\n').map((t) => t.trim()).filter(Boolean),
+            };
             if (form.fallbackMessage.trim()) body.fallbackMessage = form.fallbackMessage;
             // "default" can only be given to an agent (there is always one default); it is not taken away directly.
             if (form.default && !agent?.default) body.default = true;
@@ -100,6 +114,14 @@ function AgentEditor({ workspaceId, agent, canManage, onClose, onSaved }: { work
               <option value="needs_human">Say a human is needed</option>
             </select>
           </label>
+          <label>
+            Words of your product that mean the same <span class="hint">(one group per line, words separated by commas: “seat, licence”; general ones like “invoice, bill” are built in)</span>
+            <textarea rows={3} value={form.synonyms} onInput={(e) => field('synonyms', e.currentTarget.value)} />
+          </label>
+          <label>
+            Always hand to a person <span class="hint">(one topic per line, e.g. “refund”: a message naming one goes to a person)</span>
+            <textarea rows={2} value={form.handoffTopics} onInput={(e) => field('handoffTopics', e.currentTarget.value)} />
+          </label>
         </fieldset>
         <Alert error={error} />
         {canManage && (
@@ -110,4 +132,17 @@ function AgentEditor({ workspaceId, agent, canManage, onClose, onSaved }: { work
       </form>
     </Modal>
   );
+}
+
+/** The synonym field's lines as groups of words, or what is wrong with a line, in the user's words. */
+function synonymGroups(text: string): string[][] | string {
+  const groups: string[][] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    const words = line.split(/[,\s]+/).filter(Boolean);
+    if (words.length === 0) continue;
+    if (words.length === 1) return `Words that mean the same, line ${i + 1}: a group needs at least two words.`;
+    if (words.length > 10) return `Words that mean the same, line ${i + 1}: at most 10 words in a group.`;
+    groups.push(words);
+  }
+  return groups;
 }

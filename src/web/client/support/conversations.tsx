@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
 import { Alert, formatDate, Pager, Table, useLoad } from '../ui';
-import type { Agent, Conversation, ConversationSummary, SectionProps } from './types';
+import type { Agent, Conversation, ConversationSummary, Learning, SectionProps } from './types';
 import { AnswerView } from './try';
+import { learningText, TurnVerdict } from './verdict';
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
 export const REASONS: Record<string, string> = {
@@ -11,6 +12,7 @@ export const REASONS: Record<string, string> = {
   not_covered: 'The articles found did not cover the question',
   human_requested: 'The customer asked for a person',
   account_action: 'It needs staff to act on the account',
+  handoff_topic: 'It names one of the agent\'s hand-off topics',
   attachment_unreadable: 'The attachments could not be read',
   earlier_turn: 'An earlier message of this conversation already needed a human',
 };
@@ -53,10 +55,16 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
     setFilters({ ...filters, [key]: (e.currentTarget as HTMLInputElement).value });
   };
   const agentName = new Map((agents.data ?? []).map((a) => [a.id, a.name]));
+  const learning = useLoad(() => get<Learning>(`/agent/workspaces/${workspace.id}/learning`), [workspace.id]);
 
   return (
     <section aria-labelledby="conv-heading">
       <h2 id="conv-heading">Conversations</h2>
+      {learning.data && (
+        <p class="hint" data-testid="learning">
+          {learningText(learning.data)} Open a conversation to say whether an answer was right.
+        </p>
+      )}
       <form class="row filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Agent
@@ -175,6 +183,7 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
                 </p>
                 {(t.attachments ?? []).length > 0 && <p class="hint">Attachments: {t.attachments!.map((a) => a.filename ?? a.mime).join(', ')}</p>}
                 <AnswerView answer={{ message: t.reply, sources: t.sources, confidence: t.confidence, needsHuman: t.needsHuman }} base={base} />
+                <TurnVerdict workspaceId={workspaceId} conversationId={conversationId} turn={t} onChanged={() => void conversation.reload()} />
                 {t.reason && (
                   <p class="hint why">
                     Why a human is needed:{' '}

@@ -1,0 +1,128 @@
+import { useState } from 'preact/hooks';
+import { del, get, put } from '../api';
+import { Alert, errorFor, FieldError, plural, useAction } from '../ui';
+import type { Article, FeedbackResult, Turn } from './types';
+
+const SAID: Record<NonNullable<Turn['feedback']>['verdict'], string> = {
+  right: 'right',
+  wrong: 'wrong',
+  needs_human: 'should have gone to a person',
+};
+
+/**
+ * What the agent made of the verdicts so far, in words: those on answers it weighed (not on messages
+ * where it found nothing, or that asked for a person) teach it when to hand over.
+ */
+export function learningText(l: { labels: number; labelsNeeded: number; refitted: boolean }) {
+  if (l.refitted) return `The agent decides when to hand over with what it learnt from ${plural(l.labels, 'verdict')} of your team.`;
+  return `${plural(l.labels, 'verdict')} of your team count toward when to hand over; from ${l.labelsNeeded}, the agent decides with them.`;
+}
+
+/** What a saved verdict changed, in words. */
+function savedText(saved: FeedbackResult, turn: Turn) {
+  const found = saved.articleId ?? (saved.verdict === 'right' && !turn.needsHuman ? turn.sources[0]?.externalId : undefined);
+  return found ? `Saved. Messages worded like this one will now find “${found}”. ` : 'Saved. ';
+}
+
+/**
+ * A staff member's verdict on one answer: right, wrong (naming the article that answers it), or it
+ * should have gone to a person. The agent learns from them (see the answer API's README section).
+ */
+export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { workspaceId: number; conversationId: string; turn: Turn; onChanged: () => void }) {
+  const url = `/agent/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversationId)}/turns/${turn.id}/feedback`;
+  const action = useAction();
+  const [choosing, setChoosing] = useState(false);
+  const [article, setArticle] = useState('');
+  const [found, setFound] = useState<Article[]>([]);
+  const [saved, setSaved] = useState<FeedbackResult | null>(null);
+  const give = (body: { verdict: 'right' | 'wrong' | 'needs_human'; articleId?: string }) =>
+    action.run(async () => {
+      setSaved(await put<FeedbackResult>(url, body));
+      setChoosing(false);
+      onChanged();
+    });
+  const search = async (q: string) => {
+    setArticle(q);
+    if (q.trim().length < 2) return;
+    const r = await get<{ articles: Article[] }>(`/agent/workspaces/${workspaceId}/articles?q=${encodeURIComponent(q)}&limit=10`).catch(() => null);
+    if (r) setFound(r.articles);
+  };
+  const suggestions = [...turn.sources.map((s) => ({ externalId: s.externalId, title: s.title })), ...found.filter((a) => !turn.sources.some((s) => s.externalId === a.externalId))];
+  const listId = `articles-${turn.id}`;
+
+  return (
+    <div class="verdict" role="group" aria-label="Your verdict on this answer">
+      {turn.feedback ? (
+        <p class="hint" data-testid="verdict">
+          Marked <strong>{SAID[turn.feedback.verdict]}</strong>
+          {turn.feedback.articleId && <> (the right article: {turn.feedback.articleId})</>}
+          {turn.feedback.by && <> by {turn.feedback.by}</>}.{' '}
+          <button type="button" class="link" disabled={action.busy} onClick={() =>
+              void action.run(async () => {
+                await del(url);
+                setSaved(null);
+                onChanged();
+              })
+            }
+          >
+            Take it back
+          </button>
+        </p>
+      ) : (
+        <p class="hint">Was this answer right? Your verdict teaches the agent.</p>
+      )}
+      <div class="row">
+        <button type="button" disabled={action.busy} onClick={() => void give({ verdict: 'right' })}>
+          Right
+        </button>
+        <button type="button" disabled={action.busy} aria-expanded={choosing} onClick={() => setChoosing(!choosing)}>
+          Wrong…
+        </button>
+        <button type="button" disabled={action.busy} onClick={() => void give({ verdict: 'needs_human' })}>
+          Should have gone to a person
+        </button>
+      </div>
+      {choosing && (
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void give({ verdict: 'wrong', articleId: article.trim() });
+          }}
+        >
+          <label>
+            The article that answers it
+            <input
+              list={listId}
+              value={article}
+              required
+              placeholder="Its ID, or words of its title"
+              aria-invalid={errorFor(action.error, 'articleId') ? true : undefined}
+              aria-describedby={`${listId}-error`}
+              onInput={(e) => void search(e.currentTarget.value)}
+            />
+            <FieldError error={action.error} field="articleId" id={`${listId}-error`} />
+          </label>
+          <datalist id={listId}>
+            {suggestions.map((a) => (
+              <option key={a.externalId} value={a.externalId} label={a.title} />
+            ))}
+          </datalist>
+          <button type="submit" disabled={action.busy}>
+            Save
+          </button>
+          <button type="button" class="link" onClick={() => setChoosing(false)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      <Alert error={action.error} fields={['articleId']} />
+      {saved && (
+        <p class="hint" role="status">
+          {savedText(saved, turn)}
+          {learningText(saved)}
+        </p>
+      )}
+    </div>
+  );
+}
