@@ -183,7 +183,6 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
                 </p>
                 {(t.attachments ?? []).length > 0 && <p class="hint">Attachments: {t.attachments!.map((a) => a.filename ?? a.mime).join(', ')}</p>}
                 <AnswerView answer={{ message: t.reply, sources: t.sources, confidence: t.confidence, needsHuman: t.needsHuman }} base={base} />
-                <TurnVerdict workspaceId={workspaceId} conversationId={conversationId} turn={t} onChanged={() => void conversation.reload()} />
                 {t.reason && (
                   <p class="hint why">
                     Why a human is needed:{' '}
@@ -193,6 +192,7 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
                   </p>
                 )}
                 {t.latencyMs !== undefined && <p class="hint">Answered in {t.latencyMs} ms</p>}
+                <TurnVerdict workspaceId={workspaceId} conversationId={conversationId} turn={t} onChanged={() => void conversation.reload()} />
               </li>
             ))}
           </ol>

@@ -72,13 +72,13 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
         <p class="hint">Was this answer right? Your verdict teaches the agent.</p>
       )}
       <div class="row">
-        <button type="button" disabled={action.busy} onClick={() => void give({ verdict: 'right' })}>
+        <button type="button" class="small" disabled={action.busy} onClick={() => void give({ verdict: 'right' })}>
           Right
         </button>
-        <button type="button" disabled={action.busy} aria-expanded={choosing} onClick={() => setChoosing(!choosing)}>
+        <button type="button" class="small" disabled={action.busy} aria-expanded={choosing} onClick={() => setChoosing(!choosing)}>
           Wrong…
         </button>
-        <button type="button" disabled={action.busy} onClick={() => void give({ verdict: 'needs_human' })}>
+        <button type="button" class="small" disabled={action.busy} onClick={() => void give({ verdict: 'needs_human' })}>
           Should have gone to a person
         </button>
       </div>
