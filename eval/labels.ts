@@ -10,7 +10,7 @@ import { refitDecision, type Sample } from '../src/answers/retrieval/fit.js';
 import { humanIntent } from '../src/answers/retrieval/intents.js';
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import type { Base, Question } from './bases.js';
-import { featuresOf, ours } from './loko.js';
+import { ours } from './loko.js';
 import { type Metrics, metrics } from './metrics.js';
 
 function shuffled<T>(items: T[], seed: number): T[] {
@@ -38,10 +38,8 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
     const message = q.turns.at(-1)!;
     const answered = await ours(base, q, global);
     // A turn an intent handed over was not the decision's: its label teaches the decision nothing.
-    if (q.kind !== 'human_request' && !humanIntent(message)) {
-      const x = featuresOf(base, q);
-      if (x) samples.push({ x, y: q.needsHuman ? 0 : 1 });
-    }
+    // The features the turn was decided on, as the server keeps them (the thread's reading when it decided).
+    if (q.kind !== 'human_request' && !humanIntent(message) && answered.features) samples.push({ x: answered.features, y: q.needsHuman ? 0 : 1 });
     if (q.needsHuman || !q.expected.length) continue;
     // "Right" confirms the cited article; "wrong, the right article is …" names another.
     const article = q.expected.includes(answered.sources[0] ?? '') ? answered.sources[0]! : q.expected[0]!;

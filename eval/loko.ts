@@ -32,7 +32,7 @@ export async function ours(base: Base, q: Question, model: DecisionModel): Promi
     thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;
   }
-  return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman };
+  return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman, features: last!.features };
 }
 
 /** Plain BM25 on the last message (with its attachment's text): its top three as sources, needs_human below the threshold. */

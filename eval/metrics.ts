@@ -8,6 +8,8 @@ export interface Outcome {
   /** `sources` exactly as the API returns them, whether or not a human is needed. */
   sources: string[];
   needsHuman: boolean;
+  /** What the decision weighed on the last turn, as the server keeps it with the turn (ours only). */
+  features?: import('../src/answers/retrieval/features.js').Features | null;
 }
 
 export interface Metrics {

@@ -68,23 +68,23 @@ function handOffLine(cited: Candidate[]): string {
 
 /**
  * How sure the decision is reading the message with the one before it (threadReading), when that reading's
- * best article is the one ranked first; else 0 (the thread adds nothing).
+ * best article is the one ranked first, and the features it weighed; null when the thread adds nothing.
  */
-function threadProbability(retrieval: Retrieval, options: ComposeOptions, model: DecisionModel): number {
+function threadReadingDecision(retrieval: Retrieval, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
-  if (!best) return 0;
+  if (!best) return null;
   const reading = threadReading(
     options.index,
     { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText, synonyms: synonymLookup(options.agent.synonyms ?? []) },
     options.queryParams ?? DEFAULT_QUERY,
   );
   const top = reading?.candidates[0]?.article.doc.externalId;
-  if (!reading || !top) return 0;
-  if (top !== best) return 0;
+  if (!reading || !top || top !== best) return null;
   // What this message brings that the knowledge lacks ("is NordVPN any good?" after a VPN question) is not
   // diluted by the earlier message's words: only how well the article covers the two together is the thread's.
   const own = retrieval.features;
-  return probability({ ...reading.features, unknownShare: own.unknownShare, unknownNouns: own.unknownNouns, capabilityGap: own.capabilityGap }, model);
+  const features = { ...reading.features, unknownShare: own.unknownShare, unknownNouns: own.unknownNouns, capabilityGap: own.capabilityGap };
+  return { p: probability(features, model), features };
 }
 
 /**
@@ -99,18 +99,23 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     options.queryParams ?? DEFAULT_QUERY,
   );
   const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
-  const features = retrieval.candidates.length ? retrieval.features : null;
-  const p = Math.max(retrieval.candidates.length ? probability(retrieval.features, model) : 0, threadProbability(retrieval, options, model));
+  const alone = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
+  const thread = threadReadingDecision(retrieval, options, model);
+  const p = Math.max(alone, thread?.p ?? 0);
+  // Kept with the turn: the features of the reading that decided, which a staff verdict refits on.
+  const features = thread && thread.p > alone ? thread.features : retrieval.candidates.length ? retrieval.features : null;
   const top = retrieval.candidates[0]?.score ?? 0;
   const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
   const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round((p * c.score) / top) }));
 
   const human = (reason: NeedsHumanReason): ComposedAnswer => {
     // The passages the message was weighed against go with the hand-off, so the person taking over (and the
-    // caller) start from them, unless the best shares no word with the message itself (nothing relevant: it matched
-    // only through the thread or a synonym). An unreadable
+    // caller) start from them, unless the best shares no word with the message itself, nor with a message staff
+    // confirmed it answers (nothing relevant: it matched only through the thread or a synonym). An unreadable
     // attachment hands over before the message is weighed at all.
-    const handed = reason !== 'attachment_unreadable' && retrieval.features.coverage > 0 ? sources : [];
+    const first = retrieval.candidates[0]?.article;
+    const relevant = retrieval.features.coverage > 0 || (first !== undefined && retrieval.query.own.some((t) => first.phraseTf.has(t.term)));
+    const handed = reason !== 'attachment_unreadable' && relevant ? sources : [];
     const parts = [agent.fallbackMessage, agent.referralText, handed.length ? handOffLine(cited) : ''];
     return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking, features };
   };

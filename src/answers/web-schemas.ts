@@ -22,7 +22,7 @@ export const agent = z
 const synonyms = z
   .array(
     z
-      .array(z.string().trim().min(1, { message: 'a word cannot be empty' }).max(40).regex(/^[\p{L}\p{N}][\p{L}\p{N}'-]*$/u, { message: 'one word each (letters, digits, \' and -)' }))
+      .array(z.string().trim().min(1, { message: 'a word cannot be empty' }).max(40).regex(/^[\p{L}\p{N}]+$/u, { message: 'one word each, of letters and digits' }))
       .min(2, { message: 'a group needs at least two words' })
       .max(10, { message: 'at most 10 words per group' }),
   )
@@ -33,9 +33,19 @@ const synonyms = z
       'General synonyms ("invoice"/"bill", "log in"/"sign in", …) are built in; these are for what holds only for your product.',
   );
 const handoffTopics = z
-  .array(z.string().trim().min(2, { message: 'a topic needs at least 2 characters' }).max(100))
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1, { message: 'a topic cannot be empty' })
+      .max(100)
+      .regex(/[\p{L}\p{N}]/u, { message: 'a topic needs a letter or a digit' }),
+  )
   .max(50, { message: 'at most 50 topics' })
-  .describe('Words or phrases that always hand the message to a person, matched as whole words in any case: `["refund", "legal notice"]`.');
+  .describe(
+    'Words or phrases that always hand the message to a person: `["refund", "legal notice"]`. A message names one when it has its words in a row, ' +
+      'each in any form and case ("Refunds", "legal notices"); in a script written without spaces (Chinese, Japanese, Thai…), its characters in a row.',
+  );
 
 export const agentCreate = z.strictObject({
   name: agentName,

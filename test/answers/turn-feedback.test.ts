@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL, featureNames, probability } from '../../src/answers/retrieval/decide.js';
-import { fitLogistic, MIN_LABELS, refitDecision, SHRINKAGE } from '../../src/answers/retrieval/fit.js';
+import { fitLogistic, MIN_LABELS, MIN_PER_KIND, refitDecision, SHRINKAGE } from '../../src/answers/retrieval/fit.js';
 import { loginCookie, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
@@ -85,33 +85,39 @@ describe('learning from verdicts', () => {
     expect(after.message).not.toMatch(/accountant/i);
   });
 
-  it(`refits the workspace's decision from ${MIN_LABELS} verdicts: answers staff said needed a person are handed over after`, async () => {
+  it(`refits the workspace's decision from ${MIN_LABELS} verdicts of both kinds: surer where staff said right, less where they said a person, the rest still answered`, async () => {
     const w = await workspace();
-    const question = 'Where do I connect Slack?';
-    const first = await w.answer(question);
-    expect(first.needs_human).toBe(false);
-    const turn = await t.db.prisma.conversationTurn.findFirst({ where: { conversationId: first.conversationId }, select: { features: true } });
+    const toPerson = 'Where do I connect Slack?';
+    const right = 'How do I export my invoices as PDF?';
+    const elsewhere = 'I forgot my password, how do I reset it?';
+    const before = { toPerson: await w.answer(toPerson), right: await w.answer(right), elsewhere: await w.answer(elsewhere) };
+    expect(Object.values(before).map((a) => a.needs_human)).toEqual([false, false, false]);
+    const turn = await t.db.prisma.conversationTurn.findFirst({ where: { conversationId: before.toPerson.conversationId }, select: { features: true } });
     expect(turn!.features).toMatchObject({ top: expect.any(Number), coverage: expect.any(Number) });
 
     // A request for a person was not the decision's: its verdict does not count.
     const person = await w.answer('I want to talk to a person');
     expect((await w.call('PUT', person.feedback, { verdict: 'right' })).json().labels).toBe(0);
 
-    let last;
+    // Verdicts all of one kind teach nothing: the line between the kinds needs both.
     for (let i = 0; i < MIN_LABELS; i++) {
-      const a = i === 0 ? first : await w.answer(question);
-      last = (await w.call('PUT', a.feedback, { verdict: 'needs_human' })).json();
-      expect(last.refitted).toBe(i + 1 >= MIN_LABELS);
+      const a = i === 0 ? before.toPerson : await w.answer(toPerson);
+      expect((await w.call('PUT', a.feedback, { verdict: 'needs_human' })).json()).toMatchObject({ labels: i + 1, refitted: false });
     }
-    expect(last).toMatchObject({ labels: MIN_LABELS, refitted: true });
+    expect((await w.answer(elsewhere)).needs_human).toBe(false);
+    let last;
+    for (let i = 0; i < MIN_PER_KIND; i++) last = (await w.call('PUT', (i === 0 ? before.right : await w.answer(right)).feedback, { verdict: 'right' })).json();
+    expect(last).toMatchObject({ labels: MIN_LABELS + MIN_PER_KIND, refitted: true });
     expect((await t.db.prisma.workspace.findUnique({ where: { id: w.workspaceId } }))!.decisionModel).toMatchObject({ bias: expect.any(Number) });
-    const now = await w.answer(question);
-    expect(now).toMatchObject({ needs_human: true, confidence: 'low' });
-    // Still with the article it was weighed against, for the person who takes over.
-    expect(now.sources[0].externalId).toBe('slack');
 
+    // The first source's score is the decision's probability.
+    const after = { toPerson: await w.answer(toPerson), right: await w.answer(right), elsewhere: await w.answer(elsewhere) };
+    expect(after.toPerson.sources[0].score).toBeLessThan(before.toPerson.sources[0].score);
+    expect(after.toPerson.sources[0].externalId).toBe('slack');
+    expect(after.right.needs_human).toBe(false);
+    expect(after.elsewhere.needs_human).toBe(false);
     // Other workspaces keep the global decision.
-    expect((await (await workspace()).answer(question)).needs_human).toBe(false);
+    expect((await (await workspace()).answer(toPerson)).sources[0].score).toBe(before.toPerson.sources[0].score);
   });
 });
 
@@ -121,19 +127,28 @@ describe('the refit (refitDecision)', () => {
   it('reaches the penalised optimum when every label says the same (a full Newton step overshoots there)', () => {
     const samples = Array.from({ length: MIN_LABELS }, () => ({ x, y: 0 }));
     const features = featureNames.filter((f) => DEFAULT_MODEL.weights[f] !== 0);
-    // At 0.1 the plain Newton iteration ended near where it started (p 0.935 instead of 0.091).
-    for (const l2 of [0.1, SHRINKAGE]) {
+    // At 2 (0.1 a label) the plain Newton iteration ended near where it started (p 0.935 instead of 0.091).
+    for (const l2 of [2, SHRINKAGE]) {
       const fitted = fitLogistic(samples, features, l2, DEFAULT_MODEL);
-      // At the optimum the gradient is zero: for each coefficient, mean (p - y) x_j + l2 (b_j - prior_j) = 0.
+      // At the optimum the gradient is zero: for each coefficient, sum (p - y) x_j + l2 (b_j - prior_j) = 0.
       const p = probability(x, { ...DEFAULT_MODEL, ...fitted });
-      expect(p + l2 * (fitted.bias - DEFAULT_MODEL.bias)).toBeCloseTo(0, 6);
-      for (const f of features) expect(p * x[f] + l2 * (fitted.weights[f] - DEFAULT_MODEL.weights[f])).toBeCloseTo(0, 6);
+      expect(MIN_LABELS * p + l2 * (fitted.bias - DEFAULT_MODEL.bias)).toBeCloseTo(0, 5);
+      for (const f of features) expect(MIN_LABELS * p * x[f] + l2 * (fitted.weights[f] - DEFAULT_MODEL.weights[f])).toBeCloseTo(0, 5);
     }
-    expect(probability(x, refitDecision(DEFAULT_MODEL, samples))).toBeLessThan(DEFAULT_MODEL.threshold);
+    // Labels of one kind alone do not refit the workspace.
+    expect(refitDecision(DEFAULT_MODEL, samples)).toBe(DEFAULT_MODEL);
+  });
+
+  it('weighs each label alike and the global model as SHRINKAGE labels: one dissent among many moves it by its count', () => {
+    const dissent = (n: number) => [...Array.from({ length: n }, () => ({ x, y: 1 })), ...Array.from({ length: MIN_PER_KIND }, () => ({ x: { ...x, top: 0.2, coverage: 0.3 }, y: 0 }))];
+    const p = (n: number) => probability(x, refitDecision(DEFAULT_MODEL, dissent(n)));
+    // Answers staff called right stay answered, the more surely the more of them there are.
+    expect(p(20)).toBeGreaterThan(DEFAULT_MODEL.threshold);
+    expect(p(200)).toBeGreaterThanOrEqual(p(20) - 1e-9);
   });
 
   it('keeps the global model below the minimum of labels, and its thresholds always', () => {
-    expect(refitDecision(DEFAULT_MODEL, Array.from({ length: MIN_LABELS - 1 }, () => ({ x, y: 0 })))).toBe(DEFAULT_MODEL);
+    expect(refitDecision(DEFAULT_MODEL, Array.from({ length: MIN_LABELS - 1 }, (_, i) => ({ x, y: i % 2 })))).toBe(DEFAULT_MODEL);
     const refitted = refitDecision(DEFAULT_MODEL, Array.from({ length: MIN_LABELS }, (_, i) => ({ x, y: i % 2 })));
     expect([refitted.threshold, refitted.high]).toEqual([DEFAULT_MODEL.threshold, DEFAULT_MODEL.high]);
   });

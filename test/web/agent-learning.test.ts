@@ -65,7 +65,10 @@ describe("the agent's own words in the console", () => {
     await page.getByRole('button', { name: 'Save agent' }).click();
     await expect.poll(() => page.getByRole('alert').innerText().catch(() => '')).toContain('line 1: a group needs at least two words');
 
-    await synonyms.fill('droid, android\nseat licence');
+    await synonyms.fill('droid, android\nlog in, sign in');
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText().catch(() => '')).toContain('line 2: “log in” is more than one word');
+    await synonyms.fill('droid, android\nseat,licence');
     await page.getByLabel(/Always hand to a person/).fill('export invoices\n');
     await page.getByRole('button', { name: 'Save agent' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DbClient } from '../../platform/db.js';
 import { KnowledgeIndex, type PreparedArticle, prepareArticle } from '../retrieval/knowledge-index.js';
 
@@ -44,7 +45,11 @@ const MAX_PHRASING_CHARS = 1000;
 async function build(db: DbClient, workspaceId: number, prepared: WorkspaceIndex['prepared']) {
   const current = await db.article.findMany({ where: { workspaceId }, select: { id: true, updatedAt: true }, orderBy: { id: 'asc' } });
   const phrasings = await phrasingsOf(db, workspaceId);
-  const signature = (id: number) => (phrasings.get(id) ?? []).join('\u0000');
+  // A digest, not the text: up to 50 messages an article, for up to 200 workspaces, stay out of memory.
+  const signature = (id: number) => {
+    const list = phrasings.get(id);
+    return list ? createHash('sha256').update(list.join('\u0000')).digest('base64') : '';
+  };
   const stale = current
     .filter((a) => {
       const kept = prepared.get(a.id);
@@ -66,19 +71,18 @@ async function build(db: DbClient, workspaceId: number, prepared: WorkspaceIndex
   return new KnowledgeIndex(current.flatMap((a) => prepared.get(a.id)?.article ?? []));
 }
 
-/** Messages staff confirmed an article answers (turn feedback), by article, oldest first. */
+/** Messages staff confirmed an article answers (turn feedback), by article: the latest MAX_PHRASINGS, oldest first, cut to MAX_PHRASING_CHARS. */
 async function phrasingsOf(db: DbClient, workspaceId: number) {
-  const rows = await db.turnFeedback.findMany({
-    where: { workspaceId, articleId: { not: null } },
-    select: { articleId: true, turn: { select: { question: true } } },
-    orderBy: { turnId: 'asc' },
-  });
+  const rows = await db.$queryRaw<{ articleId: number; question: string }[]>`
+    SELECT "articleId", question FROM (
+      SELECT f."articleId", left(t.question, ${MAX_PHRASING_CHARS}::int) AS question, f."turnId",
+             row_number() OVER (PARTITION BY f."articleId" ORDER BY f."turnId" DESC) AS n
+      FROM "TurnFeedback" f JOIN "ConversationTurn" t ON t.id = f."turnId"
+      WHERE f."workspaceId" = ${workspaceId} AND f."articleId" IS NOT NULL
+    ) latest
+    WHERE n <= ${MAX_PHRASINGS}
+    ORDER BY "articleId", "turnId"`;
   const out = new Map<number, string[]>();
-  for (const { articleId, turn } of rows) {
-    const list = out.get(articleId!) ?? [];
-    list.push(turn.question.slice(0, MAX_PHRASING_CHARS));
-    if (list.length > MAX_PHRASINGS) list.shift();
-    out.set(articleId!, list);
-  }
+  for (const { articleId, question } of rows) out.set(articleId, [...(out.get(articleId) ?? []), question]);
   return out;
 }

@@ -41,6 +41,8 @@ export interface Features {
 export interface Scored {
   article: PreparedArticle;
   score: number;
+  /** The article's text's part of the score, without confirmed phrasings: what the decision weighs. */
+  textScore: number;
 }
 
 /** "Is there…", "do you have…", "does it support…", "can I use X to…": asking whether something exists. */
@@ -85,11 +87,11 @@ export function measure(options: {
   const keyCovered = first ? key.filter((m) => found((t) => inArticle(first.article, t), m.term)).reduce((n, m) => n + m.mass, 0) : 0;
   const keyCoverage = keyMass > 0 ? keyCovered / keyMass : 0;
   return {
-    top: first && options.maxPossible > 0 ? first.score / options.maxPossible : 0,
+    top: first && options.maxPossible > 0 ? first.textScore / options.maxPossible : 0,
     coverage: total > 0 ? covered / total : 0,
     titleCoverage: total > 0 ? inTitle / total : 0,
     keyCoverage,
-    margin: first ? (first.score - (second?.score ?? 0)) / first.score : 0,
+    margin: first && first.textScore > 0 ? Math.max(0, first.textScore - (second?.textScore ?? 0)) / first.textScore : 0,
     unknownShare: options.unknownShare,
     unknownNouns: options.unknownNounShare,
     unknownMass: total > 0 ? masses.filter((m) => !found((t) => index.has(t), m.term)).reduce((n, m) => n + m.mass, 0) / total : 0,

@@ -17,25 +17,28 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
  * Logistic regression by Newton's method (iteratively reweighted least squares: a few steps, where
  * gradient descent needed thousands), classes weighted equally when both are present.
  *
- * Without `prior`: L2 on the weights but not the bias, features not listed stay 0 (the global fit).
- * With `prior`: the penalty pulls bias and weights toward the prior's (a workspace's refit from its
- * staff's few labels, shrunk toward the global model: with little evidence it stays the global one).
+ * Without `prior` (the global fit): the mean loss, classes weighted equally when both are present,
+ * L2 on the weights but not the bias, features not listed stay 0.
+ * With `prior` (a workspace's refit on its staff's labels): the summed loss, every label alike, and
+ * the penalty pulling bias and weights toward the prior's, worth `l2` labels: a few labels move it a
+ * little, many move it more, and one kind of label outnumbered by the other weighs only its count.
  */
 export function fitLogistic(samples: Sample[], features: (keyof Features)[], l2: number, prior?: { bias: number; weights: Weights }): { bias: number; weights: Weights } {
   const total = samples.reduce((n, s) => n + (s.w ?? 1), 0);
   const pos = samples.reduce((n, s) => n + (s.y === 1 ? (s.w ?? 1) : 0), 0);
-  const balanced = pos > 0 && pos < total;
+  const balanced = !prior && pos > 0 && pos < total;
   const classWeight = (y: number) => (!balanced ? 1 : y === 1 ? total / (2 * pos) : total / (2 * (total - pos)));
   const k = features.length + 1;
   const rows = samples.map((s) => [1, ...features.map((f) => s.x[f])]);
   const centre = prior ? [prior.bias, ...features.map((f) => prior.weights[f])] : new Array<number>(k).fill(0);
   const penalised = (j: number) => j > 0 || prior !== undefined;
+  const weightOf = (s: Sample) => (prior ? (s.w ?? 1) : (classWeight(s.y) * (s.w ?? 1)) / total);
   const objective = (b: number[]) =>
     samples.reduce((sum, s, n) => {
       const z = rows[n]!.reduce((acc, v, j) => acc + v * b[j]!, 0);
       // -log σ(z) for y = 1, -log(1 - σ(z)) for y = 0, written so neither overflows.
       const loss = Math.max(0, s.y === 1 ? -z : z) + Math.log1p(Math.exp(-Math.abs(z)));
-      return sum + ((classWeight(s.y) * (s.w ?? 1)) / total) * loss;
+      return sum + weightOf(s) * loss;
     }, 0) + b.reduce((sum, v, j) => sum + (penalised(j) ? (l2 / 2) * (v - centre[j]!) ** 2 : 0), 0);
   let beta = [...centre];
   let current = objective(beta);
@@ -45,7 +48,7 @@ export function fitLogistic(samples: Sample[], features: (keyof Features)[], l2:
     samples.forEach((s, n) => {
       const x = rows[n]!;
       const p = sigmoid(x.reduce((z, v, j) => z + v * beta[j]!, 0));
-      const c = (classWeight(s.y) * (s.w ?? 1)) / total;
+      const c = weightOf(s);
       for (let i = 0; i < k; i++) {
         grad[i]! += c * (p - s.y) * x[i]!;
         for (let j = 0; j < k; j++) hess[i]![j]! += c * p * (1 - p) * x[i]! * x[j]!;
@@ -94,20 +97,26 @@ function solve(a: number[][], b: number[]): number[] {
 export const MIN_LABELS = 20;
 
 /**
- * The pull toward the global model (L2 toward its coefficients, per unit of the labels' total weight).
- * Chosen by `npm run eval` among 0.03 / 0.1 / 0.3 / 1 (40 simulated labels on each base's tune half,
- * measured on its test half): 0.3 had the lowest worst false-source rate at the same mean balanced accuracy.
+ * And of each kind (answerable, should have gone to a person): labels all of one kind say nothing of
+ * where the line between them runs, and would only push every answer one way.
  */
-export const SHRINKAGE = 0.3;
+export const MIN_PER_KIND = 5;
+
+/**
+ * The pull toward the global model: L2 toward its coefficients, worth this many labels. Chosen by
+ * `npm run eval` (40 simulated labels on each base's tune half, measured on its test half; see eval/RESULTS.md).
+ */
+export const SHRINKAGE = 40;
 
 /**
  * The workspace's own decision, refitted on its staff's labels (features as the turn was decided, y as
  * staff said: 1 it was answerable, 0 it should have gone to a person) and shrunk toward `global`: the
  * same features, threshold and confidence bands; only how much each feature counts moves. Below
- * MIN_LABELS, or with labels all of one kind, the global model.
+ * MIN_LABELS, or MIN_PER_KIND of either kind, the global model.
  */
 export function refitDecision(global: DecisionModel, labelled: Sample[], shrinkage = SHRINKAGE): DecisionModel {
-  if (labelled.length < MIN_LABELS) return global;
+  const answerable = labelled.filter((s) => s.y === 1).length;
+  if (labelled.length < MIN_LABELS || answerable < MIN_PER_KIND || labelled.length - answerable < MIN_PER_KIND) return global;
   const features = featureNames.filter((f) => global.weights[f] !== 0);
   const fitted = fitLogistic(labelled, features, shrinkage, global);
   return { ...global, bias: fitted.bias, weights: fitted.weights };

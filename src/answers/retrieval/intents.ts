@@ -1,4 +1,4 @@
-import { normalize } from './text.js';
+import { normalize, stemWord, words } from './text.js';
 
 /** Why a message needs a person whatever the knowledge says. */
 export type HumanIntent = 'human_requested' | 'account_action';
@@ -54,16 +54,28 @@ export function humanIntent(message: string): HumanIntent | null {
   return null;
 }
 
+/** Scripts written without spaces between words: a topic in them is found as a run of characters. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
 /**
- * The first of an agent's hand-off topics ("refund", "legal notice") the message names, as whole
- * words in any case and spacing; null when none.
+ * The first of an agent's hand-off topics ("refund", "legal notice") the message names: its words in
+ * a row, each in any form of it ("refunds", "refunded"), in any case; in a script written without
+ * spaces, its characters in a row. Null when none.
  */
 export function handoffTopic(message: string, topics: readonly string[]): string | null {
   if (!topics.length) return null;
-  const text = ` ${normalize(message).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  const text = normalize(message);
+  const stems = words(text).map(stemWord);
   for (const topic of topics) {
-    const words = normalize(topic).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-    if (words && text.includes(` ${words} `)) return topic;
+    if (UNSPACED.test(topic)) {
+      if (text.includes(normalize(topic).replace(/\s+/g, ''))) return topic;
+      continue;
+    }
+    const wanted = words(topic).map(stemWord);
+    if (!wanted.length) continue;
+    for (let i = 0; i + wanted.length <= stems.length; i++) {
+      if (wanted.every((w, j) => stems[i + j] === w)) return topic;
+    }
   }
   return null;
 }

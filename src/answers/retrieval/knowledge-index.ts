@@ -26,6 +26,9 @@ export interface PreparedArticle {
   passages: Passage[];
   /** Surface words → stem, for typo correction. */
   surface: Map<string, string>;
+  /** Terms of the messages staff confirmed it answers (each message's distinct terms, at most PHRASING_TERMS). */
+  phraseTf: Map<string, number>;
+  phraseLen: number;
 }
 
 /** A query term with its weight (1 for the message's own words, less for expansions and context). */
@@ -37,7 +40,10 @@ export interface QueryTerm {
 export interface Hit {
   /** Index into `articles`. */
   index: number;
+  /** What ranks it: its text and the phrasings staff confirmed. */
   score: number;
+  /** Its text's part alone: what the decision weighs, so a confirmed message never makes the article look surer. */
+  textScore: number;
 }
 
 export interface SearchResult {
@@ -56,6 +62,9 @@ export interface RankingParams {
 }
 
 export const DEFAULT_RANKING: RankingParams = { k1: 1.2, titleWeight: 3, bodyWeight: 1, titleB: 0.4, bodyB: 0.75 };
+
+/** Terms kept of one confirmed message: its own words, not a pasted signature or a stuffed list. */
+export const PHRASING_TERMS = 30;
 
 const PASSAGE_WORDS = 90;
 
@@ -85,9 +94,11 @@ export function splitPassages(body: string): string[] {
 /**
  * Tokenises an article: field term frequencies, passages and the surface vocabulary.
  *
- * `phrasings` are customers' messages that staff confirmed this article answers: searched as part of
- * its body, but never quoted (passages come from the article alone) nor used to correct typos (a
- * customer's misspelling is not a word of the knowledge).
+ * `phrasings` are customers' messages that staff confirmed this article answers: a field of their own
+ * that helps rank the article for messages worded like them, but never quoted (passages come from the
+ * article alone), never used to correct typos, never making a word known to the knowledge, and never
+ * counted in what the decision weighs (Hit.textScore, coverage): one stuffed message cannot make the
+ * article answer everything.
  */
 export function prepareArticle(doc: ArticleDoc, phrasings: readonly string[] = []): PreparedArticle {
   // Phrases are folded as in queries, so the article's "sign-in" and "e-mail" meet a message's "login" and "email".
@@ -95,7 +106,7 @@ export function prepareArticle(doc: ArticleDoc, phrasings: readonly string[] = [
   const body = foldPhrases(doc.body);
   const titleTerms = terms(title);
   const bodyTerms = terms(body);
-  for (const phrasing of phrasings) bodyTerms.push(...terms(foldPhrases(phrasing)));
+  const phraseTerms = phrasings.flatMap((p) => [...new Set(terms(foldPhrases(p)))].slice(0, PHRASING_TERMS));
   const surface = new Map<string, string>();
   for (const word of [...contentWords(title), ...contentWords(body)]) {
     if (!surface.has(word)) surface.set(word, stemWord(word));
@@ -108,6 +119,8 @@ export function prepareArticle(doc: ArticleDoc, phrasings: readonly string[] = [
     bodyLen: bodyTerms.length,
     passages: splitPassages(doc.body).map((text) => ({ text, terms: new Set(terms(foldPhrases(text))) })),
     surface,
+    phraseTf: frequencies(phraseTerms),
+    phraseLen: phraseTerms.length,
   };
 }
 
@@ -118,6 +131,9 @@ export function prepareArticle(doc: ArticleDoc, phrasings: readonly string[] = [
 export class KnowledgeIndex {
   readonly articles: PreparedArticle[];
   private readonly postings = new Map<string, number[]>();
+  private readonly phrasePostings = new Map<string, number[]>();
+  /** Body length on average, phrasings included: what ranking normalises by. */
+  private readonly avgRanked: number;
   private readonly avgTitle: number;
   private readonly avgBody: number;
   /** Surface word → [stem, document frequency], for typo correction. */
@@ -137,6 +153,11 @@ export class KnowledgeIndex {
         if (!list) this.postings.set(term, (list = []));
         list.push(i);
       }
+      for (const term of a.phraseTf.keys()) {
+        let list = this.phrasePostings.get(term);
+        if (!list) this.phrasePostings.set(term, (list = []));
+        list.push(i);
+      }
       for (const [word, stem] of a.surface) {
         const entry = this.vocabulary.get(word);
         if (entry) entry[1]++;
@@ -150,6 +171,7 @@ export class KnowledgeIndex {
     }
     this.avgTitle = articles.length ? titles / articles.length || 1 : 1;
     this.avgBody = articles.length ? bodies / articles.length || 1 : 1;
+    this.avgRanked = articles.length ? (bodies + articles.reduce((n, a) => n + a.phraseLen, 0)) / articles.length || 1 : 1;
   }
 
   get size() {
@@ -194,23 +216,26 @@ export class KnowledgeIndex {
   search(query: QueryTerm[], limit = 10): SearchResult {
     const { k1, titleWeight, bodyWeight, titleB, bodyB } = this.params;
     const scores = new Map<number, number>();
+    const textScores = new Map<number, number>();
+    const saturate = (tf: number) => (tf * (k1 + 1)) / (tf + k1);
+    const title = (a: PreparedArticle, term: string) => (titleWeight * (a.titleTf.get(term) ?? 0)) / (1 - titleB + (titleB * a.titleLen) / this.avgTitle);
+    const body = (tf: number, len: number, avg: number) => (bodyWeight * tf) / (1 - bodyB + (bodyB * len) / avg);
     let maxPossible = 0;
     for (const { term, weight } of query) {
       const idf = this.idf(term);
       maxPossible += weight * idf;
-      const list = this.postings.get(term);
-      if (!list) continue;
-      for (const i of list) {
+      const text = this.postings.get(term) ?? [];
+      const phrased = this.phrasePostings.get(term) ?? [];
+      for (const i of phrased.length ? new Set([...text, ...phrased]) : text) {
         const a = this.articles[i]!;
-        const tt = a.titleTf.get(term) ?? 0;
         const tb = a.bodyTf.get(term) ?? 0;
-        const tf =
-          (titleWeight * tt) / (1 - titleB + (titleB * a.titleLen) / this.avgTitle) +
-          (bodyWeight * tb) / (1 - bodyB + (bodyB * a.bodyLen) / this.avgBody);
-        scores.set(i, (scores.get(i) ?? 0) + (weight * idf * tf * (k1 + 1)) / (tf + k1));
+        // Ranked with the confirmed phrasings read as part of the body; weighed by the decision without them.
+        if (a.bodyTf.has(term) || a.titleTf.has(term)) textScores.set(i, (textScores.get(i) ?? 0) + weight * idf * saturate(title(a, term) + body(tb, a.bodyLen, this.avgBody)));
+        const ranked = title(a, term) + body(tb + (a.phraseTf.get(term) ?? 0), a.bodyLen + a.phraseLen, this.avgRanked);
+        scores.set(i, (scores.get(i) ?? 0) + weight * idf * saturate(ranked));
       }
     }
-    const hits = [...scores].map(([index, score]) => ({ index, score }));
+    const hits = [...scores].map(([index, score]) => ({ index, score, textScore: textScores.get(index) ?? 0 }));
     hits.sort((x, y) => y.score - x.score || x.index - y.index);
     return { hits: hits.slice(0, limit), maxPossible: maxPossible * (k1 + 1) };
   }

@@ -146,6 +146,8 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
 export interface Candidate {
   article: PreparedArticle;
   score: number;
+  /** Without confirmed phrasings (see Hit.textScore). */
+  textScore: number;
 }
 
 export type { Features } from './features.js';
@@ -160,7 +162,7 @@ export interface Retrieval {
 export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, limit = 10): Retrieval {
   const query = buildQuery(index, input, params);
   const result = index.search(query.terms, limit);
-  const candidates = result.hits.map((h) => ({ article: index.articles[h.index]!, score: h.score }));
+  const candidates = result.hits.map((h) => ({ article: index.articles[h.index]!, score: h.score, textScore: h.textScore }));
   const features = measure({ index, synonyms: input.synonyms ?? synonymsOf, own: query.own, unknownShare: query.unknownShare, unknownNounShare: query.unknownNounShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
   return { query, candidates, features };
 }

@@ -138,8 +138,10 @@ function AgentEditor({ workspaceId, agent, canManage, onClose, onSaved }: { work
 function synonymGroups(text: string): string[][] | string {
   const groups: string[][] = [];
   for (const [i, line] of text.split('\n').entries()) {
-    const words = line.split(/[,\s]+/).filter(Boolean);
+    const words = line.split(',').map((w) => w.trim()).filter(Boolean);
     if (words.length === 0) continue;
+    const spaced = words.find((w) => /\s/.test(w));
+    if (spaced) return `Words that mean the same, line ${i + 1}: “${spaced}” is more than one word; a group holds single words, separated by commas.`;
     if (words.length === 1) return `Words that mean the same, line ${i + 1}: a group needs at least two words.`;
     if (words.length > 10) return `Words that mean the same, line ${i + 1}: at most 10 words in a group.`;
     groups.push(words);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { del, get, put } from '../api';
 import { Alert, errorFor, FieldError, plural, useAction } from '../ui';
 import type { Article, FeedbackResult, Turn } from './types';
@@ -20,7 +20,8 @@ export function learningText(l: { labels: number; labelsNeeded: number; refitted
 
 /** What a saved verdict changed, in words. */
 function savedText(saved: FeedbackResult, turn: Turn) {
-  const found = saved.articleId ?? (saved.verdict === 'right' && !turn.needsHuman ? turn.sources[0]?.externalId : undefined);
+  const answered = !turn.needsHuman || turn.reason === 'earlier_turn';
+  const found = saved.articleId ?? (saved.verdict === 'right' && answered ? turn.sources[0]?.externalId : undefined);
   return found ? `Saved. Messages worded like this one will now find “${found}”. ` : 'Saved. ';
 }
 
@@ -41,12 +42,16 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
       setChoosing(false);
       onChanged();
     });
+  // Answers may come back out of order: only the latest search's is shown.
+  const latest = useRef(0);
   const search = async (q: string) => {
     setArticle(q);
-    if (q.trim().length < 2) return;
-    const r = await get<{ articles: Article[] }>(`/agent/workspaces/${workspaceId}/articles?q=${encodeURIComponent(q)}&limit=10`).catch(() => null);
-    if (r) setFound(r.articles);
+    const mine = ++latest.current;
+    if (q.trim().length < 2) return setFound([]);
+    const r = await get<{ articles: Article[] }>(`/agent/workspaces/${workspaceId}/articles?q=${encodeURIComponent(q)}&limit=5`).catch(() => null);
+    if (r && mine === latest.current) setFound(r.articles);
   };
+  const current = turn.feedback?.verdict;
   const suggestions = [...turn.sources.map((s) => ({ externalId: s.externalId, title: s.title })), ...found.filter((a) => !turn.sources.some((s) => s.externalId === a.externalId))];
   const listId = `articles-${turn.id}`;
 
@@ -72,13 +77,13 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
         <p class="hint">Was this answer right? Your verdict teaches the agent.</p>
       )}
       <div class="row">
-        <button type="button" class="small" disabled={action.busy} onClick={() => void give({ verdict: 'right' })}>
+        <button type="button" class="small" aria-pressed={current === 'right'} disabled={action.busy} onClick={() => void give({ verdict: 'right' })}>
           Right
         </button>
-        <button type="button" class="small" disabled={action.busy} aria-expanded={choosing} onClick={() => setChoosing(!choosing)}>
+        <button type="button" class="small" aria-pressed={current === 'wrong'} disabled={action.busy} aria-expanded={choosing} onClick={() => setChoosing(!choosing)}>
           Wrong…
         </button>
-        <button type="button" class="small" disabled={action.busy} onClick={() => void give({ verdict: 'needs_human' })}>
+        <button type="button" class="small" aria-pressed={current === 'needs_human'} disabled={action.busy} onClick={() => void give({ verdict: 'needs_human' })}>
           Should have gone to a person
         </button>
       </div>
@@ -96,13 +101,13 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
               list={listId}
               value={article}
               required
-              placeholder="Its ID, or words of its title"
+              placeholder="Its ID (type words of its title to find it)"
               aria-invalid={errorFor(action.error, 'articleId') ? true : undefined}
               aria-describedby={`${listId}-error`}
               onInput={(e) => void search(e.currentTarget.value)}
             />
-            <FieldError error={action.error} field="articleId" id={`${listId}-error`} />
           </label>
+          <FieldError error={action.error} field="articleId" id={`${listId}-error`} />
           <datalist id={listId}>
             {suggestions.map((a) => (
               <option key={a.externalId} value={a.externalId} label={a.title} />
@@ -117,12 +122,15 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
         </form>
       )}
       <Alert error={action.error} fields={['articleId']} />
-      {saved && (
-        <p class="hint" role="status">
-          {savedText(saved, turn)}
-          {learningText(saved)}
-        </p>
-      )}
+      {/* Always there, so that screen readers announce what appears in it. */}
+      <p class="hint" role="status">
+        {saved && (
+          <>
+            {savedText(saved, turn)}
+            {learningText(saved)}
+          </>
+        )}
+      </p>
     </div>
   );
 }
