@@ -72,6 +72,16 @@ describe('verdicts on answers', () => {
   });
 });
 
+describe('verdicts at once', () => {
+  it('all land when given together (on PostgreSQL, locking the workspace after inserting one deadlocked the others)', async () => {
+    const w = await workspace();
+    const asked = await Promise.all(Array.from({ length: 8 }, () => w.answer('How do I export my invoices as PDF?')));
+    const given = await Promise.all(asked.map((a) => w.call('PUT', a.feedback, { verdict: 'right' })));
+    expect(given.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect((await w.call('GET', '/learning')).json().labels).toBe(8);
+  });
+});
+
 describe('learning from verdicts', () => {
   it('makes a message confirmed for an article a phrasing of it: the next message worded like it finds that article', async () => {
     const w = await workspace();
@@ -83,6 +93,16 @@ describe('learning from verdicts', () => {
     expect(after.sources[0]?.externalId).toBe('inv-pdf');
     // Never quoted: the reply comes from the article, not from the customer's words.
     expect(after.message).not.toMatch(/accountant/i);
+  });
+
+  it('never lets a confirmed message make its article answer what the article does not cover', async () => {
+    const w = await workspace();
+    const unrelated = 'How do I restore a backup from Dropbox?';
+    expect((await w.answer(unrelated)).needs_human).toBe(true);
+    const stuffed = await w.answer('restore backup dropbox discount coupon enterprise trial restore backup dropbox refund gift card');
+    expect((await w.call('PUT', stuffed.feedback, { verdict: 'wrong', articleId: 'android' })).statusCode).toBe(200);
+    const after = await w.answer(unrelated);
+    expect(after.needs_human).toBe(true);
   });
 
   it(`refits the workspace's decision from ${MIN_LABELS} verdicts of both kinds: surer where staff said right, less where they said a person, the rest still answered`, async () => {
