@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { makeBoard, makeKey, makeUser } from './factories.js';
-import type { TestApp } from './helper.js';
+import type { TestAppHandle } from './helper.js';
 
 /**
  * Factories and assertions for the task-board tests. Lists and cards are made through the API
@@ -171,7 +171,7 @@ export async function makeCards(api: Client, listId: number, count: number, pref
  * A board with one user per role (admin, member, observer), a stranger who is on no board of
  * theirs, and a write key for each; plus one list with `cards` cards made by the admin.
  */
-export async function makeTeam(t: TestApp, options: { cards?: number } = {}) {
+export async function makeTeam(t: TestAppHandle, options: { cards?: number } = {}) {
   const admin = await makeUser(t.db);
   const member = await makeUser(t.db);
   const observer = await makeUser(t.db);

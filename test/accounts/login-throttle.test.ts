@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LoginThrottle } from '../../src/accounts/login-throttle.js';
 import { AppError } from '../../src/platform/errors.js';
 import { makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Login and first-run throttling through real HTTP; addresses come from X-Forwarded-For. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ TRUST_PROXY: 'true' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ TRUST_PROXY: 'true' });
 
 const address = () => `198.51.${randomBytes(2).join('.')}`;
 const send = (url: string, from: string, payload: object) =>

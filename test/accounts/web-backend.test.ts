@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isWellFormedToken } from '../../src/accounts/tokens.js';
 import { touchLastUsed } from '../../src/accounts/touch-last-used.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { buildTestApp, useTestApp } from '../helper.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: object) =>
   t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttachmentReader } from '../../src/answers/attachment-reader/reader-pool.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 import { pdfBomb, pdfWithContent, pngHeader } from './attachment-bombs.js';
 
@@ -33,11 +33,7 @@ beforeAll(async () => {
 });
 
 describe('PDF decompression bombs on /v1/answer', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers in time with the bombs unreadable, /healthz answering meanwhile and memory bounded', async () => {
     const w = await answerWorkspace(t);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 
 /** An OpenAI-compatible chat-completions server on loopback, scripted per test. */
@@ -28,24 +28,22 @@ const server = http.createServer((req, res) => {
   });
 });
 
-let t: TestApp;
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  t = await buildTestApp({
-    LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
-    LLM_API_KEY: 'sk-test',
-    LLM_MODEL: 'test-model',
-    LLM_TIMEOUT_MS: '300',
-    LLM_RETRIES: '2',
-    LLM_BACKOFF_MS: '10',
-  });
 });
 afterAll(async () => {
-  await t.close();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 });
+// Built once the server listens, and closed before it stops (after-hooks run in reverse order).
+const t = useTestApp(() => ({
+  LLM_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+  LLM_API_KEY: 'sk-test',
+  LLM_MODEL: 'test-model',
+  LLM_TIMEOUT_MS: '300',
+  LLM_RETRIES: '2',
+  LLM_BACKOFF_MS: '10',
+}));
 beforeEach(() => {
   seen = [];
 });

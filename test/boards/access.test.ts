@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   call,
@@ -12,17 +12,13 @@ import {
   routesOf,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Who reaches what, and in which order the checks answer (SPEC §3 Conventions and Roles):
  * 401 (credential) → 403 (read-only key, non-GET) → 404 (missing or outside reach) → 403 (role) → 409.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const MISSING = 999_999;
 /** A 404 must not tell "exists but not yours" from "does not exist": same body, ids aside. */

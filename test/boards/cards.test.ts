@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   cardIdsOfList,
@@ -12,14 +12,10 @@ import {
   makeList,
   makeTeam,
 } from '../board-factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Cards: create, fetch, edit, archive, delete, and optimistic concurrency (SPEC §3). Moves and copies: card-moves.test.ts. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const idsOf = (cards: { id: number }[]) => cards.map((c) => c.id);
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   expectCardSummary,
@@ -9,19 +9,17 @@ import {
   makeList,
   makeTeam,
 } from '../board-factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Positions stay 0..n-1 "whatever requests ran at the same time" (SPEC §3 Objects): real parallel
  * requests over HTTP against a listening server, then a check of every list and card.
  */
-let t: TestApp;
+const t = useTestApp(BOARD_TEST_ENV);
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 interface Answer {
   status: number;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   CARD_SUMMARY_KEYS,
@@ -14,14 +14,10 @@ import {
   summaryOf,
 } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** GET /search (every board the credential reaches) and GET /cards?member=me, both paged with ?cursor=. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const ids = (cards: { id: number }[]) => cards.map((c) => c.id);
 

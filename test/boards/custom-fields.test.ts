@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   boardActivities,
@@ -17,14 +17,10 @@ import {
   setField,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Custom fields: definitions (board admins) and values on cards (SPEC §3, custom fields). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const fieldsUrl = (boardId: number) => `/api/boards/${boardId}/custom-fields`;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   type Client,
@@ -11,18 +11,14 @@ import {
   type Res,
 } from '../board-factories.js';
 import { loginCookie, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * HTTP conventions a script author expects of /api (issue 16): Link headers on every paged
  * collection, conditional GETs of cards and boards, strong If-Match, unknown query parameters
  * refused, CORS for bearer keys only.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 /** The target of `Link: <…>; rel="next"`, or null when there is none. */
 function nextLink(res: Res): string | null {

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOARD_TEST_ENV, boardActivities, client, expectError, expectFieldError, expectNoContent, expectStatus, makeTeam } from '../board-factories.js';
 import { createUserWithInvitations as createUser } from '../../src/boards/members/sign-up.js';
 import { makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Pending invitations: listed and revoked by board admins; inviting a pending address again is a 409. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 type Team = Awaited<ReturnType<typeof makeTeam>>;
 const invite = (team: Team, email: string, role = 'member', as = team.as.admin) => as.post(`/api/boards/${team.board.id}/members`, { email, role });

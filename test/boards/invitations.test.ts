@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOARD_TEST_ENV, client, expectError, expectStatus, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** The daily cap on invitations to new addresses, per inviter (INVITES_PER_DAY; 2 here). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ ...BOARD_TEST_ENV, INVITES_PER_DAY: '2' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ ...BOARD_TEST_ENV, INVITES_PER_DAY: '2' });
 
 const invite = (api: ReturnType<typeof client>, boardId: number, email: string) =>
   api.post(`/api/boards/${boardId}/members`, { email, role: 'member' });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   type Client,
@@ -13,14 +13,10 @@ import {
   makeTeam,
 } from '../board-factories.js';
 import { makeBoard } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Lists: list, create, rename, archive, move (within and across boards) (SPEC §3). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 /** The non-archived lists of a board as GET /boards/{id}/lists shows them, checked for order and shape. */
 async function activeLists(api: Client, boardId: number) {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Card parts (labels, assignees, field values, checklist items, comments) changed by many
@@ -9,13 +9,11 @@ import { buildTestApp, type TestApp } from '../helper.js';
  * no longer valid, and every change bumps the card's version exactly once. On PostgreSQL
  * (TEST_DATABASE_URL) the requests truly overlap; on PGlite they are serialised.
  */
-let t: TestApp;
+const t = useTestApp({ RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'warn' });
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp({ RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'warn' });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 interface Answer {
   status: number;

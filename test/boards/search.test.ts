@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   CARD_SUMMARY_KEYS,
@@ -19,14 +19,10 @@ import {
   summaryOf,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Card search: full text over titles, descriptions, checklist items and comments (SPEC §3, search). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 async function search(api: Client, boardId: number, q: string, extra = ''): Promise<any[]> {
   const res = await api.get(`/api/boards/${boardId}/search?q=${encodeURIComponent(q)}${extra}`);

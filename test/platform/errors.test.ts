@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { conflict, toAppError } from '../../src/platform/errors.js';
 import { makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Routes that exist only in this test, one per surface, to exercise the shared handlers. */
 const probe: FastifyPluginAsyncZod = async (app) => {
@@ -18,13 +18,11 @@ const probe: FastifyPluginAsyncZod = async (app) => {
   });
 };
 
-let t: TestApp;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await buildTestApp();
   await t.app.register(probe, { prefix: '/api/_probe' });
   await t.app.register(probe, { prefix: '/v1/_probe' });
 });
-afterAll(() => t.close());
 
 const json = (payload: unknown) => ({ 'content-type': 'application/json', payload: JSON.stringify(payload) });
 
