@@ -56,6 +56,18 @@ describe('failed logins', () => {
     const other = await makeUser(t.db);
     expect((await login(attacker, other.email, other.password)).statusCode).toBe(200);
   });
+
+  it('counts guesses sent all at once against the limit', async () => {
+    const user = await makeUser(t.db);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: user.email, password: `guess-${i}` } }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(7);
+  });
 });
 
 /** The limits themselves, on the class: a wrong password costs ~0.2 s of CPU to find out through HTTP. */
