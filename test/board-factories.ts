@@ -197,6 +197,21 @@ export async function makeTeam(t: TestAppHandle, options: { cards?: number } = {
   return { admin, member, observer, stranger, board, keys, as, list, cards };
 }
 
+/**
+ * A user with a write key and a board of their own (no list), and `call`, which sends a request
+ * with that key and reads the answer as its status and JSON body.
+ */
+export async function makeBoardOwner(t: TestAppHandle) {
+  const user = await makeUser(t.db);
+  const board = await makeBoard(t.db, user.id);
+  const { auth, key } = await makeKey(t.db, user.id);
+  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
+    const res = await t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, json: res.body ? res.json() : null };
+  };
+  return { user, board, auth, key, call };
+}
+
 export interface RouteCall {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;

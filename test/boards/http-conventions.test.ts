@@ -89,6 +89,15 @@ describe('Link: rel="next" on paged collections', () => {
       expect(doc.paths[path][method].responses['200'].headers?.link?.schema, `${method} ${path}`).toEqual({ type: 'string' });
     }
   });
+
+  it('limit and before take plain digits only', async () => {
+    const team = await makeTeam(t);
+    const card = await makeCard(team.as.admin, team.list.id, 'C');
+    for (const bad of ['1e2', '0x10', '%205', '-1', '1.5']) {
+      expect((await team.as.admin.get(`/api/cards/${card.id}/comments?limit=${bad}`)).statusCode).toBe(400);
+      expect((await team.as.admin.get(`/api/boards/${team.board.id}/activity?before=${bad}`)).statusCode).toBe(400);
+    }
+  });
 });
 
 describe('conditional GETs: ETag and If-None-Match', () => {
@@ -169,6 +178,25 @@ describe('If-Match compares strongly', () => {
     const card = await makeCard(team.as.admin, team.list.id);
     expectError(await team.as.admin.post(`/api/cards/${card.id}/comments`, { text: 'hi' }, { 'if-match': 'W/"1"' }), 409);
     expectError(await team.as.admin.del(`/api/cards/${card.id}`, { 'if-match': 'W/"1"' }), 409);
+  });
+
+  it('If-Match is honoured on the routes that change a card through /cards/{id}/…', async () => {
+    const team = await makeTeam(t);
+    const a = team.as.admin;
+    const card = await makeCard(a, team.list.id, 'C');
+    const lab = (await a.post(`/api/boards/${team.board.id}/labels`, { name: 'l' })).json();
+    const f = (await a.post(`/api/boards/${team.board.id}/custom-fields`, { name: 'n', type: 'number' })).json();
+    const v = (await a.patch(`/api/cards/${card.id}`, { title: 'C2' })).json().version;
+    const stale = { 'if-match': `"${v - 1}"` };
+    expect((await a.put(`/api/cards/${card.id}/labels/${lab.id}`, undefined, stale)).statusCode).toBe(409);
+    expect((await a.put(`/api/cards/${card.id}/members/${team.admin.id}`, undefined, stale)).statusCode).toBe(409);
+    expect((await a.put(`/api/cards/${card.id}/fields/${f.id}`, { value: 1 }, stale)).statusCode).toBe(409);
+    expect((await a.post(`/api/cards/${card.id}/checklists`, { name: 'x' }, stale)).statusCode).toBe(409);
+    expect((await a.post(`/api/cards/${card.id}/comments`, { text: 'x' }, stale)).statusCode).toBe(409);
+    expect((await a.put(`/api/cards/${card.id}/labels/${lab.id}`, undefined, { 'if-match': 'garbage' })).statusCode).toBe(400);
+    const current = await a.get(`/api/cards/${card.id}`);
+    expect(current.json().version).toBe(v);
+    expect((await a.put(`/api/cards/${card.id}/labels/${lab.id}`, undefined, { 'if-match': `"${v}"` })).statusCode).toBe(200);
   });
 });
 
