@@ -146,6 +146,9 @@ export async function cardIdsOfList(api: Client, boardId: number, listId: number
   return list.cards.map((c: any) => c.id);
 }
 
+/** The ids of cards (or anything with an id), in the order given. */
+export const idsOf = (items: { id: number }[]) => items.map((i) => i.id);
+
 /** A list made through the API (201). */
 export async function makeList(api: Client, boardId: number, name = 'List', position?: number) {
   const res = await api.post(`/api/boards/${boardId}/lists`, position === undefined ? { name } : { name, position });
@@ -345,4 +348,17 @@ export async function makeAttachment(app: FastifyInstance, headers: Headers, car
   const res = await app.inject({ method: 'POST', url: `/api/cards/${cardId}/attachments`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
   expectStatus(res, 201);
   return res.json();
+}
+
+// ---- Concurrency tests ----
+
+/** A small seeded generator, so that a failing run can be replayed. */
+export function seededRandom(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { makeUser } from '../factories.js';
@@ -52,4 +53,12 @@ export async function answerWorkspace(t: TestAppHandle, options: { articles?: ob
 /** POST /v1/answer with the key. */
 export function ask(t: TestAppHandle, token: string, body: unknown, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': token, ...headers }, payload: body as object });
+}
+
+/** A one-page PDF whose text layer says `text`, base64-encoded as /v1/answer takes attachments. */
+export async function pdfSaying(text: string) {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage().drawText(text, { x: 40, y: 700, size: 12, font });
+  return Buffer.from(await pdf.save()).toString('base64');
 }

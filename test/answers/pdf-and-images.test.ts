@@ -1,16 +1,8 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helper.js';
-import { answerWorkspace, ask } from './answer-fixtures.js';
+import { answerWorkspace, ask, pdfSaying } from './answer-fixtures.js';
 
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-async function pdfSaying(text: string) {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage().drawText(text, { x: 40, y: 700, size: 12, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
 
 const t = useTestApp();
 

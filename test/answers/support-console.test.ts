@@ -1,8 +1,7 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { loginCookie, makeKey, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
-import { answerWorkspace, ask } from './answer-fixtures.js';
+import { answerWorkspace, ask, pdfSaying } from './answer-fixtures.js';
 
 const t = useTestApp();
 
@@ -70,10 +69,7 @@ describe('the support console backend (/agent, session)', () => {
 
   it('POST /articles/read-files reads PDFs for the import with the attachment readers: text, or why none; owners and admins only', async () => {
     const w = await asOwner();
-    const pdf = await PDFDocument.create();
-    const font = await pdf.embedFont(StandardFonts.Helvetica);
-    pdf.addPage().drawText('Warranty: two years on every device, parts and labour.', { x: 40, y: 700, size: 12, font });
-    const good = Buffer.from(await pdf.save()).toString('base64');
+    const good = await pdfSaying('Warranty: two years on every device, parts and labour.');
     const res = await w.call('POST', '/articles/read-files', { files: [{ filename: 'warranty.pdf', contentBase64: good }, { filename: 'broken.pdf', contentBase64: Buffer.from('not a pdf at all').toString('base64') }] });
     expect(res.statusCode).toBe(200);
     expect(res.json().texts).toEqual([

@@ -7,6 +7,7 @@ import {
   expectError,
   expectFieldError,
   expectStatus,
+  idsOf,
   makeCard,
   makeCards,
   makeList,
@@ -17,8 +18,6 @@ import { useTestApp } from '../helper.js';
 
 /** Cards: move and copy, within a list, across lists and across boards, and limited keys (SPEC §3). */
 const t = useTestApp(BOARD_TEST_ENV);
-
-const idsOf = (cards: { id: number }[]) => cards.map((c) => c.id);
 
 describe('POST /api/cards/{id}/move', () => {
   it('moves a card within its list (200 with the full card); the others shift', async () => {

@@ -7,6 +7,7 @@ import {
   expectFieldError,
   expectNoContent,
   expectStatus,
+  idsOf,
   makeCard,
   makeCards,
   makeList,
@@ -16,8 +17,6 @@ import { useTestApp } from '../helper.js';
 
 /** Cards: create, fetch, edit, archive, delete, and optimistic concurrency (SPEC §3). Moves and copies: card-moves.test.ts. */
 const t = useTestApp(BOARD_TEST_ENV);
-
-const idsOf = (cards: { id: number }[]) => cards.map((c) => c.id);
 
 describe('POST /api/lists/{id}/cards', () => {
   it('creates a card (201 with the full card and its ETag)', async () => {

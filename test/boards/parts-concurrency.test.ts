@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
 
@@ -18,17 +19,6 @@ beforeAll(async () => {
 interface Answer {
   status: number;
   body: any;
-}
-
-/** A small seeded generator, so that a failing run can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A user with a write key and a board of their own (admin), with `others` as members. */
@@ -90,7 +80,7 @@ describe('card parts under concurrent requests', () => {
     const checklist = await s.ok('POST', `/cards/${source.id}/checklists`, { name: 'todo' });
     const items: any[] = [];
     for (let i = 0; i < 20; i++) items.push(await s.ok('POST', `/checklists/${checklist.id}/items`, { name: `item ${i}` }));
-    const rnd = random(1001);
+    const rnd = seededRandom(1001);
     const pick = () => items[Math.floor(rnd() * items.length)];
 
     const kinds: string[] = [];
@@ -219,7 +209,7 @@ describe('card parts under concurrent requests', () => {
     const labels: { id: number }[] = [];
     for (let i = 0; i < 5; i++) labels.push(await s.ok('POST', `/boards/${s.board.id}/labels`, { name: `l${i}`, color: null }));
     const initial = (await s.card(card.id)).version;
-    const rnd = random(55);
+    const rnd = seededRandom(55);
 
     const comments = Array.from({ length: 10 }, (_, i) => s.call('POST', `/cards/${card.id}/comments`, { text: `comment ${i}` }));
     // Each label twice: the repeat is idempotent and must not bump the version again.

@@ -10,6 +10,7 @@ import {
   expectStatus,
   fetchBoard,
   getCard,
+  idsOf,
   makeCard,
   makeChecklist,
   makeComment,
@@ -31,7 +32,6 @@ async function search(api: Client, boardId: number, q: string, extra = ''): Prom
   expect(Object.keys(body)).toEqual(['cards']);
   return body.cards;
 }
-const idsOf = (cards: { id: number }[]) => cards.map((c) => c.id);
 const sortedIds = (cards: { id: number }[]) => idsOf(cards).sort((a, b) => a - b);
 
 describe('GET /api/boards/{id}/search', () => {
