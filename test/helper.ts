@@ -143,7 +143,6 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Pa
   };
 }
 
-
 /** What a test reads of its app; close() stays with whoever built it. */
 export type TestAppHandle = Omit<TestApp, 'close'>;
 
@@ -152,7 +151,9 @@ export type TestAppHandle = Omit<TestApp, 'close'>;
  * called in: built before them (buildTestApp, so testConfig()'s defaults hold unless `env` sets
  * its own) and closed after them. The handle's properties are read inside tests and hooks; before
  * the app is built they throw. `env` may be a function when it holds what an earlier beforeAll
- * learns (a receiver's port): it is called when the app is built.
+ * learns (a receiver's port): it is called when the app is built. Hooks registered after this
+ * call run once the app is built, and their after-hooks before it is closed (vitest runs
+ * after-hooks in reverse order).
  */
 export function useTestApp(env: Record<string, string> | (() => Record<string, string>) = {}, options: Partial<BuildAppOptions> = {}): TestAppHandle {
   let built: TestApp | undefined;
