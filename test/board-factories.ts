@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { makeBoard, makeKey, makeUser } from './factories.js';
-import type { TestApp } from './helper.js';
+import type { TestAppHandle } from './helper.js';
 
 /**
  * Factories and assertions for the task-board tests. Lists and cards are made through the API
@@ -146,6 +146,9 @@ export async function cardIdsOfList(api: Client, boardId: number, listId: number
   return list.cards.map((c: any) => c.id);
 }
 
+/** The ids of cards (or anything with an id), in the order given. */
+export const idsOf = (items: { id: number }[]) => items.map((i) => i.id);
+
 /** A list made through the API (201). */
 export async function makeList(api: Client, boardId: number, name = 'List', position?: number) {
   const res = await api.post(`/api/boards/${boardId}/lists`, position === undefined ? { name } : { name, position });
@@ -171,7 +174,7 @@ export async function makeCards(api: Client, listId: number, count: number, pref
  * A board with one user per role (admin, member, observer), a stranger who is on no board of
  * theirs, and a write key for each; plus one list with `cards` cards made by the admin.
  */
-export async function makeTeam(t: TestApp, options: { cards?: number } = {}) {
+export async function makeTeam(t: TestAppHandle, options: { cards?: number } = {}) {
   const admin = await makeUser(t.db);
   const member = await makeUser(t.db);
   const observer = await makeUser(t.db);
@@ -195,6 +198,21 @@ export async function makeTeam(t: TestApp, options: { cards?: number } = {}) {
   const list = await makeList(as.admin, board.id, 'Todo');
   const cards = await makeCards(as.admin, list.id, options.cards ?? 0);
   return { admin, member, observer, stranger, board, keys, as, list, cards };
+}
+
+/**
+ * A user with a write key and a board of their own (no list), and `call`, which sends a request
+ * with that key and reads the answer as its status and JSON body.
+ */
+export async function makeBoardOwner(t: TestAppHandle) {
+  const user = await makeUser(t.db);
+  const board = await makeBoard(t.db, user.id);
+  const { auth, key } = await makeKey(t.db, user.id);
+  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
+    const res = await t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, json: res.body ? res.json() : null };
+  };
+  return { user, board, auth, key, call };
 }
 
 export interface RouteCall {
@@ -330,4 +348,17 @@ export async function makeAttachment(app: FastifyInstance, headers: Headers, car
   const res = await app.inject({ method: 'POST', url: `/api/cards/${cardId}/attachments`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
   expectStatus(res, 201);
   return res.json();
+}
+
+// ---- Concurrency tests ----
+
+/** A small seeded generator, so that a failing run can be replayed. */
+export function seededRandom(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { type Config, configFrom } from '../src/config.js';
 import { type Database, openPGliteInstance, openPostgres } from '../src/platform/db.js';
@@ -143,3 +143,44 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Pa
   };
 }
 
+/** What a test reads of its app; close() stays with whoever built it. */
+export type TestAppHandle = Omit<TestApp, 'close'>;
+
+/**
+ * The real app on a fresh database for the tests of this file, or of the describe block it is
+ * called in: built before them (buildTestApp, so testConfig()'s defaults hold unless `env` sets
+ * its own) and closed after them. The handle's properties are read inside tests and hooks; before
+ * the app is built they throw. `env` may be a function when it holds what an earlier beforeAll
+ * learns (a receiver's port): it is called when the app is built. Hooks registered after this
+ * call run once the app is built, and their after-hooks before it is closed (vitest runs
+ * after-hooks in reverse order).
+ */
+export function useTestApp(env: Record<string, string> | (() => Record<string, string>) = {}, options: Partial<BuildAppOptions> = {}): TestAppHandle {
+  let built: TestApp | undefined;
+  beforeAll(async () => {
+    built = await buildTestApp(typeof env === 'function' ? env() : env, options);
+  });
+  afterAll(async () => {
+    const closing = built;
+    built = undefined;
+    await closing?.close();
+  });
+  const current = () => {
+    if (!built) throw new Error('useTestApp(): the app exists only inside the tests and hooks of the block that asked for it');
+    return built;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get db() {
+      return current().db;
+    },
+    get config() {
+      return current().config;
+    },
+    get logs() {
+      return current().logs;
+    },
+  };
+}

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** /account (name, e-mail, password, sessions), /auth/session, and invitation and set-up links (/auth/join). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ RATE_LIMIT_MAX: '1000000' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ RATE_LIMIT_MAX: '1000000' });
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 const send = (method: Method, url: string, headers: Record<string, string> = {}, payload?: object) =>

@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LoginThrottle } from '../../src/accounts/login-throttle.js';
 import { AppError } from '../../src/platform/errors.js';
 import { makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Login and first-run throttling through real HTTP; addresses come from X-Forwarded-For. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ TRUST_PROXY: 'true' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ TRUST_PROXY: 'true' });
 
 const address = () => `198.51.${randomBytes(2).join('.')}`;
 const send = (url: string, from: string, payload: object) =>
@@ -59,6 +55,18 @@ describe('failed logins', () => {
     // The attacker's address may still log in to other accounts until it reaches its own limit.
     const other = await makeUser(t.db);
     expect((await login(attacker, other.email, other.password)).statusCode).toBe(200);
+  });
+
+  it('counts guesses sent all at once against the limit', async () => {
+    const user = await makeUser(t.db);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: user.email, password: `guess-${i}` } }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(7);
   });
 });
 

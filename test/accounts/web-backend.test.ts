@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isWellFormedToken } from '../../src/accounts/tokens.js';
 import { touchLastUsed } from '../../src/accounts/touch-last-used.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { buildTestApp, useTestApp } from '../helper.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: object) =>
   t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
@@ -77,6 +73,13 @@ describe('POST /auth/login, /auth/logout, GET /auth/me', () => {
     }
   });
 
+  it('refuses a cross-origin login with 403 and sets no cookie', async () => {
+    const user = await makeUser(t.db);
+    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { origin: 'https://evil.example' }, payload: { email: user.email, password: user.password } });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
   it('validates the login body', async () => {
     const res = await inject('POST', '/auth/login', {}, { email: 'not-an-email', password: 'x' });
     expect(res.statusCode).toBe(400);
@@ -140,6 +143,14 @@ describe('/account/keys', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe(`boardIds: board ${theirs.id} is not one of your boards`);
     expect(await t.db.prisma.apiKey.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('refuses an empty board list for a key (it would reach nothing)', async () => {
+    const user = await makeUser(t.db);
+    const session = await loginCookie(t.app, user.email, user.password);
+    const res = await t.app.inject({ method: 'POST', url: '/account/keys', headers: session, payload: { name: 'k', expiresIn: 'never', boardIds: [] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^boardIds: choose at least one board/);
   });
 
   it('revokes only the caller\'s own keys (404 for another\'s), idempotently', async () => {

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginCookie } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { handoffTopic } from '../../src/answers/retrieval/intents.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 
 /** An agent's own synonym groups and hand-off topics (issue #26 item 6): settings of the console, used by every answer. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function workspace() {
   const w = await answerWorkspace(t);

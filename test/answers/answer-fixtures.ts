@@ -1,10 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { makeUser } from '../factories.js';
-import type { TestApp } from '../helper.js';
+import type { TestAppHandle } from '../helper.js';
 
 /** A small help centre, enough to tell right from wrong answers. */
 export const ARTICLES = [
@@ -21,7 +22,7 @@ export const ARTICLES = [
 export type Admin = (...argv: string[]) => Promise<Record<string, unknown>>;
 
 /** Runs an admin CLI command in-process; fails the test unless it succeeds. */
-export function adminOf(t: TestApp): Admin {
+export function adminOf(t: TestAppHandle): Admin {
   return async (...argv) => {
     const outcome = await runCommand(argv, { db: t.db, config: t.config });
     expect(outcome, `admin ${argv.join(' ')}`).toMatchObject({ exitCode: 0 });
@@ -30,7 +31,7 @@ export function adminOf(t: TestApp): Admin {
 }
 
 /** A workspace with an agent, the knowledge above and an answer key, set up through the CLI. */
-export async function answerWorkspace(t: TestApp, options: { articles?: object[]; fallback?: string; referral?: string } = {}) {
+export async function answerWorkspace(t: TestAppHandle, options: { articles?: object[]; fallback?: string; referral?: string } = {}) {
   const admin = adminOf(t);
   const owner = await makeUser(t.db);
   const workspace = await admin('workspace', 'create', '--name', 'Support', '--owner', owner.email);
@@ -50,6 +51,14 @@ export async function answerWorkspace(t: TestApp, options: { articles?: object[]
 }
 
 /** POST /v1/answer with the key. */
-export function ask(t: TestApp, token: string, body: unknown, headers: Record<string, string> = {}) {
+export function ask(t: TestAppHandle, token: string, body: unknown, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': token, ...headers }, payload: body as object });
+}
+
+/** A one-page PDF whose text layer says `text`, base64-encoded as /v1/answer takes attachments. */
+export async function pdfSaying(text: string) {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage().drawText(text, { x: 40, y: 700, size: 12, font });
+  return Buffer.from(await pdf.save()).toString('base64');
 }

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginCookie, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ MAX_ANSWER_ATTACHMENT_BYTES: '1000' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ MAX_ANSWER_ATTACHMENT_BYTES: '1000' });
 
 const turns = (workspaceId: number) => t.db.prisma.conversationTurn.count({ where: { workspaceId } });
 

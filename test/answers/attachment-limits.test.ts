@@ -1,20 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttachmentReader } from '../../src/answers/attachment-reader/reader-pool.js';
-import { buildTestApp, type TestApp } from '../helper.js';
-import { answerWorkspace, ask } from './answer-fixtures.js';
+import { useTestApp } from '../helper.js';
+import { answerWorkspace, ask, pdfSaying } from './answer-fixtures.js';
 import { pdfBomb, pdfWithContent, pngHeader } from './attachment-bombs.js';
 
 const MiB = 1024 * 1024;
-
-async function pdfSaying(text: string) {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage().drawText(text, { x: 40, y: 700, size: 12, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
 
 /** Warnings the pool logs, kept for assertions. */
 function capturedLog() {
@@ -33,11 +25,7 @@ beforeAll(async () => {
 });
 
 describe('PDF decompression bombs on /v1/answer', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers in time with the bombs unreadable, /healthz answering meanwhile and memory bounded', async () => {
     const w = await answerWorkspace(t);

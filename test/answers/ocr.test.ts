@@ -3,7 +3,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ocrLanguage } from '../../src/answers/attachment-reader/ocr.js';
 import { AttachmentReader } from '../../src/answers/attachment-reader/reader-pool.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../web/browser.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 import { pngHeader } from './attachment-bombs.js';
@@ -143,11 +143,7 @@ describe('OCR in the attachment readers', { timeout: 240_000 }, () => {
 });
 
 describe('screenshots on /v1/answer', { timeout: 240_000 }, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ ATTACHMENT_READ_TIMEOUT_MS: GENEROUS_MS });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ ATTACHMENT_READ_TIMEOUT_MS: GENEROUS_MS });
 
   it('cites the right article when the only useful text is in the image, as often as when it is typed', async () => {
     const w = await answerWorkspace(t);
@@ -193,11 +189,7 @@ describe('screenshots on /v1/answer', { timeout: 240_000 }, () => {
 });
 
 describe('a full reader queue on /v1/answer', { timeout: 240_000 }, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ ATTACHMENT_READ_TIMEOUT_MS: GENEROUS_MS, ATTACHMENT_READERS: '1', ATTACHMENT_READ_QUEUE: '0' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ ATTACHMENT_READ_TIMEOUT_MS: GENEROUS_MS, ATTACHMENT_READERS: '1', ATTACHMENT_READ_QUEUE: '0' });
 
   it('skips what does not fit with a note in the conversation, and still answers 200', async () => {
     const w = await answerWorkspace(t);

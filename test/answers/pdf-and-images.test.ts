@@ -1,22 +1,10 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helper.js';
-import { answerWorkspace, ask } from './answer-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helper.js';
+import { answerWorkspace, ask, pdfSaying } from './answer-fixtures.js';
 
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-async function pdfSaying(text: string) {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage().drawText(text, { x: 40, y: 700, size: 12, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe('attachments', () => {
   it('reads a PDF\'s text to find the answer, and keeps only its name and type', async () => {

@@ -1,14 +1,9 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginCookie, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
-import { answerWorkspace, ask } from './answer-fixtures.js';
+import { useTestApp } from '../helper.js';
+import { answerWorkspace, ask, pdfSaying } from './answer-fixtures.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function asOwner() {
   const w = await answerWorkspace(t);
@@ -74,10 +69,7 @@ describe('the support console backend (/agent, session)', () => {
 
   it('POST /articles/read-files reads PDFs for the import with the attachment readers: text, or why none; owners and admins only', async () => {
     const w = await asOwner();
-    const pdf = await PDFDocument.create();
-    const font = await pdf.embedFont(StandardFonts.Helvetica);
-    pdf.addPage().drawText('Warranty: two years on every device, parts and labour.', { x: 40, y: 700, size: 12, font });
-    const good = Buffer.from(await pdf.save()).toString('base64');
+    const good = await pdfSaying('Warranty: two years on every device, parts and labour.');
     const res = await w.call('POST', '/articles/read-files', { files: [{ filename: 'warranty.pdf', contentBase64: good }, { filename: 'broken.pdf', contentBase64: Buffer.from('not a pdf at all').toString('base64') }] });
     expect(res.statusCode).toBe(200);
     expect(res.json().texts).toEqual([

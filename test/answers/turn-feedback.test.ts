@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL, featureNames, probability } from '../../src/answers/retrieval/decide.js';
 import { fitLogistic, MIN_LABELS, MIN_PER_KIND, refitDecision, SHRINKAGE } from '../../src/answers/retrieval/fit.js';
 import { loginCookie, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 
 /** Staff verdicts on answers (issue #26 item 7): stored, shown, and learnt from (phrasings and a refitted decision). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function workspace() {
   const w = await answerWorkspace(t);

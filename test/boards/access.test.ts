@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   call,
@@ -11,18 +11,14 @@ import {
   type Res,
   routesOf,
 } from '../board-factories.js';
-import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { makeBoard, makeKey, makeUser } from '../factories.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Who reaches what, and in which order the checks answer (SPEC §3 Conventions and Roles):
  * 401 (credential) → 403 (read-only key, non-GET) → 404 (missing or outside reach) → 403 (role) → 409.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const MISSING = 999_999;
 /** A 404 must not tell "exists but not yours" from "does not exist": same body, ids aside. */
@@ -187,5 +183,19 @@ describe('the order of checks', () => {
     const team = await fixture();
     const card = team.cards[0];
     expectError(await team.as.stranger.patch(`/api/cards/${card.id}`, { title: 'x' }, { 'if-match': `"${card.version - 1}"` }), 404);
+  });
+
+  it('answers 404 for a missing target before 403 for the role', async () => {
+    const owner = await makeUser(t.db);
+    const observer = await makeUser(t.db);
+    const board = await makeBoard(t.db, owner.id, [{ userId: observer.id, role: 'observer' }]);
+    const list = await t.db.prisma.list.create({ data: { boardId: board.id, name: 'L', position: 0 } });
+    const card = await t.db.prisma.card.create({ data: { boardId: board.id, listId: list.id, title: 'c', position: 0 } });
+    const { auth } = await makeKey(t.db, observer.id);
+    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, headers: auth, payload });
+    expect((await post(`/api/cards/${card.id}/move`, { listId: 999999 })).statusCode).toBe(404);
+    expect((await post(`/api/cards/${card.id}/copy`, { listId: 999999 })).statusCode).toBe(404);
+    expect((await post(`/api/lists/${list.id}/move`, { position: 0, boardId: 999999 })).statusCode).toBe(404);
+    expect((await post(`/api/cards/${card.id}/move`, { listId: list.id })).statusCode).toBe(403);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   type Client,
@@ -13,14 +13,10 @@ import {
   makeTeam,
 } from '../board-factories.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** The activity log: one row per change, with its actor and data; newest first, paginated (SPEC §3). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 async function activities(api: Client, boardId: number, query = ''): Promise<any[]> {
   const res = await api.get(`/api/boards/${boardId}/activity${query}`);

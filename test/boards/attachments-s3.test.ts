@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { BOARD_TEST_ENV, client, expectError, expectNoContent, expectStatus, makeCard, makeList, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, createTestDatabase, LogCapture, type TestApp, testConfig } from '../helper.js';
+import { buildTestApp, createTestDatabase, LogCapture, type TestAppHandle, testConfig, useTestApp } from '../helper.js';
 import { freePort } from '../net.js';
 import { startTestS3, type TestS3 } from '../s3-server.js';
 
@@ -19,21 +19,15 @@ import { startTestS3, type TestS3 } from '../s3-server.js';
  * store that cannot be reached answering 503 without its secret in any log line.
  */
 let s3: TestS3;
-let t: TestApp;
-let small: TestApp; // MAX_ATTACHMENT_BYTES=1000
-let mid: TestApp; // MAX_ATTACHMENT_BYTES=6 MiB: past one multipart part
 beforeAll(async () => {
   s3 = await startTestS3();
-  t = await buildTestApp({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: s3.url });
-  small = await buildTestApp({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: s3.url, MAX_ATTACHMENT_BYTES: '1000' });
-  mid = await buildTestApp({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: s3.url, MAX_ATTACHMENT_BYTES: String(6 * 1024 * 1024) });
 });
-afterAll(async () => {
-  await t?.close();
-  await small?.close();
-  await mid?.close();
-  await s3?.close();
-});
+// Stopped once the apps are closed (after-hooks run in reverse order).
+afterAll(() => s3?.close());
+const t = useTestApp(() => ({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: s3.url }));
+const small = useTestApp(() => ({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: s3.url, MAX_ATTACHMENT_BYTES: '1000' }));
+// Past one multipart part.
+const mid = useTestApp(() => ({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: s3.url, MAX_ATTACHMENT_BYTES: String(6 * 1024 * 1024) }));
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), randomBytes(200)]);
 const TEXT = Buffer.from('Shopping list\n- milk\n- café ☕\n');
@@ -49,15 +43,15 @@ function multipart(filename: string, data: Buffer) {
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-const upload = (app: TestApp, auth: Auth, cardId: number, data: Buffer, filename = 'notes.txt') => {
+const upload = (app: TestAppHandle, auth: Auth, cardId: number, data: Buffer, filename = 'notes.txt') => {
   const body = multipart(filename, data);
   return app.app.inject({ method: 'POST', url: `/api/cards/${cardId}/attachments`, headers: { ...auth, ...body.headers }, payload: body.payload });
 };
 
-const download = (app: TestApp, auth: Auth, id: number, headers: Auth = {}) =>
+const download = (app: TestAppHandle, auth: Auth, id: number, headers: Auth = {}) =>
   app.app.inject({ method: 'GET', url: `/api/attachments/${id}/download`, headers: { ...auth, ...headers } });
 
-const objectOf = async (app: TestApp, attachmentId: number) => {
+const objectOf = async (app: TestAppHandle, attachmentId: number) => {
   const row = await app.db.prisma.attachment.findUniqueOrThrow({ where: { id: attachmentId } });
   return `${s3.prefix}objects/${row.storageKey}`;
 };
@@ -70,7 +64,7 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string,
   }
 }
 
-async function teamWithCard(app: TestApp = t) {
+async function teamWithCard(app: TestAppHandle = t) {
   const team = await makeTeam(app);
   const card = await makeCard(team.as.admin, team.list.id, 'With files');
   return { ...team, card };

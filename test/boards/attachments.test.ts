@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { sniffMimeType } from '../../src/boards/attachments/attachment-sniff.js';
 import { BOARD_TEST_ENV, client, expectError, expectFieldError, expectNoContent, expectStatus, makeCard, makeList, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, createTestDatabase, LogCapture, type TestApp, testConfig } from '../helper.js';
+import { createTestDatabase, LogCapture, type TestAppHandle, testConfig, useTestApp } from '../helper.js';
 
 /**
  * Attachments (SPEC §3): multipart upload streamed to the store, sniffed type, limits and
@@ -23,17 +23,12 @@ const tempDir = (prefix: string) => {
   return dir;
 };
 
-let t: TestApp;
-let small: TestApp; // MAX_ATTACHMENT_BYTES=1000
-beforeAll(async () => {
-  t = await buildTestApp({ ...BOARD_TEST_ENV, DATA_DIR: tempDir('att-main-') });
-  small = await buildTestApp({ ...BOARD_TEST_ENV, DATA_DIR: tempDir('att-small-'), MAX_ATTACHMENT_BYTES: '1000' });
-});
-afterAll(async () => {
-  await t?.close();
-  await small?.close();
+// Removed once both apps are closed (after-hooks run in reverse order).
+afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+const t = useTestApp(() => ({ ...BOARD_TEST_ENV, DATA_DIR: tempDir('att-main-') }));
+const small = useTestApp(() => ({ ...BOARD_TEST_ENV, DATA_DIR: tempDir('att-small-'), MAX_ATTACHMENT_BYTES: '1000' }));
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -69,19 +64,19 @@ function multipart(parts: Part[]) {
 
 type Auth = Record<string, string>;
 
-function uploadParts(app: TestApp, auth: Auth, cardId: number, parts: Part[]) {
+function uploadParts(app: TestAppHandle, auth: Auth, cardId: number, parts: Part[]) {
   const body = multipart(parts);
   return app.app.inject({ method: 'POST', url: `/api/cards/${cardId}/attachments`, headers: { ...auth, ...body.headers }, payload: body.payload });
 }
 
-const upload = (app: TestApp, auth: Auth, cardId: number, data: Buffer | string, filename = 'notes.txt', type = 'application/octet-stream') =>
+const upload = (app: TestAppHandle, auth: Auth, cardId: number, data: Buffer | string, filename = 'notes.txt', type = 'application/octet-stream') =>
   uploadParts(app, auth, cardId, [{ name: 'file', filename, type, data }]);
 
-const download = (app: TestApp, auth: Auth, id: number, headers: Auth = {}) =>
+const download = (app: TestAppHandle, auth: Auth, id: number, headers: Auth = {}) =>
   app.app.inject({ method: 'GET', url: `/api/attachments/${id}/download`, headers: { ...auth, ...headers } });
 
 /** Every file under the store's directory (committed and temporary). */
-function storedFiles(app: TestApp): string[] {
+function storedFiles(app: TestAppHandle): string[] {
   const root = path.join(app.config.dataDir, 'attachments');
   const out: string[] = [];
   const walk = (dir: string) => {
@@ -96,13 +91,13 @@ function storedFiles(app: TestApp): string[] {
   return out.sort();
 }
 
-const fileOf = async (app: TestApp, attachmentId: number) => {
+const fileOf = async (app: TestAppHandle, attachmentId: number) => {
   const row = await app.db.prisma.attachment.findUniqueOrThrow({ where: { id: attachmentId } });
   return path.join(app.config.dataDir, 'attachments', 'objects', row.storageKey.slice(0, 2), row.storageKey);
 };
 
 /** The app listening on a loopback port (started on first use), for tests over a real socket. */
-async function listening(app: TestApp): Promise<{ base: string; port: number }> {
+async function listening(app: TestAppHandle): Promise<{ base: string; port: number }> {
   if (!app.app.server.listening) await app.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.app.server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, port };
@@ -119,7 +114,7 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string,
 /** RFC 5987 `filename*=UTF-8''…` decoded. */
 const extFilename = (disposition: string) => decodeURIComponent(/filename\*=UTF-8''([^;\s]+)/.exec(disposition)![1]!);
 
-async function teamWithCard(app: TestApp = t) {
+async function teamWithCard(app: TestAppHandle = t) {
   const team = await makeTeam(app);
   const card = await makeCard(team.as.admin, team.list.id, 'With files');
   return { ...team, card };

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { BOARD_CACHE_MAX_AGE_MS, BoardCache } from '../../src/boards/board-cache.js';
 import type { BoardSnapshot } from '../../src/boards/board-snapshot.js';
 import { getBoardJson } from '../../src/boards/get-board.js';
 import type { Actor } from '../../src/accounts/auth.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { buildTestApp, useTestApp } from '../helper.js';
 import { countQueries } from '../query-count.js';
 
-let t: TestApp;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await buildTestApp();
   // On PostgreSQL nothing is kept in memory until the bus listens to the other processes.
   await vi.waitFor(() => expect(t.app.events.hearsAll).toBe(true), { timeout: 10_000 });
 });
-afterAll(() => t.close());
 
 const get = (boardId: number, headers: Record<string, string>) => t.app.inject({ method: 'GET', url: `/api/boards/${boardId}`, headers });
 const actorOf = (user: { id: number; name: string; email: string }): Actor => ({

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { boardSnapshotJson } from '../../src/boards/board-snapshot.js';
 import { getBoard } from '../../src/boards/get-board.js';
 import { presentBoardDetail } from '../../src/boards/presenters.js';
 import type { Actor } from '../../src/accounts/auth.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 it('builds in SQL exactly what the presenter builds from Prisma rows (the board fetch fast path)', async () => {
   const admin = await makeUser(t.db);

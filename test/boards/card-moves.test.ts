@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   cardIdsOfList,
@@ -7,22 +7,17 @@ import {
   expectError,
   expectFieldError,
   expectStatus,
+  idsOf,
   makeCard,
   makeCards,
   makeList,
   makeTeam,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Cards: move and copy, within a list, across lists and across boards, and limited keys (SPEC §3). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
-
-const idsOf = (cards: { id: number }[]) => cards.map((c) => c.id);
+const t = useTestApp(BOARD_TEST_ENV);
 
 describe('POST /api/cards/{id}/move', () => {
   it('moves a card within its list (200 with the full card); the others shift', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fullCardInclude, presentCard } from '../../src/boards/presenters.js';
 import {
   BOARD_TEST_ENV,
@@ -22,17 +22,13 @@ import {
   summaryOf,
 } from '../board-factories.js';
 import { makeBoard, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Card parts through moves, copies and member removal, and in the board fetch, the archive and
  * the reference presenter (SPEC §3).
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 type Team = Awaited<ReturnType<typeof makeTeam>>;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   cardIdsOfList,
@@ -7,21 +7,16 @@ import {
   expectFieldError,
   expectNoContent,
   expectStatus,
+  idsOf,
   makeCard,
   makeCards,
   makeList,
   makeTeam,
 } from '../board-factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Cards: create, fetch, edit, archive, delete, and optimistic concurrency (SPEC §3). Moves and copies: card-moves.test.ts. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
-
-const idsOf = (cards: { id: number }[]) => cards.map((c) => c.id);
+const t = useTestApp(BOARD_TEST_ENV);
 
 describe('POST /api/lists/{id}/cards', () => {
   it('creates a card (201 with the full card and its ETag)', async () => {

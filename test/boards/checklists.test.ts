@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   boardActivities,
@@ -20,14 +20,10 @@ import {
   makeTeam,
 } from '../board-factories.js';
 import { makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Checklists and their items, item conversion to a card (SPEC §3, checklists). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 /** The items of one checklist of a card, as GET /cards/{id} shows them (positions 0..n-1). */
 async function itemsOf(api: Client, cardId: number, checklistId: number) {

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   boardActivities,
@@ -11,18 +12,18 @@ import {
   fetchBoard,
   getCard,
   lastActivity,
+  makeCard,
   makeComment,
   makeTeam,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Comments on cards: any role may comment; authors edit, authors and admins delete (SPEC §3, comments). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
+
+/** `n` random lower-case words, text no stemmer folds together. */
+const words = (n: number) => Array.from({ length: n }, () => randomBytes(6).toString('base64').replace(/[^a-z]/gi, 'q').toLowerCase()).join(' ');
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -98,6 +99,15 @@ describe('POST /api/cards/{id}/comments', () => {
     expectError(await client(t.app, {}).post(url, { text: 'x' }), 401);
     expect((await getCard(team.as.admin, team.cards[0].id)).commentCount).toBe(0);
   });
+
+  it('comments past the 1 MiB tsvector limit: never a 500 (observer can block the card)', async () => {
+    const team = await makeTeam(t);
+    const card = await makeCard(team.as.admin, team.list.id, 'C');
+    for (let i = 0; i < 60; i++) {
+      const res = await team.as.observer.post(`/api/cards/${card.id}/comments`, { text: words(2300).slice(0, 16384) });
+      expect(res.statusCode, `comment #${i}: ${res.body}`).toBe(201);
+    }
+  }, 120_000);
 });
 
 describe('comments on the full card', () => {

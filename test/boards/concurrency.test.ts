@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   expectCardSummary,
@@ -8,20 +8,19 @@ import {
   makeCards,
   makeList,
   makeTeam,
+  seededRandom,
 } from '../board-factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Positions stay 0..n-1 "whatever requests ran at the same time" (SPEC §3 Objects): real parallel
  * requests over HTTP against a listening server, then a check of every list and card.
  */
-let t: TestApp;
+const t = useTestApp(BOARD_TEST_ENV);
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 interface Answer {
   status: number;
@@ -37,17 +36,6 @@ async function send(method: string, path: string, headers: Record<string, string
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, etag: res.headers.get('etag') };
-}
-
-/** A small seeded generator, so that a failing run can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A 200 is the moved card; a 409 is exactly {error}; nothing else is acceptable. */
@@ -98,7 +86,7 @@ describe('parallel card moves', () => {
     const listIds = [team.list.id, b.id, c.id];
     const cardIds = cards.map((x: any) => x.id);
     const keys = [team.keys.admin.auth, team.keys.member.auth];
-    const rnd = random(20240611);
+    const rnd = seededRandom(20240611);
 
     for (let round = 0; round < 3; round++) {
       const requests = Array.from({ length: 40 }, (_, i) => {
@@ -121,7 +109,7 @@ describe('parallel card moves', () => {
     const otherCards = await makeCards(team.as.admin, other.id, 8, 'o');
     const listIds = [team.list.id, other.id];
     const initial = [...team.cards, ...otherCards].map((x: any) => x.id);
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     // Four cards are archived meanwhile; the moves take the others (moving an archived card is another question).
     const toArchive = [initial[0]!, initial[3]!, initial[9]!, initial[14]!];
     const movable = initial.filter((id) => !toArchive.includes(id));
@@ -188,7 +176,7 @@ describe('parallel list moves', () => {
     const team = await makeTeam(t);
     const lists = [team.list];
     for (let i = 0; i < 5; i++) lists.push(await makeList(team.as.admin, team.board.id, `L${i}`));
-    const rnd = random(99);
+    const rnd = seededRandom(99);
     const answers = await Promise.all(
       Array.from({ length: 36 }, (_, i) => {
         const list = lists[Math.floor(rnd() * lists.length)]!;

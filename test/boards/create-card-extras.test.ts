@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   boardActivities,
@@ -18,19 +18,17 @@ import {
   summaryOf,
 } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * POST /lists/{id}/cards with what Trello's card creation takes besides a title: position, due
  * date (a date-time or a bare date), labels, assignees and field values, all in one transaction.
  */
-let t: TestApp;
+const t = useTestApp(BOARD_TEST_ENV);
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 const create = (api: ReturnType<typeof client>, listId: number, body: object) => api.post(`/api/lists/${listId}/cards`, body);
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   CARD_SUMMARY_KEYS,
@@ -8,22 +8,17 @@ import {
   expectQueryError,
   expectStatus,
   getCard,
+  idsOf,
   makeCard,
   makeList,
   makeTeam,
   summaryOf,
 } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** GET /search (every board the credential reaches) and GET /cards?member=me, both paged with ?cursor=. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
-
-const ids = (cards: { id: number }[]) => cards.map((c) => c.id);
+const t = useTestApp(BOARD_TEST_ENV);
 
 async function page(api: Client, url: string) {
   const res = await api.get(url);
@@ -68,7 +63,7 @@ describe('GET /api/search', () => {
     await makeCard(w.other.as.admin, w.other.list.id, `${tag} on a board of someone else`);
     await makeCard(w.api, w.listA.id, 'unrelated');
     const { cards, nextCursor } = await page(w.api, `/api/search?q=${tag}`);
-    expect(ids(cards)).toEqual([inTitle.id, inDescription.id]);
+    expect(idsOf(cards)).toEqual([inTitle.id, inDescription.id]);
     expect(nextCursor).toBeNull();
     expect(Object.keys(cards[0]).sort()).toEqual([...CARD_SUMMARY_KEYS, 'score'].sort());
     expect(cards[0].score).toBeGreaterThan(cards[1].score);
@@ -91,7 +86,7 @@ describe('GET /api/search', () => {
     const onA = await makeCard(w.api, w.listA.id, tag);
     await makeCard(w.api, w.listB.id, tag);
     const limited = client(t.app, (await makeKey(t.db, w.user.id, { boardIds: [w.a.id], permission: 'read' })).auth);
-    expect(ids((await page(limited, `/api/search?q=${tag}`)).cards)).toEqual([onA.id]);
+    expect(idsOf((await page(limited, `/api/search?q=${tag}`)).cards)).toEqual([onA.id]);
     const stranger = client(t.app, (await makeKey(t.db, w.other.stranger.id)).auth);
     expect((await page(stranger, `/api/search?q=${tag}`)).cards).toEqual([]);
   });
@@ -104,8 +99,8 @@ describe('GET /api/search', () => {
     expectStatus(await w.api.patch(`/api/cards/${archivedCard.id}`, { archived: true }), 200);
     const onArchivedBoard = await makeCard(w.api, w.listB.id, tag);
     expectStatus(await w.api.patch(`/api/boards/${w.b.id}`, { archived: true }), 200);
-    expect(ids((await page(w.api, `/api/search?q=${tag}`)).cards)).toEqual([live.id]);
-    const all = ids((await page(w.api, `/api/search?q=${tag}&archived=true`)).cards).sort((x, y) => x - y);
+    expect(idsOf((await page(w.api, `/api/search?q=${tag}`)).cards)).toEqual([live.id]);
+    const all = idsOf((await page(w.api, `/api/search?q=${tag}&archived=true`)).cards).sort((x, y) => x - y);
     expect(all).toEqual([live.id, archivedCard.id, onArchivedBoard.id].sort((x, y) => x - y));
   });
 
@@ -114,7 +109,7 @@ describe('GET /api/search', () => {
     const tag = `tapir${w.a.id}`;
     for (let i = 0; i < 4; i++) await makeCard(w.api, w.listA.id, `${tag} card`); // equal scores
     for (let i = 0; i < 3; i++) await makeCard(w.api, w.listB.id, `card`, `${tag} in the description`);
-    const whole = ids((await page(w.api, `/api/search?q=${tag}&limit=100`)).cards);
+    const whole = idsOf((await page(w.api, `/api/search?q=${tag}&limit=100`)).cards);
     expect(whole).toHaveLength(7);
     const pages = await allPages(w.api, `/api/search?q=${tag}&limit=2`);
     expect(pages.map((p) => p.length)).toEqual([2, 2, 2, 1]);
@@ -157,7 +152,7 @@ describe('GET /api/cards?member=me', () => {
     await makeCard(w.api, w.listA.id, 'not assigned');
     await w.other.as.admin.post(`/api/lists/${w.other.list.id}/cards`, { title: 'theirs', memberIds: [w.other.admin.id] });
     const { cards, nextCursor } = await page(w.api, '/api/cards?member=me');
-    expect(ids(cards)).toEqual([soon.id, later.id, none1.id, none2.id]);
+    expect(idsOf(cards)).toEqual([soon.id, later.id, none1.id, none2.id]);
     expect(nextCursor).toBeNull();
     expect(Object.keys(cards[0]).sort()).toEqual([...CARD_SUMMARY_KEYS].sort());
     expect(cards[0]).toEqual(summaryOf(await getCard(w.api, soon.id)));
@@ -168,8 +163,8 @@ describe('GET /api/cards?member=me', () => {
     const a = await w.assign(w.listA.id, 'a', '2030-03-01T00:00:00Z');
     const b = await w.assign(w.listA.id, 'b', '2030-02-28T23:59:59.999Z');
     await w.assign(w.listA.id, 'none');
-    expect(ids((await page(w.api, '/api/cards?member=me&dueBefore=2030-03-01')).cards)).toEqual([b.id]);
-    expect(ids((await page(w.api, '/api/cards?member=me&dueBefore=2030-03-01T00:00:00.001Z')).cards)).toEqual([b.id, a.id]);
+    expect(idsOf((await page(w.api, '/api/cards?member=me&dueBefore=2030-03-01')).cards)).toEqual([b.id]);
+    expect(idsOf((await page(w.api, '/api/cards?member=me&dueBefore=2030-03-01T00:00:00.001Z')).cards)).toEqual([b.id, a.id]);
     expectQueryError(await w.api.get('/api/cards?member=me&dueBefore=soon'), 'dueBefore');
   });
 
@@ -188,7 +183,7 @@ describe('GET /api/cards?member=me', () => {
     expectStatus(await team.as.admin.post(`/api/lists/${team.list.id}/cards`, { title: 'x', memberIds: [w.user.id] }), 201);
     expect((await page(w.api, '/api/cards?member=me')).cards).toHaveLength(2);
     expectStatus(await team.as.admin.del(`/api/boards/${team.board.id}/members/${w.user.id}`), 204);
-    expect(ids((await page(w.api, '/api/cards?member=me')).cards)).toEqual([keep.id]);
+    expect(idsOf((await page(w.api, '/api/cards?member=me')).cards)).toEqual([keep.id]);
   });
 
   it('with a key limited to chosen boards, lists those only', async () => {
@@ -196,7 +191,7 @@ describe('GET /api/cards?member=me', () => {
     const onA = await w.assign(w.listA.id, 'a');
     await w.assign(w.listB.id, 'b');
     const limited = client(t.app, (await makeKey(t.db, w.user.id, { boardIds: [w.a.id], permission: 'read' })).auth);
-    expect(ids((await page(limited, '/api/cards?member=me')).cards)).toEqual([onA.id]);
+    expect(idsOf((await page(limited, '/api/cards?member=me')).cards)).toEqual([onA.id]);
   });
 
   it('pages with nextCursor across dated and undated cards: each card once, in order', async () => {
@@ -205,7 +200,7 @@ describe('GET /api/cards?member=me', () => {
     for (const due of ['2030-01-03', undefined, '2030-01-01', '2030-01-01', undefined, '2030-01-02', undefined]) {
       made.push(await w.assign(due ? w.listA.id : w.listB.id, 'c', due));
     }
-    const whole = ids((await page(w.api, '/api/cards?member=me&limit=100')).cards);
+    const whole = idsOf((await page(w.api, '/api/cards?member=me&limit=100')).cards);
     expect(whole).toHaveLength(7);
     for (const size of [1, 2, 3]) {
       const pages = await allPages(w.api, `/api/cards?member=me&limit=${size}`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   boardActivities,
@@ -12,19 +12,16 @@ import {
   fetchBoard,
   getCard,
   lastActivity,
+  makeCard,
   makeField,
   makeTeam,
   setField,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Custom fields: definitions (board admins) and values on cards (SPEC §3, custom fields). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const fieldsUrl = (boardId: number) => `/api/boards/${boardId}/custom-fields`;
 
@@ -282,6 +279,34 @@ describe('PUT /api/cards/{id}/fields/{fieldId}', () => {
     expect(cards[0].fieldValues).toEqual({ [String(f.id)]: '2030-01-02', [String(g.id)]: 'b' });
     expect(cards[1].fieldValues).toEqual({});
   });
+
+  it('a date-time whose UTC form leaves years 0000-9999 is 400; stored date-times can be sent back and survive a rename', async () => {
+    const team = await makeTeam(t);
+    const a = team.as.admin;
+    const card = await makeCard(a, team.list.id, 'C');
+    const f = (await a.post(`/api/boards/${team.board.id}/custom-fields`, { name: 'd', type: 'date' })).json();
+    for (const value of ['9999-12-31T23:59:59-05:00', '0000-01-01T00:00:00+01:00']) {
+      const res = await a.put(`/api/cards/${card.id}/fields/${f.id}`, { value });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatch(/^value:/);
+    }
+    const set = await a.put(`/api/cards/${card.id}/fields/${f.id}`, { value: '2030-06-01T12:00:00+02:00' });
+    const stored = set.json().fieldValues[String(f.id)];
+    expect(stored).toBe('2030-06-01T10:00:00.000Z');
+    const again = await a.put(`/api/cards/${card.id}/fields/${f.id}`, { value: stored });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().version).toBe(set.json().version); // the same value: no change
+    const renamed = await a.patch(`/api/custom-fields/${f.id}`, { name: 'renamed' });
+    expect(renamed.statusCode).toBe(200);
+    expect((await a.get(`/api/cards/${card.id}`)).json().fieldValues[String(f.id)]).toBe(stored);
+  });
+
+  it('"0050-01-01" is a valid date value', async () => {
+    const team = await makeTeam(t);
+    const card = await makeCard(team.as.admin, team.list.id, 'C');
+    const f = (await team.as.admin.post(`/api/boards/${team.board.id}/custom-fields`, { name: 'd', type: 'date' })).json();
+    expect((await team.as.admin.put(`/api/cards/${card.id}/fields/${f.id}`, { value: '0050-01-01' })).statusCode).toBe(200);
+  });
 });
 
 describe('PATCH /api/custom-fields/{id}', () => {
@@ -406,6 +431,16 @@ describe('PATCH /api/custom-fields/{id}', () => {
     expect((await getCard(team.as.admin, b.id)).fieldValues).toEqual({});
     const fields = (await fetchBoard(team.as.admin, team.board.id)).customFields;
     expect(fields.map((f: any) => [f.type, f.options])).toEqual([['number', []], ['checkbox', []], ['number', []]]);
+  });
+
+  it('text -> number keeps only lossless conversions ("0x1A" is not 26)', async () => {
+    const team = await makeTeam(t);
+    const a = team.as.admin;
+    const card = await makeCard(a, team.list.id, 'C');
+    const f = (await a.post(`/api/boards/${team.board.id}/custom-fields`, { name: 'x', type: 'text' })).json();
+    await a.put(`/api/cards/${card.id}/fields/${f.id}`, { value: '0x1A' });
+    await a.patch(`/api/custom-fields/${f.id}`, { type: 'number' });
+    expect((await a.get(`/api/cards/${card.id}`)).json().fieldValues[String(f.id)]).not.toBe(26);
   });
 });
 

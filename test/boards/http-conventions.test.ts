@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   type Client,
@@ -11,18 +11,14 @@ import {
   type Res,
 } from '../board-factories.js';
 import { loginCookie, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * HTTP conventions a script author expects of /api (issue 16): Link headers on every paged
  * collection, conditional GETs of cards and boards, strong If-Match, unknown query parameters
  * refused, CORS for bearer keys only.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 /** The target of `Link: <…>; rel="next"`, or null when there is none. */
 function nextLink(res: Res): string | null {
@@ -91,6 +87,15 @@ describe('Link: rel="next" on paged collections', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json();
     for (const [path, method] of [['/boards/{id}/activity', 'get'], ['/cards/{id}/comments', 'get'], ['/search', 'get'], ['/cards', 'get']] as const) {
       expect(doc.paths[path][method].responses['200'].headers?.link?.schema, `${method} ${path}`).toEqual({ type: 'string' });
+    }
+  });
+
+  it('limit and before take plain digits only', async () => {
+    const team = await makeTeam(t);
+    const card = await makeCard(team.as.admin, team.list.id, 'C');
+    for (const bad of ['1e2', '0x10', '%205', '-1', '1.5']) {
+      expect((await team.as.admin.get(`/api/cards/${card.id}/comments?limit=${bad}`)).statusCode).toBe(400);
+      expect((await team.as.admin.get(`/api/boards/${team.board.id}/activity?before=${bad}`)).statusCode).toBe(400);
     }
   });
 });
@@ -173,6 +178,25 @@ describe('If-Match compares strongly', () => {
     const card = await makeCard(team.as.admin, team.list.id);
     expectError(await team.as.admin.post(`/api/cards/${card.id}/comments`, { text: 'hi' }, { 'if-match': 'W/"1"' }), 409);
     expectError(await team.as.admin.del(`/api/cards/${card.id}`, { 'if-match': 'W/"1"' }), 409);
+  });
+
+  it('If-Match is honoured on the routes that change a card through /cards/{id}/…', async () => {
+    const team = await makeTeam(t);
+    const a = team.as.admin;
+    const card = await makeCard(a, team.list.id, 'C');
+    const lab = (await a.post(`/api/boards/${team.board.id}/labels`, { name: 'l' })).json();
+    const f = (await a.post(`/api/boards/${team.board.id}/custom-fields`, { name: 'n', type: 'number' })).json();
+    const v = (await a.patch(`/api/cards/${card.id}`, { title: 'C2' })).json().version;
+    const stale = { 'if-match': `"${v - 1}"` };
+    expect((await a.put(`/api/cards/${card.id}/labels/${lab.id}`, undefined, stale)).statusCode).toBe(409);
+    expect((await a.put(`/api/cards/${card.id}/members/${team.admin.id}`, undefined, stale)).statusCode).toBe(409);
+    expect((await a.put(`/api/cards/${card.id}/fields/${f.id}`, { value: 1 }, stale)).statusCode).toBe(409);
+    expect((await a.post(`/api/cards/${card.id}/checklists`, { name: 'x' }, stale)).statusCode).toBe(409);
+    expect((await a.post(`/api/cards/${card.id}/comments`, { text: 'x' }, stale)).statusCode).toBe(409);
+    expect((await a.put(`/api/cards/${card.id}/labels/${lab.id}`, undefined, { 'if-match': 'garbage' })).statusCode).toBe(400);
+    const current = await a.get(`/api/cards/${card.id}`);
+    expect(current.json().version).toBe(v);
+    expect((await a.put(`/api/cards/${card.id}/labels/${lab.id}`, undefined, { 'if-match': `"${v}"` })).statusCode).toBe(200);
   });
 });
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOARD_TEST_ENV, boardActivities, client, expectError, expectFieldError, expectNoContent, expectStatus, makeTeam } from '../board-factories.js';
 import { createUserWithInvitations as createUser } from '../../src/boards/members/sign-up.js';
-import { makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { makeBoard, makeKey, makeUser } from '../factories.js';
+import { buildTestApp, useTestApp } from '../helper.js';
 
 /** Pending invitations: listed and revoked by board admins; inviting a pending address again is a 409. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 type Team = Awaited<ReturnType<typeof makeTeam>>;
 const invite = (team: Team, email: string, role = 'member', as = team.as.admin) => as.post(`/api/boards/${team.board.id}/members`, { email, role });
@@ -137,5 +133,29 @@ describe('inviting an address that already has a pending invitation', () => {
     expectStatus(res, 202);
     expect(Date.parse(res.json().invitation.expiresAt)).toBeGreaterThan(Date.now());
     expect(await invitations(team)).toEqual([expect.objectContaining({ email, role: 'member' })]);
+  });
+});
+
+describe('an invitation whose address registers', () => {
+  it('becomes a membership, announced as member.added', async () => {
+    const other = await buildTestApp();
+    try {
+      const user = await makeUser(other.db);
+      const board = await makeBoard(other.db, user.id);
+      const { auth } = await makeKey(other.db, user.id);
+      const email = `invitee-${Date.now()}@example.com`;
+      const invited = await other.app.inject({ method: 'POST', url: `/api/boards/${board.id}/members`, headers: auth, payload: { email, role: 'observer' } });
+      expect(invited.statusCode).toBe(202);
+      const published: string[] = [];
+      other.app.events.subscribe(board.id, (a) => published.push(a.type));
+      const invitee = await createUser({ db: other.db.prisma, email, password: 'long enough', name: 'Invitee', events: other.app.events });
+      const members = (await other.app.inject({ method: 'GET', url: `/api/boards/${board.id}/members`, headers: auth })).json().members;
+      expect(members).toContainEqual({ userId: invitee.id, name: 'Invitee', email, role: 'observer' });
+      const activity = (await other.app.inject({ method: 'GET', url: `/api/boards/${board.id}/activity`, headers: auth })).json().activities[0];
+      expect(activity).toMatchObject({ type: 'member.added', actor: { userId: invitee.id, name: 'Invitee', keyId: null }, data: { userId: invitee.id } });
+      expect(published).toEqual(['member.added']);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOARD_TEST_ENV, client, expectError, expectStatus, makeTeam } from '../board-factories.js';
+import { describe, expect, it } from 'vitest';
+import { BOARD_TEST_ENV, client, expectError, expectStatus, makeBoardOwner, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** The daily cap on invitations to new addresses, per inviter (INVITES_PER_DAY; 2 here). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ ...BOARD_TEST_ENV, INVITES_PER_DAY: '2' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ ...BOARD_TEST_ENV, INVITES_PER_DAY: '2' });
 
 const invite = (api: ReturnType<typeof client>, boardId: number, email: string) =>
   api.post(`/api/boards/${boardId}/members`, { email, role: 'member' });
@@ -69,5 +65,15 @@ describe('INVITES_PER_DAY', () => {
     }
     expectStatus(await invite(team.as.admin, team.board.id, `${tag}-1@example.com`), 202);
     expectStatus(await invite(team.as.admin, team.board.id, `${tag}-2@example.com`), 202);
+  });
+
+  it('keeps counting invitations against the cap after their board is deleted', async () => {
+    const { user, call } = await makeBoardOwner(t);
+    const first = (await call('POST', '/api/boards', { name: 'one' })).json;
+    expect((await call('POST', `/api/boards/${first.id}/members`, { email: `a-${user.id}@example.com`, role: 'member' })).status).toBe(202);
+    expect((await call('POST', `/api/boards/${first.id}/members`, { email: `b-${user.id}@example.com`, role: 'member' })).status).toBe(202);
+    expect((await call('DELETE', `/api/boards/${first.id}`)).status).toBe(204);
+    const second = (await call('POST', '/api/boards', { name: 'two' })).json;
+    expect((await call('POST', `/api/boards/${second.id}/members`, { email: `c-${user.id}@example.com`, role: 'member' })).status).toBe(429);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   boardActivities,
@@ -18,14 +18,10 @@ import {
   makeTeam,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Labels: a board's labels, and labels on cards (SPEC §3, labels). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   type Client,
@@ -8,19 +8,16 @@ import {
   expectList,
   expectStatus,
   fetchBoard,
+  makeBoardOwner,
   makeCards,
   makeList,
   makeTeam,
 } from '../board-factories.js';
 import { makeBoard } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Lists: list, create, rename, archive, move (within and across boards) (SPEC §3). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 /** The non-archived lists of a board as GET /boards/{id}/lists shows them, checked for order and shape. */
 async function activeLists(api: Client, boardId: number) {
@@ -170,6 +167,20 @@ describe('PATCH /api/lists/{id}', () => {
     expectFieldError(await team.as.admin.patch(`/api/lists/${team.list.id}`, { archived: true, name: '' }), 'name');
     expect(await activeLists(team.as.admin, team.board.id)).toMatchObject([{ id: team.list.id, name: 'Todo', archived: false }]);
   });
+
+  it('an archived list takes no new cards, and a card of it is not restored on its own (400)', async () => {
+    const { board, call } = await makeBoardOwner(t);
+    const list = (await call('POST', `/api/boards/${board.id}/lists`, { name: 'L' })).json;
+    const card = (await call('POST', `/api/lists/${list.id}/cards`, { title: 'c' })).json;
+    expect((await call('PATCH', `/api/cards/${card.id}`, { archived: true })).status).toBe(200);
+    expect((await call('PATCH', `/api/lists/${list.id}`, { archived: true })).status).toBe(200);
+    const add = await call('POST', `/api/lists/${list.id}/cards`, { title: 'new' });
+    expect(add.status).toBe(400);
+    expect(add.json.error).toMatch(/^list: is archived/);
+    const restore = await call('PATCH', `/api/cards/${card.id}`, { archived: false });
+    expect(restore.status).toBe(400);
+    expect(restore.json.error).toMatch(/list is archived/);
+  });
 });
 
 describe('POST /api/lists/{id}/move', () => {
@@ -254,5 +265,15 @@ describe('POST /api/lists/{id}/move', () => {
     const board = await fetchBoard(team.as.admin, team.board.id);
     expect(board.lists[0].id).toBe(b.id);
     expect(board.lists[0].cards.map((c: any) => c.id)).toEqual(cards.map((c: any) => c.id));
+  });
+
+  it('to another board bumps its cards\' versions, so a stale If-Match no longer applies', async () => {
+    const { user, board, call } = await makeBoardOwner(t);
+    const other = await makeBoard(t.db, user.id);
+    const list = (await call('POST', `/api/boards/${board.id}/lists`, { name: 'L' })).json;
+    const card = (await call('POST', `/api/lists/${list.id}/cards`, { title: 'c' })).json;
+    expect((await call('POST', `/api/lists/${list.id}/move`, { position: 0, boardId: other.id })).status).toBe(200);
+    const moved = (await call('GET', `/api/cards/${card.id}`)).json;
+    expect(moved).toMatchObject({ boardId: other.id, version: card.version + 1 });
   });
 });

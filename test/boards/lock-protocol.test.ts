@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Card operations racing list operations (moves across boards, archive/restore), over a listening
  * server: never a 5xx (no deadlock reaches the client), positions stay 0..n-1, and every card
  * stays on its list's board. On PostgreSQL this runs truly in parallel.
  */
-let t: TestApp;
+const t = useTestApp({ RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'warn' });
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp({ RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'warn' });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 describe('the lock protocol under mixed concurrent traffic', () => {
   it('answers only 2xx, 400 or 409 and keeps every invariant', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   client,
@@ -9,14 +9,10 @@ import {
   makeTeam,
 } from '../board-factories.js';
 import { makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Board members: list, add or invite, change role, remove; a board keeps an admin (SPEC §3). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 const byUserId = (members: { userId: number }[]) => [...members].sort((a, b) => a.userId - b.userId);
 const asMember = (user: { id: number; name: string; email: string }, role: string) => ({ userId: user.id, name: user.name, email: user.email, role });

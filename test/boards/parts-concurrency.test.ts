@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * Card parts (labels, assignees, field values, checklist items, comments) changed by many
@@ -9,28 +10,15 @@ import { buildTestApp, type TestApp } from '../helper.js';
  * no longer valid, and every change bumps the card's version exactly once. On PostgreSQL
  * (TEST_DATABASE_URL) the requests truly overlap; on PGlite they are serialised.
  */
-let t: TestApp;
+const t = useTestApp({ RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'warn' });
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp({ RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'warn' });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 interface Answer {
   status: number;
   body: any;
-}
-
-/** A small seeded generator, so that a failing run can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A user with a write key and a board of their own (admin), with `others` as members. */
@@ -92,7 +80,7 @@ describe('card parts under concurrent requests', () => {
     const checklist = await s.ok('POST', `/cards/${source.id}/checklists`, { name: 'todo' });
     const items: any[] = [];
     for (let i = 0; i < 20; i++) items.push(await s.ok('POST', `/checklists/${checklist.id}/items`, { name: `item ${i}` }));
-    const rnd = random(1001);
+    const rnd = seededRandom(1001);
     const pick = () => items[Math.floor(rnd() * items.length)];
 
     const kinds: string[] = [];
@@ -221,7 +209,7 @@ describe('card parts under concurrent requests', () => {
     const labels: { id: number }[] = [];
     for (let i = 0; i < 5; i++) labels.push(await s.ok('POST', `/boards/${s.board.id}/labels`, { name: `l${i}`, color: null }));
     const initial = (await s.card(card.id)).version;
-    const rnd = random(55);
+    const rnd = seededRandom(55);
 
     const comments = Array.from({ length: 10 }, (_, i) => s.call('POST', `/cards/${card.id}/comments`, { text: `comment ${i}` }));
     // Each label twice: the repeat is idempotent and must not bump the version again.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOARD_TEST_ENV,
   CARD_SUMMARY_KEYS,
@@ -10,6 +10,7 @@ import {
   expectStatus,
   fetchBoard,
   getCard,
+  idsOf,
   makeCard,
   makeChecklist,
   makeComment,
@@ -19,14 +20,10 @@ import {
   summaryOf,
 } from '../board-factories.js';
 import { makeBoard, makeKey } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** Card search: full text over titles, descriptions, checklist items and comments (SPEC §3, search). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp(BOARD_TEST_ENV);
-});
-afterAll(() => t.close());
+const t = useTestApp(BOARD_TEST_ENV);
 
 async function search(api: Client, boardId: number, q: string, extra = ''): Promise<any[]> {
   const res = await api.get(`/api/boards/${boardId}/search?q=${encodeURIComponent(q)}${extra}`);
@@ -35,7 +32,6 @@ async function search(api: Client, boardId: number, q: string, extra = ''): Prom
   expect(Object.keys(body)).toEqual(['cards']);
   return body.cards;
 }
-const idsOf = (cards: { id: number }[]) => cards.map((c) => c.id);
 const sortedIds = (cards: { id: number }[]) => idsOf(cards).sort((a, b) => a - b);
 
 describe('GET /api/boards/{id}/search', () => {

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { makeCard, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe('one rule for every text field', () => {
   it('refuses unpaired surrogates with 400 naming the field, never a 500 or a silent U+FFFD', async () => {
@@ -24,5 +21,13 @@ describe('one rule for every text field', () => {
     expect(list.statusCode).toBe(400);
     // A real surrogate pair (an emoji) is fine.
     expect((await patch({ name: 'Launch 🚀' })).json().name).toBe('Launch 🚀');
+  });
+
+  it('a text field value with a lone surrogate is not a 500', async () => {
+    const team = await makeTeam(t);
+    const card = await makeCard(team.as.admin, team.list.id, 'C');
+    const f = (await team.as.admin.post(`/api/boards/${team.board.id}/custom-fields`, { name: 't', type: 'text' })).json();
+    const res = await t.app.inject({ method: 'PUT', url: `/api/cards/${card.id}/fields/${f.id}`, headers: { ...team.keys.admin.auth, 'content-type': 'application/json' }, payload: '{"value":"\\ud800"}' });
+    expect(res.statusCode, res.body).toBeLessThan(500);
   });
 });

@@ -1,16 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands.js';
 import { helpText, runCommand } from '../../src/cli/run-command.js';
 import { makeBoard } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /** The admin CLI's account commands, run in-process on a test database (the same code path the binary takes). */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
 let n = 0;

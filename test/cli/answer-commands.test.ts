@@ -4,18 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
-let t: TestApp;
+const t = useTestApp();
 let dir: string;
 beforeAll(async () => {
-  t = await buildTestApp();
   dir = await mkdtemp(path.join(os.tmpdir(), 'kb-cli-'));
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
 const file = async (content: string) => {

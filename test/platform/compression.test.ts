@@ -1,13 +1,9 @@
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeAttachment, makeTeam } from '../board-factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 it('compresses JSON over 1 KB for clients that take it, and never attachment bytes', async () => {
   const team = await makeTeam(t, { cards: 40 });

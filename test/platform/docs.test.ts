@@ -1,12 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, useTestApp } from '../helper.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe.each([
   ['/api/docs', '/api', 'http'],

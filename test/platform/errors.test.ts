@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { conflict, toAppError } from '../../src/platform/errors.js';
-import { makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { loginCookie, makeKey, makeUser } from '../factories.js';
+import { useTestApp } from '../helper.js';
 
 /** Routes that exist only in this test, one per surface, to exercise the shared handlers. */
 const probe: FastifyPluginAsyncZod = async (app) => {
@@ -18,13 +18,11 @@ const probe: FastifyPluginAsyncZod = async (app) => {
   });
 };
 
-let t: TestApp;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await buildTestApp();
   await t.app.register(probe, { prefix: '/api/_probe' });
   await t.app.register(probe, { prefix: '/v1/_probe' });
 });
-afterAll(() => t.close());
 
 const json = (payload: unknown) => ({ 'content-type': 'application/json', payload: JSON.stringify(payload) });
 
@@ -211,5 +209,53 @@ describe('a database connection closed mid-request', () => {
     const answer = toAppError(error);
     expect(answer.status).toBe(503);
     expect(answer.message).toContain('database unavailable');
+  });
+});
+
+describe('client mistakes are 4xx, never 500', () => {
+  it('answers ids beyond 32 bits with 400', async () => {
+    const user = await makeUser(t.db, { siteAdmin: true });
+    const { auth } = await makeKey(t.db, user.id);
+    const session = await loginCookie(t.app, user.email, user.password);
+    for (const [method, url, headers, payload] of [
+      ['GET', '/api/boards/2147483648', auth],
+      ['GET', '/api/boards/99999999999999999999', auth],
+      ['DELETE', '/account/keys/2147483648', session],
+      ['POST', '/admin/users/2147483648/block', session],
+      ['POST', '/account/keys', session, { name: 'k', expiresIn: 'never', boardIds: [2147483648] }],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, url).toBe(400);
+    }
+  });
+
+  it('answers text with NUL characters with 400 naming the field', async () => {
+    const user = await makeUser(t.db);
+    const { auth } = await makeKey(t.db, user.id);
+    const res = await t.app.inject({ method: 'POST', url: '/api/boards', headers: auth, payload: { name: 'a\u0000b' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('name: must not contain NUL characters');
+  });
+
+  it('names the fix in a 415', async () => {
+    const user = await makeUser(t.db);
+    const { auth } = await makeKey(t.db, user.id);
+    const res = await t.app.inject({ method: 'POST', url: '/api/boards', headers: { ...auth, 'content-type': 'text/plain' }, payload: 'x' });
+    expect(res.json()).toEqual({ error: 'content-type: not supported here; send application/json' });
+  });
+});
+
+describe('bodiless requests', () => {
+  it('accept an empty JSON body and refuse one with fields', async () => {
+    const admin = await makeUser(t.db, { siteAdmin: true });
+    const victim = await makeUser(t.db);
+    const session = await loginCookie(t.app, admin.email, admin.password);
+    const json = { ...session, 'content-type': 'application/json' };
+    expect((await t.app.inject({ method: 'POST', url: `/admin/users/${victim.id}/block`, headers: json, payload: '' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `/admin/users/${victim.id}/unblock`, headers: json, payload: '{}' })).statusCode).toBe(200);
+    const withFields = await t.app.inject({ method: 'POST', url: `/admin/users/${victim.id}/block`, headers: json, payload: '{"x":1}' });
+    expect(withFields.statusCode).toBe(400);
+    expect(withFields.json()).toEqual({ error: 'body: this endpoint takes no body' });
+    expect((await t.app.inject({ method: 'POST', url: '/auth/logout', headers: json, payload: '' })).statusCode).toBe(204);
   });
 });

@@ -1,16 +1,14 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helper.js';
 
-let t: TestApp;
+const t = useTestApp();
 let port: number;
 beforeAll(async () => {
-  t = await buildTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
 });
-afterAll(() => t.close());
 
 /** Sends raw bytes and reads the whole response (the server closes these connections). */
 function raw(request: string): Promise<{ status: number; headers: string; body: unknown }> {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { runFuzz } from '../fuzz/engine.js';
 import { type Fixtures, makeFixtures } from '../fuzz/fixtures.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * `npm run fuzz` in CI: a fixed seed and a bounded count (about 1,200 requests). No 5xx, every
@@ -10,14 +10,12 @@ import { buildTestApp, type TestApp } from '../helper.js';
  * speed is the benchmarks' to measure; `npm run fuzz` keeps its 2 s). The seed changes only by hand: a failure found by
  * `npm run fuzz` with another seed is fixed, then that seed can be pinned here.
  */
-let t: TestApp;
+const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 let fixtures: Fixtures;
 beforeAll(async () => {
-  t = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
   await t.app.ready();
   fixtures = await makeFixtures(t.app);
 });
-afterAll(() => t.close());
 
 it('finds nothing wrong in requests generated from both OpenAPI documents (seed 20261124)', async () => {
   const result = await runFuzz({ app: t.app, fixtures, seed: 20261124, perOperation: 10, slowMs: 20_000 });

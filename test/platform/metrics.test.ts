@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { buildTestApp, useTestApp } from '../helper.js';
 import { SseClient } from '../sse-client.js';
 import { startReceiver, type Receiver } from '../webhook-receiver.js';
 import { eventually, webhookWorkspace } from '../webhooks/webhook-fixtures.js';
@@ -22,16 +22,13 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('GET /metrics', () => {
-  let t: TestApp;
   let receiver: Receiver;
   beforeAll(async () => {
     receiver = await startReceiver((_req, i) => ({ status: i === 0 ? 500 : 200 }));
-    t = await buildTestApp({ METRICS_TOKEN: TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '50ms' });
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
+  // Built after the receiver and closed before it (after-hooks run in reverse order).
+  const t = useTestApp({ METRICS_TOKEN: TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '50ms' });
   const scrape = async () => {
     const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode).toBe(200);

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 
 /**
  * What a script author does with the /api document: generate types with openapi-typescript,
@@ -18,21 +18,17 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 
-let t: TestApp;
+const t = useTestApp();
 let dir: string;
 let baseUrl: string;
 beforeAll(async () => {
-  t = await buildTestApp();
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   dir = await mkdtemp(path.join(os.tmpdir(), 'tb-openapi-client-'));
   // The script imports openapi-fetch (and tsc finds its types) as it would in a project of its own.
   await symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const document = async (url: string) => (await t.app.inject({ method: 'GET', url })).json();
 

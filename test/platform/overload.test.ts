@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, useTestApp } from '../helper.js';
 
 /** Blocks the event loop, as a CPU-bound burst does. */
 function busy(ms: number) {
@@ -11,14 +11,12 @@ function busy(ms: number) {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('an overloaded process (event-loop delay over OVERLOAD_MAX_EVENT_LOOP_DELAY_MS)', () => {
-  let t: TestApp;
+  // Far above what a loaded CI machine's loop lags by, and far below the bursts below.
+  const t = useTestApp({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '250' });
   beforeAll(async () => {
-    // Far above what a loaded CI machine's loop lags by, and far below the bursts below.
-    t = await buildTestApp({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '250' });
     await t.app.ready();
     await sleep(1200); // the check is armed once start-up's delay is out of the samples
   });
-  afterAll(() => t.close());
 
   it('answers 503 with Retry-After in each surface\'s shape, keeps /healthz up, and recovers by itself', async () => {
     // Ready once start-up's lag has left the samples (slower on a loaded machine).

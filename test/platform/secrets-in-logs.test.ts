@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from '../answers/answer-fixtures.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ LOG_LEVEL: 'trace' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ LOG_LEVEL: 'trace' });
 
 describe('logs at trace level', () => {
   it('hold none of the secrets a session of uploads, keys, cookies and answers used', async () => {

@@ -1,21 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEB_DIST, type WebManifest } from '../../src/web/build.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/platform/content-security-policy.js';
 import { loginCookie, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { buildTestApp, type TestAppHandle, useTestApp } from '../helper.js';
 
 /** The web app's backend through app.inject: first run, the users list, the page and its assets. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(() => t?.close());
+const t = useTestApp();
 
 type Method = 'GET' | 'POST' | 'DELETE';
-const send = (app: TestApp, method: Method, url: string, headers: Record<string, string> = {}, payload?: object) =>
+const send = (app: TestAppHandle, method: Method, url: string, headers: Record<string, string> = {}, payload?: object) =>
   app.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
 describe('/auth/setup (first run)', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { runCommand } from '../../src/cli/run-command.js';
 import type { BoardRole } from '../../src/boards/policy.js';
@@ -7,22 +7,19 @@ import { changeBoard } from '../../src/boards/activity/change-board.js';
 import { WITHHELD_ERROR } from '../../src/webhooks/claim-deliveries.js';
 import { boardActivities, BOARD_TEST_ENV, client, expectError, expectNoContent, expectStatus, makeList, makeTeam } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { type Receiver, startReceiver } from '../webhook-receiver.js';
 import { makeWorkspace } from '../workspace-factories.js';
 import { eventually } from './webhook-fixtures.js';
 
 // Receivers listen on loopback, so private destinations are allowed here; the SSRF guard's own
 // test below builds an app of its own without that setting.
-let t: TestApp;
 const receivers: Receiver[] = [];
-beforeAll(async () => {
-  t = await buildTestApp({ ...BOARD_TEST_ENV, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1h' });
-});
 afterAll(async () => {
-  await t.close();
   for (const r of receivers) await r.close();
 });
+// Closed before the receivers (after-hooks run in reverse order).
+const t = useTestApp({ ...BOARD_TEST_ENV, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1h' });
 
 async function receiver(...args: Parameters<typeof startReceiver>) {
   const r = await startReceiver(...args);
@@ -352,11 +349,7 @@ describe('the board webhook policy (src/boards/policy.ts)', () => {
 });
 
 describe('board webhooks to private destinations', () => {
-  let guarded: TestApp;
-  beforeAll(async () => {
-    guarded = await buildTestApp({ ...BOARD_TEST_ENV });
-  });
-  afterAll(() => guarded.close());
+  const guarded = useTestApp(BOARD_TEST_ENV);
 
   it('refuses them at creation and change with a 400 naming url', async () => {
     const admin = await makeUser(guarded.db);

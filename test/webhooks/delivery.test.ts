@@ -1,15 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, useTestApp } from '../helper.js';
 import { freePort } from '../net.js';
 import { type Answer, type Receiver, type Received, startReceiver } from '../webhook-receiver.js';
 import { deliveries, eventually, webhookWorkspace } from './webhook-fixtures.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  // A poll far longer than any wait below: deliveries that arrive were sent because the commit woke the dispatcher.
-  t = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '60000', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms', WEBHOOK_TIMEOUT_MS: '1500' });
-});
-afterAll(() => t.close());
+// A poll far longer than any wait below: deliveries that arrive were sent because the commit woke the dispatcher.
+const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '60000', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms', WEBHOOK_TIMEOUT_MS: '1500' });
 
 const receivers: Receiver[] = [];
 afterEach(async () => {

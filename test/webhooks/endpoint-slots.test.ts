@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { type Receiver, startReceiver } from '../webhook-receiver.js';
 import { deliveries, eventually, webhookWorkspace } from './webhook-fixtures.js';
 
@@ -11,20 +11,19 @@ import { deliveries, eventually, webhookWorkspace } from './webhook-fixtures.js'
 const PER_ENDPOINT = 16;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let t: TestApp;
+// An attempt deadline far beyond the test: the slow endpoint's attempts stay in flight throughout.
+const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '60000', WEBHOOK_TIMEOUT_MS: '600000' });
 let slow: Receiver;
 let fast: Receiver;
 beforeAll(async () => {
-  // An attempt deadline far beyond the test: the slow endpoint's attempts stay in flight throughout.
-  t = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '60000', WEBHOOK_TIMEOUT_MS: '600000' });
   slow = await startReceiver(() => 'hang');
   fast = await startReceiver();
 });
 afterAll(async () => {
-  // The hanging requests end (connection reset) before the app stops, so it need not wait for them.
+  // The hanging requests end (connection reset) before the app stops (after-hooks run in reverse
+  // order), so it need not wait for them.
   await slow?.close();
   await fast?.close();
-  await t?.close();
 });
 
 describe('attempts in flight per endpoint', () => {

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { isPrivateAddress } from '../../src/webhooks/destination.js';
 import { loginCookie, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { buildTestApp, useTestApp } from '../helper.js';
 import { startReceiver } from '../webhook-receiver.js';
 import { makeWorkspace } from '../workspace-factories.js';
 import { deliveries, eventually, webhookWorkspace } from './webhook-fixtures.js';
 
 // Private destinations refused, as in production.
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1h' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1h' });
 
 describe('private destinations (SPEC §8)', () => {
   it.each([

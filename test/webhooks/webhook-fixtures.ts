@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import { answerWorkspace, adminOf } from '../answers/answer-fixtures.js';
-import type { TestApp } from '../helper.js';
+import type { TestAppHandle } from '../helper.js';
 
 /** A workspace with a ticket token and one endpoint (made with the CLI) pointing at `url`. */
-export async function webhookWorkspace(t: TestApp, url: string, events?: string) {
+export async function webhookWorkspace(t: TestAppHandle, url: string, events?: string) {
   const admin = adminOf(t);
   const w = await answerWorkspace(t);
   const { token } = (await admin('workspace', 'token', '--workspace', String(w.workspaceId))) as { token: string };
@@ -21,7 +21,7 @@ export async function webhookWorkspace(t: TestApp, url: string, events?: string)
 }
 
 /** The endpoint's deliveries through the CLI (newest first, attempts oldest first). */
-export async function deliveries(t: TestApp, workspaceId: number, endpointId: number) {
+export async function deliveries(t: TestAppHandle, workspaceId: number, endpointId: number) {
   const out = await adminOf(t)('webhook', 'deliveries', '--workspace', String(workspaceId), '--id', String(endpointId), '--limit', '100');
   return out.deliveries as {
     id: number;

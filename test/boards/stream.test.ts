@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { buildTestApp, useTestApp } from '../helper.js';
 import { SseClient } from '../sse-client.js';
 
 /** Live board events over a real listening server and a streaming client. */
-let t: TestApp;
+const t = useTestApp({ RATE_LIMIT_MAX: '1000000' }, { streamIntervals: { ping: 200, accessCheck: 150 } });
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp({ RATE_LIMIT_MAX: '1000000' }, { streamIntervals: { ping: 200, accessCheck: 150 } });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 async function team() {
   const admin = await makeUser(t.db);

@@ -1,10 +1,10 @@
 import { Ajv } from 'ajv';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { ACTIVITY_TYPES, RETIRED_ACTIVITY_TYPES } from '../../src/boards/activity/activity-types.js';
 import type { RecordActivity } from '../../src/boards/activity/change-board.js';
 import { client, expectStatus, type Res } from '../board-factories.js';
 import { makeKey, makeUser } from '../factories.js';
-import { buildTestApp, type TestApp } from '../helper.js';
+import { useTestApp } from '../helper.js';
 import { SseClient } from '../sse-client.js';
 
 /**
@@ -12,13 +12,11 @@ import { SseClient } from '../sse-client.js';
  * it: valid against the `Activity` union of the /api document (each member's data exactly as
  * documented: no field missing, none extra), and the log's JSON the same as the stream's.
  */
-let t: TestApp;
+const t = useTestApp({ RATE_LIMIT_MAX: '1000000' });
 let base: string;
 beforeAll(async () => {
-  t = await buildTestApp({ RATE_LIMIT_MAX: '1000000' });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 /** Compile-time: record(…) takes only the activity types there are, each with its own data. Never called. */
 export function recordIsTyped(record: RecordActivity) {
