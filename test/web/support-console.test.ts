@@ -73,7 +73,9 @@ describe('the support console in a browser', () => {
     await page.getByLabel('Message').fill('My export to PDF shows this screen');
     await page.getByLabel(/Attachments/).setInputFiles(png);
     await page.getByRole('button', { name: 'Ask' }).click();
-    await page.getByTestId('answer').nth(2).waitFor();
+    // The first picture a process reads starts its OCR worker and loads the language data: seconds on a
+    // loaded machine, beyond the page's 5 s default (it timed out in CI runs beside other work).
+    await page.getByTestId('answer').nth(2).waitFor({ timeout: 60_000 });
 
     // The questions are one conversation on the channel "console", listed with its turns.
     await page.getByRole('link', { name: 'Conversations' }).click();
@@ -85,7 +87,7 @@ describe('the support console in a browser', () => {
     await page.getByRole('link', { name: 'Reset your password' }).first().click();
     await expect.poll(() => page.getByLabel('External id').inputValue()).toBe('pw-reset');
     await tab.close();
-  });
+  }, 120_000);
 
   it('sends ticket webhooks to a receiver, shows each delivery in the log, and redelivers a failed one from the page', async () => {
     let answer: Answer = { status: 200, body: 'ok' };
