@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApiKey } from '../src/accounts/create-api-key.js';
+import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 import { freePort } from '../test/net.js';

@@ -5,13 +5,13 @@
  * Usage: npx tsx bench/auth.ts [iterations]   (DATABASE_URL set: PostgreSQL, else embedded)
  */
 import { PGlite } from '@electric-sql/pglite';
-import { createApiKey } from '../src/accounts/create-api-key.js';
-import { forgetCredentials } from '../src/accounts/credential-cache.js';
-import { createUser } from '../src/accounts/create-user.js';
-import { resolveApiKey } from '../src/accounts/resolve-credential.js';
+import { createApiKey } from '../src/accounts/keys/create-api-key.js';
+import { forgetCredentials } from '../src/accounts/credentials/credential-cache.js';
+import { createUser } from '../src/accounts/users/create-user.js';
+import { resolveApiKey } from '../src/accounts/credentials/resolve-credential.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
-import { apiAuthentication } from '../src/accounts/auth.js';
+import { apiAuthentication } from '../src/accounts/credentials/auth.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 

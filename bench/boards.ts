@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createApiKey } from '../src/accounts/create-api-key.js';
+import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { openPostgres } from '../src/platform/db.js';

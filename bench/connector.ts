@@ -8,8 +8,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import { createApiKey } from '../src/accounts/create-api-key.js';
-import { createUser } from '../src/accounts/create-user.js';
+import { createApiKey } from '../src/accounts/keys/create-api-key.js';
+import { createUser } from '../src/accounts/users/create-user.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { buildMcpServer, CONNECTOR_TOOLS } from '../src/connector/mcp-server.js';

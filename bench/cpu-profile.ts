@@ -110,7 +110,7 @@ const parts: [string, (f: CallFrame) => boolean][] = [
   ['hook: metrics (platform/metrics.ts)', (f) => f.url.endsWith('/src/platform/metrics.ts')],
   ['hook: query/body rules (platform/query-rules.ts, body-rules.ts)', (f) => /\/src\/platform\/(query|body)-rules\.ts$/.test(f.url)],
   ['hook: graceful close (platform/graceful-close.ts)', (f) => f.url.endsWith('/src/platform/graceful-close.ts')],
-  ['hook: API key authentication (accounts/auth.ts)', (f) => f.url.endsWith('/src/accounts/auth.ts')],
+  ['hook: API key authentication (accounts/auth.ts)', (f) => f.url.endsWith('/src/accounts/credentials/auth.ts')],
   ['overload check (@fastify/under-pressure)', (f) => f.url.includes('/@fastify/under-pressure/')],
   ['compression (@fastify/compress)', (f) => f.url.includes('/@fastify/compress/')],
   ['cookies (@fastify/cookie)', (f) => f.url.includes('/@fastify/cookie/')],

@@ -9,11 +9,11 @@
  *   DATABASE_URL set: PostgreSQL, else embedded; REDIS_URL set: counters in Redis.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { createApiKey } from '../src/accounts/create-api-key.js';
-import { createUser } from '../src/accounts/create-user.js';
+import { createApiKey } from '../src/accounts/keys/create-api-key.js';
+import { createUser } from '../src/accounts/users/create-user.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
-import { apiAuthentication } from '../src/accounts/auth.js';
+import { apiAuthentication } from '../src/accounts/credentials/auth.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createApiKey } from '../src/accounts/create-api-key.js';
+import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { type Database, openEmbedded, openPostgres } from '../src/platform/db.js';

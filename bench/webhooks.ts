@@ -9,7 +9,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { publicId } from '../src/accounts/tokens.js';
+import { publicId } from '../src/accounts/credentials/tokens.js';
 import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 import { regenerateWorkspaceToken } from '../src/tickets/regenerate-workspace-token.js';

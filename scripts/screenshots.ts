@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium, type Page } from 'playwright-core';
-import { createUser } from '../src/accounts/create-user.js';
+import { createUser } from '../src/accounts/users/create-user.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { buildWeb } from '../src/web/build.js';

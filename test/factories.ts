@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createApiKey } from '../src/accounts/create-api-key.js';
+import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { createUserWithInvitations as createUser } from '../src/boards/members/sign-up.js';
-import { hashPassword } from '../src/accounts/passwords.js';
-import { generateSessionToken, hashToken } from '../src/accounts/tokens.js';
-import { SESSION_COOKIE } from '../src/accounts/auth.js';
+import { hashPassword } from '../src/accounts/credentials/passwords.js';
+import { generateSessionToken, hashToken } from '../src/accounts/credentials/tokens.js';
+import { SESSION_COOKIE } from '../src/accounts/credentials/auth.js';
 import type { Database } from '../src/platform/db.js';
 
 const unique = () => randomBytes(4).toString('hex');

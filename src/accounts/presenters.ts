@@ -1,4 +1,4 @@
-import type { JoinLink } from './find-join-link.js';
+import type { JoinLink } from './join/find-join-link.js';
 import type { ApiKeyView, JoinLinkView, SessionView, UserView } from './schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

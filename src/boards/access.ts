@@ -1,5 +1,5 @@
 import { Prisma } from '../generated/prisma/client.js';
-import type { Actor } from '../accounts/auth.js';
+import type { Actor } from '../accounts/credentials/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import type { BoardRole } from './policy.js';

@@ -1,4 +1,4 @@
-import type { Actor } from '../accounts/auth.js';
+import type { Actor } from '../accounts/credentials/auth.js';
 import type { PrismaClient } from '../platform/db.js';
 import type { EventBus } from './activity/event-bus.js';
 import type { Outbox } from '../webhooks/outbox.js';

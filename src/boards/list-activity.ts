@@ -1,5 +1,5 @@
 import { presentActivity } from './activity/present-activity.js';
-import type { Actor } from '../accounts/auth.js';
+import type { Actor } from '../accounts/credentials/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { requireRole } from './access.js';
 

@@ -1,4 +1,4 @@
-import type { Actor } from '../accounts/auth.js';
+import type { Actor } from '../accounts/credentials/auth.js';
 import { forbidden } from '../platform/errors.js';
 
 export type BoardRole = 'admin' | 'member' | 'observer';

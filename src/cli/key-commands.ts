@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { createApiKey, expiryFrom } from '../accounts/create-api-key.js';
-import { findUserByEmail } from '../accounts/find-user.js';
-import { listApiKeys } from '../accounts/list-api-keys.js';
+import { createApiKey, expiryFrom } from '../accounts/keys/create-api-key.js';
+import { findUserByEmail } from '../accounts/users/find-user.js';
+import { listApiKeys } from '../accounts/keys/list-api-keys.js';
 import { presentApiKey } from '../accounts/presenters.js';
-import { revokeApiKey } from '../accounts/revoke-api-key.js';
+import { revokeApiKey } from '../accounts/keys/revoke-api-key.js';
 import * as s from '../accounts/schemas.js';
 import { defineCommand } from './command.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { findUserByEmail } from '../accounts/find-user.js';
-import { listUsers } from '../accounts/list-users.js';
+import { findUserByEmail } from '../accounts/users/find-user.js';
+import { listUsers } from '../accounts/users/list-users.js';
 import * as s from '../accounts/schemas.js';
-import { setUserStatus } from '../accounts/set-user-status.js';
+import { setUserStatus } from '../accounts/users/set-user-status.js';
 import { createUserWithInvitations } from '../boards/members/sign-up.js';
 import { defineCommand } from './command.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findUserByEmail } from '../accounts/find-user.js';
+import { findUserByEmail } from '../accounts/users/find-user.js';
 import * as accounts from '../accounts/schemas.js';
 import { regenerateWorkspaceToken } from '../tickets/regenerate-workspace-token.js';
 import { unsafeFindWorkspace } from '../workspaces/access.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import { forgetCredentials } from '../accounts/credential-cache.js';
+import { forgetCredentials } from '../accounts/credentials/credential-cache.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { PrismaClient } from '../platform/db.js';
 

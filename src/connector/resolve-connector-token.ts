@@ -1,7 +1,7 @@
-import { cacheCredential, cachedCredential, credentialGeneration } from '../accounts/credential-cache.js';
-import type { Principal } from '../accounts/resolve-credential.js';
-import { hashToken } from '../accounts/tokens.js';
-import { touchLastUsed } from '../accounts/touch-last-used.js';
+import { cacheCredential, cachedCredential, credentialGeneration } from '../accounts/credentials/credential-cache.js';
+import type { Principal } from '../accounts/credentials/resolve-credential.js';
+import { hashToken } from '../accounts/credentials/tokens.js';
+import { touchLastUsed } from '../accounts/keys/touch-last-used.js';
 import type { PrismaClient } from '../platform/db.js';
 import type { AuthorizationServer } from './authorization-server.js';
 

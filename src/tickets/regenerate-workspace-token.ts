@@ -1,4 +1,4 @@
-import { displayPrefix, generateToken, hashToken } from '../accounts/tokens.js';
+import { displayPrefix, generateToken, hashToken } from '../accounts/credentials/tokens.js';
 import type { DbClient } from '../platform/db.js';
 
 /**

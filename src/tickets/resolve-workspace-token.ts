@@ -1,4 +1,4 @@
-import { hashToken, isWellFormedToken } from '../accounts/tokens.js';
+import { hashToken, isWellFormedToken } from '../accounts/credentials/tokens.js';
 import type { DbClient } from '../platform/db.js';
 import type { CredentialIdentifier } from '../platform/rate-limit.js';
 

@@ -1,4 +1,4 @@
-import { publicId } from '../accounts/tokens.js';
+import { publicId } from '../accounts/credentials/tokens.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from '../platform/db.js';
 import type { WebhookEventType } from './event-types.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Actor } from '../accounts/auth.js';
+import type { Actor } from '../accounts/credentials/auth.js';
 import { z } from 'zod';
 import { id } from '../platform/schemas.js';
 import { type WorkspaceAction, workspaceForUser } from './access.js';

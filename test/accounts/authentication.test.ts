@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateToken } from '../../src/accounts/tokens.js';
+import { generateToken } from '../../src/accounts/credentials/tokens.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheCredential, cachedCredential, credentialGeneration, forgetCredentials } from '../../src/accounts/credential-cache.js';
+import { cacheCredential, cachedCredential, credentialGeneration, forgetCredentials } from '../../src/accounts/credentials/credential-cache.js';
 
 describe('the credential cache', () => {
   it('does not store an answer read before a forget (a revoke racing a lookup)', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LoginThrottle } from '../../src/accounts/login-throttle.js';
+import { LoginThrottle } from '../../src/accounts/sessions/login-throttle.js';
 import { AppError } from '../../src/platform/errors.js';
 import { makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isWellFormedToken } from '../../src/accounts/tokens.js';
-import { touchLastUsed } from '../../src/accounts/touch-last-used.js';
+import { isWellFormedToken } from '../../src/accounts/credentials/tokens.js';
+import { touchLastUsed } from '../../src/accounts/keys/touch-last-used.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, useTestApp } from '../helper.js';
 

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/answers/agents/create-agent.js';
 import { importArticles } from '../../src/answers/knowledge/upsert-article.js';
-import { setUserStatus } from '../../src/accounts/set-user-status.js';
+import { setUserStatus } from '../../src/accounts/users/set-user-status.js';
 import { createEndpoint } from '../../src/webhooks/create-endpoint.js';
 import { client as apiClient, makeCards, makeList } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateToken } from '../../src/accounts/tokens.js';
+import { generateToken } from '../../src/accounts/credentials/tokens.js';
 import { runCommand } from '../../src/cli/run-command.js';
 import { buildApp } from '../../src/app.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';

@@ -2,13 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { SESSION_COOKIE, sessionAuthentication } from '../auth.js';
+import { SESSION_COOKIE, sessionAuthentication } from '../credentials/auth.js';
 import { AppError } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
-import { createFirstAdmin, setupNeeded } from '../first-run.js';
-import { login, logout } from '../login.js';
-import { resolveSession } from '../resolve-credential.js';
-import type { LoginThrottle } from '../login-throttle.js';
+import { createFirstAdmin, setupNeeded } from '../sessions/first-run.js';
+import { login, logout } from '../sessions/login.js';
+import { resolveSession } from '../credentials/resolve-credential.js';
+import type { LoginThrottle } from '../sessions/login-throttle.js';
 import { presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
 

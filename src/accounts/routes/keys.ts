@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { idParams } from '../../platform/schemas.js';
-import { createApiKey, expiryFrom } from '../create-api-key.js';
-import { listApiKeys } from '../list-api-keys.js';
+import { createApiKey, expiryFrom } from '../keys/create-api-key.js';
+import { listApiKeys } from '../keys/list-api-keys.js';
 import { presentApiKey } from '../presenters.js';
-import { revokeApiKey } from '../revoke-api-key.js';
+import { revokeApiKey } from '../keys/revoke-api-key.js';
 import * as s from '../schemas.js';
 
 const keyId = idParams('Key');

@@ -1,4 +1,4 @@
-import { publicId } from '../../accounts/tokens.js';
+import { publicId } from '../../accounts/credentials/tokens.js';
 import type { PrismaClient } from '../../platform/db.js';
 
 export const DEFAULT_FALLBACK_MESSAGE = "I'm sorry, I don't know the answer to that. A person from our team can help you with it.";

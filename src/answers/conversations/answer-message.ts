@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { publicId } from '../../accounts/tokens.js';
+import { publicId } from '../../accounts/credentials/tokens.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';

@@ -1,6 +1,6 @@
-import { cacheCredential, cachedCredential, credentialGeneration } from '../../accounts/credential-cache.js';
-import { hashToken, isWellFormedToken } from '../../accounts/tokens.js';
-import { touchLastUsed } from '../../accounts/touch-last-used.js';
+import { cacheCredential, cachedCredential, credentialGeneration } from '../../accounts/credentials/credential-cache.js';
+import { hashToken, isWellFormedToken } from '../../accounts/credentials/tokens.js';
+import { touchLastUsed } from '../../accounts/keys/touch-last-used.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { CredentialIdentifier } from '../../platform/rate-limit.js';
 

@@ -1,4 +1,4 @@
-import { forgetCredentials } from '../../accounts/credential-cache.js';
+import { forgetCredentials } from '../../accounts/credentials/credential-cache.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 

@@ -1,4 +1,4 @@
-import { publicId } from '../../accounts/tokens.js';
+import { publicId } from '../../accounts/credentials/tokens.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { conflict } from '../../platform/errors.js';
 import { type ArticleInput, markKnowledgeChanged } from './upsert-article.js';

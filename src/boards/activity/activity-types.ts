@@ -4,7 +4,7 @@ import * as s from '../schemas.js';
 /*
  * Every activity type and the `data` it carries: the one list that `record(…)` calls are checked
  * against (src/boards/activity/change-board.ts), that the activity log and the live stream are documented
- * with, and that their JSON is tested against (test/boards/activity-types.test.ts). Each data
+ * with, and that their JSON is tested against (test/boards/live/activity-types.test.ts). Each data
  * schema lists its keys in the order the record call writes them: responses are encoded through
  * these schemas, and the wire format is what the stream and the log have always sent.
  */

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from './event-bus.js';
 import { z } from 'zod';

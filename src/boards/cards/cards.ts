@@ -1,5 +1,5 @@
 import { actorColumns, changeBoard, changeBoardInOneStatement, type InsertedActivity, type Tx } from '../activity/change-board.js';
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { requireCard, requireItem, requireList } from '../access.js';

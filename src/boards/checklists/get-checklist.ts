@@ -1,4 +1,4 @@
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { requireChecklist } from '../access.js';

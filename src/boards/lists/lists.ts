@@ -1,5 +1,5 @@
 import { changeBoard } from '../activity/change-board.js';
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
 import { requireList, requireRole } from '../access.js';

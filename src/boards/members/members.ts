@@ -1,6 +1,6 @@
-import { generateToken, hashToken } from '../../accounts/tokens.js';
+import { generateToken, hashToken } from '../../accounts/credentials/tokens.js';
 import { changeBoard, type RecordActivity, type Tx } from '../activity/change-board.js';
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';

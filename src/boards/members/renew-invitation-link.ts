@@ -1,4 +1,4 @@
-import { generateToken, hashToken } from '../../accounts/tokens.js';
+import { generateToken, hashToken } from '../../accounts/credentials/tokens.js';
 import { notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';

@@ -1,4 +1,4 @@
-import { type CreateUserOptions, createUser, type SignUp } from '../../accounts/create-user.js';
+import { type CreateUserOptions, createUser, type SignUp } from '../../accounts/users/create-user.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { changeBoard } from '../activity/change-board.js';
 import type { EventBus } from '../activity/event-bus.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { joinUrl } from '../../accounts/join-url.js';
+import { joinUrl } from '../../accounts/join/join-url.js';
 import { email } from '../../accounts/schemas.js';
 import type { Config } from '../../config.js';
 import { errorBody } from '../../platform/openapi.js';

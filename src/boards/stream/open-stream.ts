@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { roleOn } from '../access.js';
-import { reauthenticate, SESSION_COOKIE } from '../../accounts/auth.js';
+import { reauthenticate, SESSION_COOKIE } from '../../accounts/credentials/auth.js';
 import { type Stream, type StreamHub, formatEvent, send } from './hub.js';
 import { presentActivity } from '../activity/present-activity.js';
 

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { requireOnBoard, requireRole, roleJoin } from '../access.js';
 import { allows, authorize } from '../policy.js';
 import { authorizeWebhook, type WebhookAction } from './policy.js';
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import type { EndpointScope } from '../../webhooks/access.js';
 

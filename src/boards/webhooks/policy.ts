@@ -1,4 +1,4 @@
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { allows, type BoardRole } from '../policy.js';
 

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Generator } from '../../answers/generators/generator.js';
-import type { Actor } from '../../accounts/auth.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { AuthorizationServerHandle } from '../authorization-server.js';
 import { buildMcpServer } from '../mcp-server.js';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resolveSession } from '../../accounts/resolve-credential.js';
+import { resolveSession } from '../../accounts/credentials/resolve-credential.js';
 import type { Config } from '../../config.js';
-import { SESSION_COOKIE, sameOriginOnly } from '../../accounts/auth.js';
+import { SESSION_COOKIE, sameOriginOnly } from '../../accounts/credentials/auth.js';
 import { toAppError } from '../../platform/errors.js';
 import { type AuthorizationServerHandle, CONSENT_PATH, OAUTH_ROUTES } from '../authorization-server.js';
 import { consentPage, consentPolicy, errorPage, OAUTH_REFERRER_POLICY, type StylesheetHref } from '../consent-page.js';

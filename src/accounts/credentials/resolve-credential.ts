@@ -1,0 +1,113 @@
+import type { PrismaClient } from '../../platform/db.js';
+import { cacheCredential, cachedCredential, credentialGeneration } from './credential-cache.js';
+import { hashToken, isWellFormedToken } from './tokens.js';
+import { touchLastUsed } from '../keys/touch-last-used.js';
+
+/** Who a credential speaks for, as authentication needs it. */
+export interface Principal {
+  userId: number;
+  name: string;
+  email: string;
+  siteAdmin: boolean;
+}
+
+export interface KeyCredential extends Principal {
+  keyId: number;
+  permission: 'read' | 'write';
+  /** null: all the owner's boards. */
+  boardIds: number[] | null;
+}
+
+export interface SessionCredential extends Principal {
+  sessionId: string;
+}
+
+interface CachedKey {
+  credential: KeyCredential;
+  expiresAt: number | null;
+  usable: boolean;
+  /** The owner is blocked: said so, rather than "invalid", so the owner knows why. */
+  ownerBlocked: boolean;
+  lastUsedAt: number | null;
+  /** lastUsedAt is never written earlier than this (the key's creation). */
+  notBefore: number;
+}
+
+/** The live key behind a tsk_ token, or null (unknown, revoked, expired, owner not active). */
+export async function resolveApiKey(options: { db: PrismaClient; token: string; now?: number }) {
+  const result = await checkApiKey(options);
+  return 'refused' in result ? null : result.key;
+}
+
+/**
+ * The live key behind a tsk_ token, or why there is none: `blocked` when the key would work but
+ * its owner is blocked, `invalid` otherwise (unknown, revoked, expired, owner deleted).
+ */
+export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }): Promise<{ key: KeyCredential } | { refused: 'invalid' | 'blocked' }> {
+  const invalid = { refused: 'invalid' as const };
+  if (!isWellFormedToken(token, 'tsk_')) return invalid;
+  const hash = hashToken(token);
+  let entry = cachedCredential<CachedKey | null>(db, `key:${hash}`, now);
+  if (entry === undefined) {
+    const generation = credentialGeneration(db);
+    const key = await db.apiKey.findUnique({
+      where: { tokenHash: hash },
+      include: { user: true, boards: { select: { boardId: true } } },
+    });
+    entry = key && {
+      credential: {
+        keyId: key.id,
+        userId: key.userId,
+        name: key.user.name,
+        email: key.user.email,
+        siteAdmin: key.user.siteAdmin,
+        permission: key.permission,
+        boardIds: key.allBoards ? null : key.boards.map((b) => b.boardId),
+      },
+      expiresAt: key.expiresAt?.getTime() ?? null,
+      usable: key.revokedAt === null && key.user.status === 'active',
+      ownerBlocked: key.revokedAt === null && key.user.status === 'blocked',
+      lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+      notBefore: key.createdAt.getTime(),
+    };
+    cacheCredential(db, `key:${hash}`, entry, generation, now);
+  }
+  if (!entry || (entry.expiresAt !== null && entry.expiresAt <= now)) return invalid;
+  if (!entry.usable) return entry.ownerBlocked ? { refused: 'blocked' } : invalid;
+  const keyId = entry.credential.keyId;
+  touchLastUsed(entry, now, (at) =>
+    db.apiKey.updateMany({ where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: at } }] }, data: { lastUsedAt: at } }),
+  );
+  return { key: entry.credential };
+}
+
+/** The active user behind a session cookie, or null (unknown, expired, user not active). */
+export async function resolveSession({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const id = hashToken(token);
+  let entry = cachedCredential<{ credential: SessionCredential; expiresAt: number; usable: boolean; lastUsedAt: number | null; notBefore: number } | null>(db, `session:${id}`, now);
+  if (entry === undefined) {
+    const generation = credentialGeneration(db);
+    const session = await db.session.findUnique({ where: { id }, include: { user: true } });
+    entry = session && {
+      credential: {
+        sessionId: id,
+        userId: session.userId,
+        name: session.user.name,
+        email: session.user.email,
+        siteAdmin: session.user.siteAdmin,
+      },
+      expiresAt: session.expiresAt.getTime(),
+      usable: session.user.status === 'active',
+      lastUsedAt: session.lastSeenAt?.getTime() ?? null,
+      notBefore: session.createdAt.getTime(),
+    };
+    cacheCredential(db, `session:${id}`, entry, generation, now);
+  }
+  if (!entry || !entry.usable || entry.expiresAt <= now) return null;
+  // "Last seen" in the user's session list, to the minute.
+  touchLastUsed(entry, now, (at) =>
+    db.session.updateMany({ where: { id, OR: [{ lastSeenAt: null }, { lastSeenAt: { lt: at } }] }, data: { lastSeenAt: at } }),
+  );
+  return entry.credential;
+}

@@ -1,0 +1,24 @@
+import type { PrismaClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { generateToken, hashToken } from '../credentials/tokens.js';
+
+/** How long a set-up link works. */
+export const SETUP_LINK_DAYS = 7;
+
+/**
+ * A link (set_…) with which an active user chooses their name and password: made by a site admin
+ * for a user created without a password, or for one who lost theirs. One per user: a new link
+ * replaces the previous one. Stored as a hash; the token is returned once. Not an active user: 404.
+ */
+export async function createSetupLink({ db, userId }: { db: PrismaClient; userId: number }) {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { status: true } });
+  if (!user || user.status !== 'active') throw notFound('user: not found (or not active)');
+  const token = generateToken('set_');
+  const expiresAt = new Date(Date.now() + SETUP_LINK_DAYS * 86_400_000);
+  await db.accountSetupLink.upsert({
+    where: { userId },
+    create: { userId, tokenHash: hashToken(token), expiresAt },
+    update: { tokenHash: hashToken(token), expiresAt, createdAt: new Date() },
+  });
+  return { token, expiresAt };
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { buildApp } from '../../../src/app.js';
+import { EventBus, type StaleData } from '../../../src/boards/activity/event-bus.js';
+import { runCommand } from '../../../src/cli/run-command.js';
+import { openPostgres } from '../../../src/platform/db.js';
+import { loginCookie, makeBoard, makeKey, makeUser } from '../../factories.js';
+import { buildTestApp, LogCapture, type TestApp } from '../../helper.js';
+
+/**
+ * The board cache with two server instances on one PostgreSQL database (as two processes would
+ * be): a change made through one is never served stale by the other once its event arrives there.
+ * Embedded databases are single-process, so this runs on PostgreSQL only.
+ */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
+let one: TestApp;
+let two: Awaited<ReturnType<typeof buildApp>>;
+let twoDb: ReturnType<typeof openPostgres>;
+let url: string;
+beforeAll(async () => {
+  if (!onPostgres) return;
+  one = await buildTestApp();
+  url = (one.db.pool!.options as { connectionString: string }).connectionString;
+  twoDb = openPostgres({ url });
+  two = await buildApp({ config: one.config, db: twoDb, logStream: new LogCapture() });
+  await hearing();
+});
+afterAll(async () => {
+  if (!onPostgres) return;
+  await two.close();
+  await twoDb.close();
+  await one.close();
+});
+
+/** Both instances listen to each other (nothing is cached before). */
+const hearing = () => vi.waitFor(() => expect(one.app.events.hearsAll && two.events.hearsAll).toBe(true), { timeout: 15_000 });
+
+/** Resolves when instance two hears of stale data matching `match`. */
+function staleOnTwo(match: (stale: StaleData) => boolean) {
+  return new Promise<void>((resolve) => {
+    const stop = two.events.onStale((stale) => {
+      if (!match(stale)) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+async function cachedOnTwo() {
+  const user = await makeUser(one.db);
+  const board = await makeBoard(one.db, user.id);
+  const { auth } = await makeKey(one.db, user.id);
+  const getTwo = (headers: Record<string, string> = {}) => two.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: { ...auth, ...headers } });
+  const first = await getTwo();
+  expect(first.statusCode).toBe(200);
+  // Two serves it from memory: a write no event announces is not seen there.
+  await one.db.prisma.board.update({ where: { id: board.id }, data: { description: 'written behind the cache' } });
+  const cached = await getTwo();
+  expect(cached.body).toBe(first.body);
+  return { user, board, auth, getTwo, etag: first.headers.etag as string };
+}
+
+it.runIf(onPostgres)('serves the new board, not the cached one, once the change made through the other instance is heard', async () => {
+  const { board, auth, getTwo, etag } = await cachedOnTwo();
+  const heard = new Promise((resolve) => {
+    const stop = two.events.subscribe(board.id, (activity) => {
+      stop();
+      resolve(activity);
+    });
+  });
+  const made = await one.app.inject({ method: 'POST', url: `/api/boards/${board.id}/lists`, headers: auth, payload: { name: 'From instance one' } });
+  expect(made.statusCode).toBe(201);
+  await heard;
+  const after = await getTwo({ 'if-none-match': etag });
+  expect(after.statusCode).toBe(200);
+  expect(after.headers.etag).not.toBe(etag);
+  expect(after.json().lists.map((l: { name: string }) => l.name)).toEqual(['From instance one']);
+  expect(after.json().description).toBe('written behind the cache');
+  // The new content is cached again, and 304 for its own tag.
+  expect((await getTwo({ 'if-none-match': after.headers.etag as string })).statusCode).toBe(304);
+});
+
+it.runIf(onPostgres)('drops a board on the other instance when a member renames themselves, and when the CLI deletes them', async () => {
+  const { user, getTwo } = await cachedOnTwo();
+  const session = await loginCookie(one.app, user.email, user.password);
+  const renamed = staleOnTwo((stale) => 'userId' in stale && stale.userId === user.id);
+  expect((await one.app.inject({ method: 'PATCH', url: '/account', headers: session, payload: { name: 'Renamed Elsewhere' } })).statusCode).toBe(200);
+  await renamed;
+  expect((await getTwo()).json().members[0].name).toBe('Renamed Elsewhere');
+
+  // The admin CLI as a process of its own: its bus only notifies.
+  const other = await makeUser(one.db);
+  const board = await makeBoard(one.db, user.id, [{ userId: other.id, role: 'observer' }]);
+  const { auth } = await makeKey(one.db, user.id);
+  expect((await two.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: auth })).statusCode).toBe(200);
+  const cliDb = openPostgres({ url, poolSize: 1 });
+  const cliBus = new EventBus();
+  cliBus.notifyOnly(cliDb);
+  const deleted = staleOnTwo((stale) => 'userId' in stale && stale.userId === other.id);
+  try {
+    const outcome = await runCommand(['user', 'delete', '--email', other.email], { db: cliDb, config: one.config, events: cliBus });
+    expect(outcome.exitCode).toBe(0);
+  } finally {
+    await cliBus.close();
+    await cliDb.close();
+  }
+  await deleted;
+  const emails = (await two.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: auth })).json().members.map((m: { email: string }) => m.email);
+  expect(emails).toContain(`deleted-${other.id}@deleted.invalid`);
+});
+
+it.runIf(onPostgres)('serves nothing from memory while its listener is lost, and forgets everything when it is back', async () => {
+  const { board, getTwo } = await cachedOnTwo();
+  await twoDb.pool!.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN tb_board_events' AND pid <> pg_backend_pid()`,
+  );
+  await vi.waitFor(() => expect(two.events.hearsAll).toBe(false), { timeout: 10_000 });
+  // Whatever was missed meanwhile: this write announces itself to nobody.
+  await one.db.prisma.board.update({ where: { id: board.id }, data: { name: 'Changed while nobody listened' } });
+  expect((await getTwo()).json().name).toBe('Changed while nobody listened');
+  await hearing();
+  expect(two.boardCache.size.boards).toBe(0);
+  expect((await getTwo()).json().name).toBe('Changed while nobody listened');
+}, 30_000);
