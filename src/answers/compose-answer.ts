@@ -3,7 +3,7 @@ import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './
 import { handoffTopic, humanIntent } from './retrieval/intents.js';
 import { synonymLookup } from './retrieval/synonyms.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
-import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, retrieve, threadReading } from './retrieval/retrieve.js';
+import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, retrieve, threadReading } from './retrieval/retrieve.js';
 
 export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'handoff_topic' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
 
@@ -70,14 +70,10 @@ function handOffLine(cited: Candidate[]): string {
  * How sure the decision is reading the message with the one before it (threadReading), when that reading's
  * best article is the one ranked first, and the features it weighed; null when the thread adds nothing.
  */
-function threadReadingDecision(retrieval: Retrieval, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
+function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
   if (!best) return null;
-  const reading = threadReading(
-    options.index,
-    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText, synonyms: synonymLookup(options.agent.synonyms ?? []) },
-    options.queryParams ?? DEFAULT_QUERY,
-  );
+  const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY);
   const top = reading?.candidates[0]?.article.doc.externalId;
   if (!reading || !top || top !== best) return null;
   // What this message brings that the knowledge lacks ("is NordVPN any good?" after a VPN question) is not
@@ -93,14 +89,17 @@ function threadReadingDecision(retrieval: Retrieval, options: ComposeOptions, mo
  */
 export async function composeAnswer(options: ComposeOptions): Promise<ComposedAnswer> {
   const { index, agent, model = DEFAULT_MODEL } = options;
-  const retrieval = retrieve(
-    index,
-    { message: options.message, context: options.thread.map((t) => t.question), attachmentText: options.attachmentText, synonyms: synonymLookup(agent.synonyms ?? []) },
-    options.queryParams ?? DEFAULT_QUERY,
-  );
+  // One input for both readings: the agent's synonym lookup is built once per answer.
+  const input: RetrievalInput = {
+    message: options.message,
+    context: options.thread.map((t) => t.question),
+    attachmentText: options.attachmentText,
+    synonyms: synonymLookup(agent.synonyms ?? []),
+  };
+  const retrieval = retrieve(index, input, options.queryParams ?? DEFAULT_QUERY);
   const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
   const alone = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
-  const thread = threadReadingDecision(retrieval, options, model);
+  const thread = threadReadingDecision(retrieval, input, options, model);
   const p = Math.max(alone, thread?.p ?? 0);
   // Kept with the turn: the features of the reading that decided, which a staff verdict refits on.
   const features = thread && thread.p > alone ? thread.features : retrieval.candidates.length ? retrieval.features : null;

@@ -43,6 +43,9 @@ export interface FeedbackResult {
 /** Verdicts the refit reads, the latest first: enough to learn a workspace, bounded so a refit stays cheap. */
 const MAX_SAMPLES = 2000;
 
+/** The first key of the two-key advisory lock: verdicts, as opposed to other users of advisory locks. */
+const FEEDBACK_LOCK = 26_007;
+
 /**
  * Serialises the verdicts of one workspace (two at once must not store a model missing one of them).
  * An advisory lock, taken first: locking the Workspace row after inserting a verdict (whose foreign
@@ -50,8 +53,6 @@ const MAX_SAMPLES = 2000;
  */
 const lockWorkspaceFeedback = (tx: Prisma.TransactionClient, workspaceId: number) =>
   tx.$executeRaw`SELECT pg_advisory_xact_lock(${FEEDBACK_LOCK}::int, ${workspaceId}::int)`;
-/** The first key of the two-key advisory lock: verdicts, as opposed to other users of advisory locks. */
-const FEEDBACK_LOCK = 26_007;
 
 /**
  * A staff member's verdict on one answer of the workspace (replacing an earlier one), then the

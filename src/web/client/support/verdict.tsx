@@ -51,6 +51,12 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
     const r = await get<{ articles: Article[] }>(`/agent/workspaces/${workspaceId}/articles?q=${encodeURIComponent(q)}&limit=5`).catch(() => null);
     if (r && mine === latest.current) setFound(r.articles);
   };
+  const takeBack = () =>
+    action.run(async () => {
+      await del(url);
+      setSaved(null);
+      onChanged();
+    });
   const current = turn.feedback?.verdict;
   const suggestions = [...turn.sources.map((s) => ({ externalId: s.externalId, title: s.title })), ...found.filter((a) => !turn.sources.some((s) => s.externalId === a.externalId))];
   const listId = `articles-${turn.id}`;
@@ -62,14 +68,7 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
           Marked <strong>{SAID[turn.feedback.verdict]}</strong>
           {turn.feedback.articleId && <> (the right article: {turn.feedback.articleId})</>}
           {turn.feedback.by && <> by {turn.feedback.by}</>}.{' '}
-          <button type="button" class="link" disabled={action.busy} onClick={() =>
-              void action.run(async () => {
-                await del(url);
-                setSaved(null);
-                onChanged();
-              })
-            }
-          >
+          <button type="button" class="link" disabled={action.busy} onClick={() => void takeBack()}>
             Take it back
           </button>
         </p>
