@@ -9,7 +9,7 @@
  * --compare: the leave-one-out figures of each candidate feature set (how FEATURES below was chosen).
  * --failures NAME: the left-out base's messages the agent got wrong.
  */
-import { composeAnswer } from '../src/answers/compose-answer.js';
+import { composeAnswer, type ThreadTurn } from '../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
 import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/retrieval/decide.js';
 import { humanIntent } from '../src/answers/retrieval/intents.js';
@@ -23,13 +23,14 @@ const agent = { name: 'Eval', fallbackMessage: 'A person will help.', referralTe
 
 /** A message's turns through composeAnswer as the API runs them: the thread grows, a hand-off sticks. */
 export async function ours(base: Base, q: Question, model: DecisionModel): Promise<Outcome> {
-  const thread: { question: string; reply: string }[] = [];
+  const thread: ThreadTurn[] = [];
   let needsHumanBefore = false;
   let last;
   for (const [i, message] of q.turns.entries()) {
     const attachmentText = i === q.turns.length - 1 ? q.attachmentText : undefined;
     last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore });
-    thread.push({ question: message, reply: last.message });
+    // As the server keeps the turn: the article it answered from, unless it handed over on its own.
+    thread.push({ question: message, reply: last.message, cited: last.reason === null || last.reason === 'earlier_turn' ? last.sources[0]?.externalId : undefined });
     needsHumanBefore ||= last.needsHuman;
   }
   return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman, features: last!.features };

@@ -37,11 +37,18 @@ export interface ComposedAnswer {
   features: Features | null;
 }
 
+export interface ThreadTurn {
+  question: string;
+  reply: string;
+  /** The external ID of the article the turn was answered from (its first source), when it answered. */
+  cited?: string | undefined;
+}
+
 export interface ComposeOptions {
   index: KnowledgeIndex;
   message: string;
   /** Earlier turns of the conversation, oldest first. */
-  thread: { question: string; reply: string }[];
+  thread: ThreadTurn[];
   agent: AgentSettings;
   generator: Generator;
   attachmentText?: string | undefined;
@@ -67,13 +74,15 @@ function handOffLine(cited: Candidate[]): string {
 }
 
 /**
- * How sure the decision is reading the message with the one before it (threadReading), when that reading's
- * best article is the one ranked first, and the features it weighed; null when the thread adds nothing.
+ * How sure the decision is reading the message with the one before it and the article that one was answered
+ * from (threadReading), when that reading's best article is the one ranked first, and the features it
+ * weighed; null when the thread adds nothing.
  */
 function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
   if (!best) return null;
-  const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY);
+  const cited = options.thread.at(-1)?.cited;
+  const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY, cited ? options.index.article(cited) : undefined);
   const top = reading?.candidates[0]?.article.doc.externalId;
   if (!reading || !top || top !== best) return null;
   // What this message brings that the knowledge lacks ("is NordVPN any good?" after a VPN question) is not
