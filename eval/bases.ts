@@ -3,7 +3,7 @@
  * Set A (an invented product) with set C, its training messages; GNOME's user help; Python's FAQ
  * and tutorial. Set B (over set A's articles) is never fitted on: it is only reported with --set-b.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import { Bm25 } from './baseline-bm25.js';
@@ -31,6 +31,11 @@ export interface Base {
   index: KnowledgeIndex;
   bm25: Bm25;
   questions: Question[];
+  /**
+   * Messages whose answer is only in their attachment, written after the attachment handling was tuned, by
+   * someone who read only the articles (attachments-heldout.json): never fitted or tuned on, only reported.
+   */
+  heldOutAttachments: Question[];
 }
 
 const read = <T>(...parts: string[]) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, ...parts), 'utf8')) as T;
@@ -43,6 +48,9 @@ function base(name: string, dir: string, questionFiles: string[]): Base {
     bm25: new Bm25(articles),
     // Ids are prefixed with the file's set so that set A's and set C's never collide.
     questions: questionFiles.flatMap((file) => read<Question[]>(file).map((q) => ({ ...q, id: `${path.dirname(file)}/${q.id}` }))),
+    heldOutAttachments: existsSync(path.resolve(import.meta.dirname, dir, 'attachments-heldout.json'))
+      ? read<Question[]>(dir, 'attachments-heldout.json').map((q) => ({ ...q, id: `${dir}/${q.id}` }))
+      : [],
   };
 }
 

@@ -7,6 +7,7 @@
  * --fit: the model fitted on all three bases (to paste into src/answers/retrieval/decide.ts).
  * --set-b: also set B (over set A's articles, never fitted on), with the model fitted without set A.
  * --compare: the leave-one-out figures of each candidate feature set (how FEATURES below was chosen).
+ * --ceiling: each base's figures with the decision fitted on that base itself, out of fold (the features' ceiling there).
  * --failures NAME: the left-out base's messages the agent got wrong.
  */
 import { composeAnswer, type ThreadTurn } from '../src/answers/compose-answer.js';

@@ -1,5 +1,5 @@
 /**
- * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --failures NAME]`: see eval/loko.ts (and eval/labels.ts for learning from staff labels).
+ * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --ceiling] [-- --failures NAME]`: see eval/loko.ts (and eval/labels.ts for learning from staff labels).
  */
 import { DEFAULT_MODEL } from '../src/answers/retrieval/decide.js';
 import { loadBases, loadSetB } from './bases.js';
@@ -18,12 +18,24 @@ async function main() {
     }
     return;
   }
+  if (args.includes('--ceiling')) {
+    // What the decision's features reach on a base when fitted on that base itself (out of fold): the most a
+    // model fitted elsewhere could reach there.
+    for (const b of bases) fit([b], FEATURES, (line) => console.log(`${b.name}, fitted on itself: ${line}`));
+    return;
+  }
   console.log(`bases: ${bases.map((b) => `${b.name} ${b.index.size} articles, ${b.questions.length} messages`).join('; ')}`);
   const results = await leaveOneOut(bases, FEATURES, (line) => console.log(`  fit: ${line}`));
   console.log(`\n${HEADER}`);
   for (const r of results) {
     console.log(row(r.base.name, `agent (threshold ${r.model.threshold})`, r.ours));
     console.log(row(r.base.name, 'BM25 baseline', r.bm25));
+  }
+  const heldOut = results.filter((r) => r.base.heldOutAttachments.length);
+  if (heldOut.length) {
+    console.log('\nAttachment messages written after the attachment handling was tuned (attachments-heldout.json), each base left out:');
+    console.log(HEADER);
+    for (const r of heldOut) console.log(row(r.base.name, `agent (${r.base.heldOutAttachments.length} messages)`, metrics(await Promise.all(r.base.heldOutAttachments.map((q) => ours(r.base, q, r.model))))));
   }
   console.log('\nLearning from 40 staff labels on each base\'s tune half (5 draws), measured on its test half; model fitted without the base:');
   console.log(HEADER);
