@@ -7,10 +7,10 @@
  * --fit: the model fitted on all three bases (to paste into src/answers/retrieval/decide.ts).
  * --set-b: also set B (over set A's articles, never fitted on), with the model fitted without set A.
  * --compare: the leave-one-out figures of each candidate feature set (how FEATURES below was chosen).
- * --ceiling: each base's figures with the decision fitted on that base itself, out of fold (the features' ceiling there).
+ * --ceiling: each base's figures with the decision fitted on that base itself, out of fold (as `fit` measures them).
  * --failures NAME: the left-out base's messages the agent got wrong.
  */
-import { composeAnswer, type ThreadTurn } from '../src/answers/compose-answer.js';
+import { composeAnswer } from '../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
 import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/retrieval/decide.js';
 import { humanIntent } from '../src/answers/retrieval/intents.js';
@@ -24,14 +24,13 @@ const agent = { name: 'Eval', fallbackMessage: 'A person will help.', referralTe
 
 /** A message's turns through composeAnswer as the API runs them: the thread grows, a hand-off sticks. */
 export async function ours(base: Base, q: Question, model: DecisionModel): Promise<Outcome> {
-  const thread: ThreadTurn[] = [];
+  const thread: { question: string; reply: string }[] = [];
   let needsHumanBefore = false;
   let last;
   for (const [i, message] of q.turns.entries()) {
     const attachmentText = i === q.turns.length - 1 ? q.attachmentText : undefined;
     last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore });
-    // As the server keeps the turn: the article it answered from, unless it handed over on its own.
-    thread.push({ question: message, reply: last.message, cited: last.reason === null || last.reason === 'earlier_turn' ? last.sources[0]?.externalId : undefined });
+    thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;
   }
   return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman, features: last!.features };

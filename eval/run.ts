@@ -4,6 +4,7 @@
 import { DEFAULT_MODEL } from '../src/answers/retrieval/decide.js';
 import { loadBases, loadSetB } from './bases.js';
 import { avg, baseline, CANDIDATES, FEATURES, fit, leaveOneOut, ours, tuneBaseline } from './loko.js';
+import { genericFollowUps } from './generic-follow-ups.js';
 import { labelEffect } from './labels.js';
 import { HEADER, metrics, row } from './metrics.js';
 
@@ -36,6 +37,11 @@ async function main() {
     console.log('\nAttachment messages written after the attachment handling was tuned (attachments-heldout.json), each base left out:');
     console.log(HEADER);
     for (const r of heldOut) console.log(row(r.base.name, `agent (${r.base.heldOutAttachments.length} messages)`, metrics(await Promise.all(r.base.heldOutAttachments.map((q) => ours(r.base, q, r.model))))));
+  }
+  console.log('\nFollow-ups no article answers ("who made this feature?", eval/generic-follow-ups.ts) after a first question the agent answered, each base left out:');
+  for (const r of results) {
+    const g = await genericFollowUps(r.base, r.model);
+    console.log(`  ${r.base.name}: ${g.answeredFromFirst} of ${g.tried} answered from the first answer's article (${((100 * g.answeredFromFirst) / g.tried).toFixed(1)} %)`);
   }
   console.log('\nLearning from 40 staff labels on each base\'s tune half (5 draws), measured on its test half; model fitted without the base:');
   console.log(HEADER);

@@ -37,18 +37,11 @@ export interface ComposedAnswer {
   features: Features | null;
 }
 
-export interface ThreadTurn {
-  question: string;
-  reply: string;
-  /** The external ID of the article the turn was answered from (its first source), when it answered. */
-  cited?: string | undefined;
-}
-
 export interface ComposeOptions {
   index: KnowledgeIndex;
   message: string;
   /** Earlier turns of the conversation, oldest first. */
-  thread: ThreadTurn[];
+  thread: { question: string; reply: string }[];
   agent: AgentSettings;
   generator: Generator;
   attachmentText?: string | undefined;
@@ -74,15 +67,17 @@ function handOffLine(cited: Candidate[]): string {
 }
 
 /**
- * How sure the decision is reading the message with the one before it and the article that one was answered
- * from (threadReading), when that reading's best article is the one ranked first, and the features it
+ * How sure the decision is reading the message with the one before it (threadReading), when that reading's
+ * best article is the one ranked first and holds one of the message's own key words, and the features it
  * weighed; null when the thread adds nothing.
  */
 function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
-  if (!best) return null;
-  const cited = options.thread.at(-1)?.cited;
-  const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY, cited ? options.index.article(cited) : undefined);
+  // The message must itself say something the article says: its key words (its rarest) found in the article.
+  // Otherwise the earlier message's words alone make any next message look covered: "who made this feature?"
+  // or "can you do it for me?" after an answered question was answered again from the same article.
+  if (!best || retrieval.features.keyCoverage === 0) return null;
+  const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY);
   const top = reading?.candidates[0]?.article.doc.externalId;
   if (!reading || !top || top !== best) return null;
   // What this message brings that the knowledge lacks ("is NordVPN any good?" after a VPN question) is not

@@ -38,7 +38,7 @@ export const answerRequest = z
       .refine((v) => v.length <= MAX_MESSAGE, { message: `must be at most ${MAX_MESSAGE} characters` })
       .describe(`The user's message, 1-${MAX_MESSAGE} characters.`),
     conversationRef: v1Text().min(1, { message: 'must be 1-200 characters' }).max(200, { message: 'must be 1-200 characters' }).optional()
-      .describe('Your identifier of the conversation. The same ref continues the same conversation (the agent reads the earlier turns, and the article the latest one was answered from); without it every call starts from nothing.'),
+      .describe('Your identifier of the conversation. The same ref continues the same conversation (the agent reads the earlier turns); without it every call starts from nothing.'),
     agentId: v1Text().min(1, { message: 'must be an agent id' }).max(100, { message: 'must be an agent id' }).optional()
       .describe('Which agent answers (`agt_…`); default: the workspace\'s default agent (the one configured for tickets).'),
     channel: v1Text().min(1, { message: 'must be 1-100 characters' }).max(100, { message: 'must be 1-100 characters' }).optional()

@@ -1,9 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { composeAnswer } from '../../src/answers/compose-answer.js';
-import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
-import { KnowledgeIndex, prepareArticle } from '../../src/answers/retrieval/knowledge-index.js';
 import { loginCookie, makeKey } from '../factories.js';
 import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
@@ -76,23 +71,6 @@ describe('POST /v1/answer: the answer', () => {
     const other = (await ask(t, w.token, { message: 'how do I export my invoices to PDF?' })).json();
     expect(other.conversationId).not.toBe(first.conversationId);
     expect(await t.db.prisma.conversationTurn.count({ where: { conversationId: first.conversationId } })).toBe(2);
-  });
-
-  it('reads a follow-up with the article the earlier turn was answered from', async () => {
-    // GNOME's help (eval/kb-gnome): the follow-up says nothing of keyboards; the earlier turn's article does.
-    const articles = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../eval/kb-gnome/articles.json'), 'utf8')) as { externalId: string; title: string; body: string }[];
-    const w = await answerWorkspace(t, { articles });
-    const first = (await ask(t, w.token, { message: 'I need to add a French keyboard layout', conversationRef: 'kb' })).json();
-    expect(first).toMatchObject({ needs_human: false, sources: [{ externalId: 'keyboard-layouts' }, {}, {}] });
-    const second = (await ask(t, w.token, { message: "what's the quickest way to switch between the two?", conversationRef: 'kb' })).json();
-    // What the agent makes of the same thread in-process, with and without the earlier turn's article.
-    const index = new KnowledgeIndex(articles.map((a, i) => prepareArticle({ id: i + 1, ...a, url: null })));
-    const agent = { name: 'Helper', fallbackMessage: 'Sorry, a person will help you.', referralText: '', attachmentFallback: 'answer' as const };
-    const followUp = (cited?: string) =>
-      composeAnswer({ index, message: "what's the quickest way to switch between the two?", thread: [{ question: 'I need to add a French keyboard layout', reply: first.message, cited }], agent, generator: new OfflineGenerator() });
-    const [withCited, without] = [await followUp('keyboard-layouts'), await followUp()];
-    expect(withCited.sources[0]!.score).toBeGreaterThan(without.sources[0]!.score);
-    expect(second.sources[0]).toEqual(withCited.sources[0]);
   });
 
   it('keeps needs_human on later turns of a conversation that needed a human', async () => {

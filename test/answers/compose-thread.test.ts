@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { composeAnswer } from '../../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
@@ -33,31 +31,18 @@ describe('a follow-up judged with the thread', () => {
   });
 });
 
-describe('a follow-up read with the article the earlier turn was answered from', () => {
-  // GNOME's help (eval/kb-gnome): "I need to add a French keyboard layout", answered from "Use alternative
-  // keyboard layouts", then "what's the quickest way to switch between the two?", which says nothing of keyboards.
-  const gnome = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../eval/kb-gnome/articles.json'), 'utf8')) as { externalId: string; title: string; body: string }[])
-    .map((a, i) => prepareArticle({ id: i + 1, ...a, url: null }));
-  const gnomeIndex = new KnowledgeIndex(gnome);
-  const followUp = (cited?: string) =>
-    composeAnswer({ index: gnomeIndex, message: "what's the quickest way to switch between the two?", thread: [{ question: 'I need to add a French keyboard layout', reply: '', cited }], agent, generator: new OfflineGenerator() });
-
-  it('is surer of the same article with it than with the earlier words alone', async () => {
-    const without = await followUp();
-    const withCited = await followUp('keyboard-layouts');
-    expect(without.sources[0]!.externalId).toBe('keyboard-layouts');
-    expect(withCited.sources[0]!.externalId).toBe('keyboard-layouts');
-    expect(withCited.sources[0]!.score).toBeGreaterThan(without.sources[0]!.score);
-  });
-
-  it('changes nothing when the article cited is gone from the knowledge or unrelated to the new question', async () => {
-    const without = await followUp();
-    expect(await followUp('no-such-article')).toEqual(without);
-    // The thread's reading is used only where its best article is the one ranked first: a new topic is judged as before.
-    const ask = (cited?: string) =>
-      composeAnswer({ index: gnomeIndex, message: 'how do I print on both sides of the paper?', thread: [{ question: 'I need to add a French keyboard layout', reply: '', cited }], agent, generator: new OfflineGenerator() });
-    const before = await ask();
-    expect(before).toMatchObject({ needsHuman: false, sources: [{ externalId: 'printing-2sided' }, {}, {}] });
-    expect(await ask('keyboard-layouts')).toEqual(before);
+describe('a follow-up that says nothing the article says', () => {
+  it('is not answered from the earlier answer\'s article on the strength of the earlier words', async () => {
+    const first = await answer('how do I export my invoices to PDF?');
+    expect(first.needsHuman).toBe(false);
+    expect(first.sources[0]?.externalId).toBe('inv-pdf');
+    for (const message of ['who made this feature?', 'can you do it for me?', 'which one do you like better?']) {
+      const next = await answer(message, ['how do I export my invoices to PDF?']);
+      expect(next.needsHuman, message).toBe(true);
+    }
+    // A follow-up whose own words the article has is still read with the thread.
+    const csv = await answer('and as CSV?', ['how do I export my invoices to PDF?']);
+    expect(csv.needsHuman).toBe(false);
+    expect(csv.sources[0]?.externalId).toBe('inv-csv');
   });
 });

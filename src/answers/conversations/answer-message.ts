@@ -4,7 +4,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { findAnsweringAgent } from '../agents/find-answering-agent.js';
-import { composeAnswer, type ThreadTurn } from '../compose-answer.js';
+import { composeAnswer } from '../compose-answer.js';
 import { type Generator, GeneratorError } from '../generators/generator.js';
 import type { AttachmentReader } from '../attachment-reader/reader-pool.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
@@ -62,7 +62,7 @@ export async function answerMessage({
   const existing = request.conversationRef
     ? await db.conversation.findUnique({
         where: { workspaceId_ref: { workspaceId, ref: request.conversationRef } },
-        include: { turns: { orderBy: { id: 'desc' }, take: THREAD_TURNS, select: { question: true, reply: true, sources: true, reason: true } } },
+        include: { turns: { orderBy: { id: 'desc' }, take: THREAD_TURNS, select: { question: true, reply: true } } },
       })
     : null;
   // A continued conversation keeps its agent unless the call names one (or it was unpublished since).
@@ -80,7 +80,7 @@ export async function answerMessage({
     composed = await composeAnswer({
       index,
       message: request.message,
-      thread: (existing?.turns ?? []).reverse().map(threadTurn),
+      thread: (existing?.turns ?? []).reverse(),
       agent,
       generator,
       attachmentText: attachments.text || undefined,
@@ -143,16 +143,6 @@ export async function answerMessage({
     needs_human: composed.needsHuman,
     confidence: composed.confidence,
   };
-}
-
-/**
- * An earlier turn as the agent reads it: what was asked and replied, and the article it answered from
- * (its first source), unless it was handed to a person on its own (then its sources were only related).
- */
-function threadTurn(turn: { question: string; reply: string; sources: Prisma.JsonValue; reason: string | null }): ThreadTurn {
-  const answered = turn.reason === null || turn.reason === 'earlier_turn';
-  const first = Array.isArray(turn.sources) ? (turn.sources[0] as { externalId?: unknown } | undefined) : undefined;
-  return { question: turn.question, reply: turn.reply, cited: answered && typeof first?.externalId === 'string' ? first.externalId : undefined };
 }
 
 function countThisMonth(db: Pick<PrismaClient, 'conversation'>, workspaceId: number) {

@@ -178,14 +178,6 @@ export class KnowledgeIndex {
     return this.articles.length;
   }
 
-  private byExternalId?: Map<string, PreparedArticle>;
-
-  /** The article with this external ID, if the knowledge still has it. */
-  article(externalId: string): PreparedArticle | undefined {
-    this.byExternalId ??= new Map(this.articles.map((a) => [a.doc.externalId, a]));
-    return this.byExternalId.get(externalId);
-  }
-
   has(term: string): boolean {
     return this.postings.has(term);
   }

@@ -169,17 +169,14 @@ export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: Q
 
 /**
  * A follow-up read together with the message before it ("how do I export invoices?" then "and as CSV?"):
- * both as one question, ranked without other context, with the title of the article the earlier turn was
- * answered from (`cited`) between them: what the thread established ("how do I copy a list?", answered from
- * "How do I copy an object?", then "and a dict?"). The decision takes this reading only where it is the more
- * confident one about the same best article, so a follow-up gains from the thread and a short standalone
- * question after an unrelated one loses nothing. Null without a thread.
+ * both as one question, ranked without other context. The decision takes this reading only where it is
+ * the more confident one about the same best article, so a follow-up gains from the thread and a short
+ * standalone question after an unrelated one loses nothing. Null without a thread.
  */
-export function threadReading(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, cited?: PreparedArticle): Retrieval | null {
+export function threadReading(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY): Retrieval | null {
   const before = input.context?.at(-1);
   if (!before) return null;
-  const message = [before, cited?.doc.title, input.message].filter(Boolean).join('\n');
-  return retrieve(index, { message, attachmentText: input.attachmentText, synonyms: input.synonyms }, params);
+  return retrieve(index, { message: `${before}\n${input.message}`, attachmentText: input.attachmentText, synonyms: input.synonyms }, params);
 }
 
 /** The article's passages that best match the query, best first (ties: earlier first). */
