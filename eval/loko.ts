@@ -13,7 +13,7 @@
 import { composeAnswer } from '../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
 import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/retrieval/decide.js';
-import { humanIntent } from '../src/answers/retrieval/intents.js';
+import { humanIntent, pleasantry } from '../src/answers/retrieval/intents.js';
 import { type Features, retrieve } from '../src/answers/retrieval/retrieve.js';
 import type { Base, Question } from './bases.js';
 import { chooseByCrossValidation, chooseThreshold, fitModel, type Sample } from './fit-decision.js';
@@ -65,12 +65,12 @@ interface BaseSample extends Sample {
 
 const sampleCache = new Map<Base, BaseSample[]>();
 
-/** The decision's samples of a base (messages an intent hands over are not the model's to decide), weighted so each base counts alike. */
+/** The decision's samples of a base (messages an intent hands over, and pleasantries, are not the model's to decide), weighted so each base counts alike. */
 export function samplesOf(base: Base): BaseSample[] {
   let out = sampleCache.get(base);
   if (!out) {
     const all = base.questions
-      .filter((q) => q.kind !== 'human_request' && !humanIntent(q.turns.at(-1)!))
+      .filter((q) => q.kind !== 'human_request' && !humanIntent(q.turns.at(-1)!) && !(pleasantry(q.turns.at(-1)!) && !q.attachmentText))
       .map((q) => ({ q, base, x: featuresOf(base, q), y: q.needsHuman ? 0 : 1 }))
       .filter((s): s is BaseSample => s.x !== null);
     out = all.map((s) => ({ ...s, w: 100 / all.length }));
@@ -110,6 +110,7 @@ export function fit(bases: Base[], features = FEATURES, log: (line: string) => v
   const model = fitModel(samples, choice);
   const oof = new Map(samples.map((s, i) => [s.q, choice.oof[i]!]));
   const pOf = (b: Base, q: Question) => {
+    if (pleasantry(q.turns.at(-1)!) && !q.attachmentText) return 1;
     const x = humanIntent(q.turns.at(-1)!) ? null : featuresOf(b, q);
     return x ? probability(x, model) : 0;
   };

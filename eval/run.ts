@@ -41,7 +41,8 @@ async function main() {
   console.log('\nFollow-ups no article answers ("who made this feature?", eval/generic-follow-ups.ts) after a first question the agent answered, each base left out:');
   for (const r of results) {
     const g = await genericFollowUps(r.base, r.model);
-    console.log(`  ${r.base.name}: ${g.answeredFromFirst} of ${g.tried} answered from the first answer's article (${((100 * g.answeredFromFirst) / g.tried).toFixed(1)} %)`);
+    const pct = (n: number) => `${((100 * n) / g.tried).toFixed(1)} %`;
+    console.log(`  ${r.base.name}: of ${g.tried}, ${g.answered} answered (${pct(g.answered)}), ${g.answeredFromFirst} from the first answer's article (${pct(g.answeredFromFirst)})`);
   }
   console.log('\nLearning from 40 staff labels on each base\'s tune half (5 draws), measured on its test half; model fitted without the base:');
   console.log(HEADER);

@@ -1,6 +1,6 @@
 import { type Generator } from './generators/generator.js';
 import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
-import { handoffTopic, humanIntent } from './retrieval/intents.js';
+import { handoffTopic, humanIntent, type Pleasantry, pleasantry } from './retrieval/intents.js';
 import { synonymLookup } from './retrieval/synonyms.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
 import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, retrieve, threadReading } from './retrieval/retrieve.js';
@@ -66,17 +66,25 @@ function handOffLine(cited: Candidate[]): string {
   return `I am passing this to a person. Meanwhile, these articles may be related: ${titles.join('; ')}.`;
 }
 
+/** The reply to a message made only of pleasantries: no article is looked up for "thanks!", and nobody is needed. */
+const PLEASANTRY_REPLY: Record<Pleasantry, string> = {
+  greeting: 'Hello! What can I help you with?',
+  thanks: "You're welcome! If there is anything else, just ask.",
+  goodbye: 'Thanks for getting in touch. Goodbye!',
+};
+
 /**
  * How sure the decision is reading the message with the one before it (threadReading), when that reading's
- * best article is the one ranked first and holds one of the message's own key words, and the features it
- * weighed; null when the thread adds nothing.
+ * best article is the one ranked first and holds one of the message's own key words (if it has words of its own),
+ * and the features it weighed; null when the thread adds nothing.
  */
 function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
-  // The message must itself say something the article says: its key words (its rarest) found in the article.
-  // Otherwise the earlier message's words alone make any next message look covered: "who made this feature?"
-  // or "can you do it for me?" after an answered question was answered again from the same article.
-  if (!best || retrieval.features.keyCoverage === 0) return null;
+  // A message with words of its own must say something the article says: its key words (its rarest) found in it.
+  // Otherwise the earlier message's words alone make any next message look covered: "who made this feature?" or
+  // "is it secure?" after an answered question was answered again from the same article. A message of no words of
+  // its own ("how?", "and?") has only the thread to go on.
+  if (!best || (retrieval.query.own.length > 0 && retrieval.features.keyCoverage === 0)) return null;
   const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY);
   const top = reading?.candidates[0]?.article.doc.externalId;
   if (!reading || !top || top !== best) return null;
@@ -93,6 +101,14 @@ function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, opti
  */
 export async function composeAnswer(options: ComposeOptions): Promise<ComposedAnswer> {
   const { index, agent, model = DEFAULT_MODEL } = options;
+  // With an attachment, even "thanks" may be showing something ("thanks, but now this": a screenshot).
+  const attached = Boolean(options.attachmentText || options.images?.length || options.attachmentsUnreadable);
+  const courtesy = attached ? null : pleasantry(options.message);
+  if (courtesy) {
+    // A conversation already with a person stays with them; the reply cites nothing, since nothing was asked.
+    const waiting = options.conversationNeedsHuman === true;
+    return { message: PLEASANTRY_REPLY[courtesy], sources: [], needsHuman: waiting, confidence: waiting ? 'low' : 'high', reason: waiting ? 'earlier_turn' : null, ranking: [], features: null };
+  }
   // One input for both readings: the agent's synonym lookup is built once per answer.
   const input: RetrievalInput = {
     message: options.message,

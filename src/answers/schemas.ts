@@ -62,8 +62,8 @@ export const answerResponse = z
   .object({
     conversationId: z.string().describe('The conversation created or continued (`cnv_…`).'),
     agentId: z.string().describe('The agent that answered.'),
-    message: z.string().describe('The reply, ready to display. When needs_human is true, the agent\'s configured message (and referral), then, when there are sources, a line saying the message is passed to a person and naming them.'),
-    sources: z.array(source).describe('Knowledge the reply used, best first (at most 3). When needs_human is true, still the articles the message was weighed against (with low scores), so that the person taking over and the caller start from them; empty when nothing relevant was found, and when unreadable attachments sent the message to a person before it was weighed.'),
+    message: z.string().describe('The reply, ready to display. When this message needs a person, the agent\'s configured message (and referral), then, when there are sources, a line saying the message is passed to a person and naming them. In a conversation an earlier turn handed over, later answers are the reply itself, with needs_human still true. A message made only of pleasantries ("thanks, that worked!", "bye") gets a short courtesy line.'),
+    sources: z.array(source).describe('Knowledge the reply used, best first (at most 3). When needs_human is true, still the articles the message was weighed against (with low scores), so that the person taking over and the caller start from them; empty when nothing relevant was found, when unreadable attachments sent the message to a person before it was weighed, and for a message made only of pleasantries (nothing was asked).'),
     needs_human: z.boolean().describe('True when the agent could not resolve the request: nothing relevant enough in the knowledge, the user asked for a person or for something only staff can do, unreadable attachments with a needs_human fallback, or an earlier turn of the conversation needed a human. The API never escalates by itself: the client decides.'),
     confidence,
   })

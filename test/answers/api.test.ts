@@ -73,6 +73,19 @@ describe('POST /v1/answer: the answer', () => {
     expect(await t.db.prisma.conversationTurn.count({ where: { conversationId: first.conversationId } })).toBe(2);
   });
 
+  it('answers "thanks!" with a courtesy line and leaves the conversation with the agent', async () => {
+    const w = await answerWorkspace(t);
+    const first = (await ask(t, w.token, { message: 'how do I export my invoices to PDF?', conversationRef: 'polite' })).json();
+    expect(first.needs_human).toBe(false);
+    const thanks = (await ask(t, w.token, { message: 'thanks, that worked!', conversationRef: 'polite' })).json();
+    expect(thanks).toMatchObject({ conversationId: first.conversationId, needs_human: false, sources: [], confidence: 'high' });
+    expect(thanks.message).toMatch(/welcome/i);
+    const conversation = await t.db.prisma.conversation.findUniqueOrThrow({ where: { id: first.conversationId } });
+    expect(conversation.needsHuman).toBe(false);
+    const turn = await t.db.prisma.conversationTurn.findFirstOrThrow({ where: { conversationId: first.conversationId, question: 'thanks, that worked!' } });
+    expect(turn).toMatchObject({ needsHuman: false, reason: null, sources: [] });
+  });
+
   it('keeps needs_human on later turns of a conversation that needed a human', async () => {
     const w = await answerWorkspace(t);
     const first = (await ask(t, w.token, { message: 'can I speak to a human', conversationRef: 'c' })).json();

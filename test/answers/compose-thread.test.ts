@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { composeAnswer } from '../../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
@@ -32,17 +34,58 @@ describe('a follow-up judged with the thread', () => {
 });
 
 describe('a follow-up that says nothing the article says', () => {
+  const thread = ['how do I export my invoices to PDF?'];
+
   it('is not answered from the earlier answer\'s article on the strength of the earlier words', async () => {
-    const first = await answer('how do I export my invoices to PDF?');
+    const first = await answer(thread[0]!);
     expect(first.needsHuman).toBe(false);
     expect(first.sources[0]?.externalId).toBe('inv-pdf');
-    for (const message of ['who made this feature?', 'can you do it for me?', 'which one do you like better?']) {
-      const next = await answer(message, ['how do I export my invoices to PDF?']);
-      expect(next.needsHuman, message).toBe(true);
+    // "secure" is nowhere in the export article: the earlier message's words made it look covered (p 0.85 before).
+    for (const message of ['is it secure?', 'who made this feature?']) {
+      expect(await answer(message, thread), message).toMatchObject({ needsHuman: true, reason: 'no_knowledge' });
     }
-    // A follow-up whose own words the article has is still read with the thread.
-    const csv = await answer('and as CSV?', ['how do I export my invoices to PDF?']);
+    expect(await answer('can you do it for me?', thread)).toMatchObject({ needsHuman: true, reason: 'human_requested' });
+  });
+
+  it('is read with the thread when its own words are in the article, or it has none', async () => {
+    const csv = await answer('and as CSV?', thread);
     expect(csv.needsHuman).toBe(false);
     expect(csv.sources[0]?.externalId).toBe('inv-csv');
+    // "how?" has no word of its own: the thread is all there is, as before.
+    expect(await answer('how?')).toMatchObject({ needsHuman: true });
+    const how = await answer('how?', thread);
+    expect(how.needsHuman).toBe(false);
+    expect(how.sources[0]?.externalId).toBe('inv-pdf');
+  });
+
+  it('keeps what the thread makes of a follow-up whose key word the article has (GNOME\'s help)', async () => {
+    const gnome = new KnowledgeIndex(
+      (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../eval/kb-gnome/articles.json'), 'utf8')) as { externalId: string; title: string; body: string }[]).map((a, i) =>
+        prepareArticle({ id: i + 1, ...a, url: null }),
+      ),
+    );
+    const ask = (thread: string[]) =>
+      composeAnswer({ index: gnome, message: 'does that flip the touchpad as well?', thread: thread.map((question) => ({ question, reply: '' })), agent, generator: new OfflineGenerator() });
+    expect(await ask([])).toMatchObject({ needsHuman: true });
+    const withThread = await ask(['How do I set my mouse up for left-hand use?']);
+    expect(withThread.needsHuman).toBe(false);
+    expect(withThread.sources[0]?.externalId).toBe('mouse-lefthanded');
+  });
+});
+
+describe('a message made only of pleasantries', () => {
+  it('gets a courtesy line, no sources and no person, and looks nothing up', async () => {
+    for (const message of ['thanks, that worked!', 'hi!', 'ok great, thank you so much', 'bye']) {
+      const reply = await answer(message, ['how do I export my invoices to PDF?']);
+      expect(reply, message).toMatchObject({ needsHuman: false, sources: [], confidence: 'high', reason: null, ranking: [], features: null });
+      expect(reply.message, message).not.toBe('');
+    }
+  });
+
+  it('stays with the person in a conversation already handed over, and is read as a question with an attachment', async () => {
+    const waiting = await composeAnswer({ index, message: 'thanks!', thread: [], agent, generator: new OfflineGenerator(), conversationNeedsHuman: true });
+    expect(waiting).toMatchObject({ needsHuman: true, reason: 'earlier_turn', confidence: 'low', sources: [] });
+    const attached = await composeAnswer({ index, message: 'thanks!', thread: [], agent, generator: new OfflineGenerator(), attachmentText: 'Error E-4417 when syncing calendars' });
+    expect(attached.sources[0]?.externalId).toBe('e4417');
   });
 });

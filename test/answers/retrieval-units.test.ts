@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCommonEnglish, partOfSpeech } from '../../src/answers/retrieval/english.js';
-import { humanIntent } from '../../src/answers/retrieval/intents.js';
+import { humanIntent, pleasantry } from '../../src/answers/retrieval/intents.js';
 import { boundedDamerau, KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
 import { buildQuery, looksLikeFollowUp, retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
 import { foldPhrases } from '../../src/answers/retrieval/synonyms.js';
@@ -188,7 +188,34 @@ describe('human intents', () => {
     ['connect me with someone from support', 'human_requested'],
     ['put me through to an agent', 'human_requested'],
     ['I am locked out of my account', 'account_action'],
+    // Asking the vendor to do it for them.
+    ['can you do it for me?', 'human_requested'],
+    ['could you set this up for us please', 'human_requested'],
+    ['how do I set it up for my team', null],
+    ['can you export invoices to PDF for me?', null],
   ])('%s → %s', (message, intent) => {
     expect(humanIntent(message)).toBe(intent);
+  });
+});
+
+describe('pleasantries', () => {
+  it.each([
+    ['hi!', 'greeting'],
+    ['Good morning!', 'greeting'],
+    ['thanks, that worked!', 'thanks'],
+    ['ok great, thank you so much 🙏', 'thanks'],
+    ['you guys are awesome', 'thanks'],
+    ['lol ok', 'thanks'],
+    ['bye', 'goodbye'],
+    ["you're a lifesaver, have a nice day", 'goodbye'],
+    // Anything that asks or tells of a problem is not one.
+    ['thanks, but it still fails', null],
+    ['thanks! how do I export to CSV', null],
+    ['ok?', null],
+    ['is it safe', null],
+    ['hi, my invoices are gone', null],
+    ['', null],
+  ])('%s → %s', (message, kind) => {
+    expect(pleasantry(message)).toBe(kind);
   });
 });

@@ -17,8 +17,9 @@ const HUMAN = [
   /\b(call|ring) me\b/,
   /\b(someone|somebody|anyone|anybody|a person)\b[^.?!]{0,20}\b(contact|email|get back to|reach out to) me\b/,
   /\bis (there )?(anyone|anybody|someone) (there|real|human)\b/,
-  // Asking the vendor's people to do something ("can one of your staff merge our accounts").
+  // Asking the vendor's people to do something ("can one of your staff merge our accounts", "can you do it for me?").
   /\b(one of your|a member of your|your) (staff|employees)\b/,
+  /\b(can|could|would|will) (you|someone|somebody|anyone|one of you)( please)? (do|fix|handle|change|set|sort|configure|install|update|delete|cancel|move|add|remove)( up| out)? (it|this|that|them|these|those)( up| out)?( \w+)? for (me|us)\b/,
   /\b(file|make|lodge|raise|submit) (a |an )?(formal )?complaint\b|\b(i|we) (want|wish|would like) to complain\b/,
 ];
 
@@ -78,4 +79,36 @@ export function handoffTopic(message: string, topics: readonly string[]): string
     }
   }
   return null;
+}
+
+/** What a message made only of pleasantries says: it asks nothing, so nothing is looked up and nobody is needed. */
+export type Pleasantry = 'greeting' | 'thanks' | 'goodbye';
+
+const GREETING = new Set(['hi', 'hello', 'hey', 'hiya', 'howdy', 'morning', 'afternoon', 'evening', 'yo']);
+const THANKS = new Set([
+  'thanks', 'thank', 'thankyou', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate', 'ok', 'okay', 'k', 'kk', 'great', 'cool',
+  'perfect', 'awesome', 'brilliant', 'excellent', 'nice', 'lovely', 'wonderful', 'amazing', 'fantastic', 'super', 'worked',
+  'works', 'fixed', 'solved', 'sorted', 'helped', 'helpful', 'lifesaver', 'star', 'legend', 'lol', 'haha', 'yes', 'yep',
+  'yeah', 'alright', 'gotcha', 'understood',
+]);
+const GOODBYE = new Set(['bye', 'goodbye', 'cya', 'later', 'night', 'goodnight', 'care', 'day', 'weekend']);
+/** Words that go with pleasantries ("you guys are awesome", "thanks a lot, that fixed it") and say nothing else. */
+const FILLER = new Set([
+  'a', 'an', 'the', 'that', 'it', 'this', 'you', 'youre', 'are', 'is', 'was', 'so', 'very', 'really', 'all', 'for', 'there', 'i',
+  'have', 'good', 'take', 'team', 'everyone', 'guys', 'folks', 'mate', 'much', 'lot', 'many', 'tons', 'again', 'oh', 'ah', 'now',
+  'see', 'got', 'makes', 'sense', 'help', 'right', 'and', 'your',
+]);
+
+/**
+ * The pleasantry a message is, when every word of it belongs to one ("hi!", "thanks, that worked!", "ok great, thank
+ * you so much", "bye"): at most 10 words, no question mark, and none of a question's or a problem's words ("how",
+ * "but", "didnt"): "thanks, but it still fails" asks something. Null otherwise.
+ */
+export function pleasantry(message: string): Pleasantry | null {
+  if (message.includes('?')) return null;
+  const ws = words(message);
+  if (!ws.length || ws.length > 10 || !ws.every((w) => GREETING.has(w) || THANKS.has(w) || GOODBYE.has(w) || FILLER.has(w))) return null;
+  if (ws.some((w) => GOODBYE.has(w))) return 'goodbye';
+  if (ws.some((w) => THANKS.has(w))) return 'thanks';
+  return ws.some((w) => GREETING.has(w)) ? 'greeting' : null;
 }
