@@ -1,5 +1,5 @@
 /**
- * Follow-ups that no help article answers, sent after a first question the agent answered: what the thread's
+ * Follow-ups that no help article answers (or that say the answer did not help), sent after a first question the agent answered: what the thread's
  * reading does with a message that says nothing the article says ("who made this feature?" after "how do I
  * export invoices?"). Each base's answerable single-message questions the agent answers, then each of these
  * follow-ups in the same conversation. Every one answered is a wrong answer; those answered from the first answer's
@@ -17,6 +17,9 @@ export const GENERIC_FOLLOW_UPS = [
   'can I pay you to set it up?',
   'which one do you like better?',
   'my boss says it is a bad idea, is he right?',
+  // Telling the agent its answer did not help: answering again from the same article is the wrong reply.
+  "no, that's not it",
+  'still the same',
 ];
 
 const generator = new OfflineGenerator();

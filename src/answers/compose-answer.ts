@@ -46,6 +46,8 @@ export interface ComposeOptions {
   generator: Generator;
   attachmentText?: string | undefined;
   images?: { mime: string; base64: string }[];
+  /** How many files came with the message, whatever their type (default: none). */
+  attachmentCount?: number;
   /** Some attachment was an image or PDF, and none could be read. */
   attachmentsUnreadable?: boolean;
   /** An earlier turn of the conversation needed a human. */
@@ -75,16 +77,16 @@ const PLEASANTRY_REPLY: Record<Pleasantry, string> = {
 
 /**
  * How sure the decision is reading the message with the one before it (threadReading), when that reading's
- * best article is the one ranked first and holds one of the message's own key words (if it has words of its own),
- * and the features it weighed; null when the thread adds nothing.
+ * best article is the one ranked first and holds one of the message's own key words, and the features it weighed;
+ * null when the thread adds nothing.
  */
 function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
-  // A message with words of its own must say something the article says: its key words (its rarest) found in it.
-  // Otherwise the earlier message's words alone make any next message look covered: "who made this feature?" or
-  // "is it secure?" after an answered question was answered again from the same article. A message of no words of
-  // its own ("how?", "and?") has only the thread to go on.
-  if (!best || (retrieval.query.own.length > 0 && retrieval.features.keyCoverage === 0)) return null;
+  // The message must say something the article says: its key words (its rarest) found in it. Otherwise the earlier
+  // message's words alone make any next message look covered: "who made this feature?", "is it secure?", or "no,
+  // that's not it" after an answered question was answered again from the same article. (So "how?" alone is handed
+  // over: it says nothing the thread's article could be checked against.)
+  if (!best || retrieval.features.keyCoverage === 0) return null;
   const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY);
   const top = reading?.candidates[0]?.article.doc.externalId;
   if (!reading || !top || top !== best) return null;
@@ -102,8 +104,8 @@ function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, opti
 export async function composeAnswer(options: ComposeOptions): Promise<ComposedAnswer> {
   const { index, agent, model = DEFAULT_MODEL } = options;
   // With an attachment, even "thanks" may be showing something ("thanks, but now this": a screenshot).
-  const attached = Boolean(options.attachmentText || options.images?.length || options.attachmentsUnreadable);
-  const courtesy = attached ? null : pleasantry(options.message);
+  const attached = Boolean(options.attachmentCount || options.attachmentText || options.images?.length || options.attachmentsUnreadable);
+  const courtesy = attached ? null : pleasantry(options.message, [agent.name]);
   if (courtesy) {
     // A conversation already with a person stays with them; the reply cites nothing, since nothing was asked.
     const waiting = options.conversationNeedsHuman === true;

@@ -193,6 +193,7 @@ describe('human intents', () => {
     ['could you set this up for us please', 'human_requested'],
     ['how do I set it up for my team', null],
     ['can you export invoices to PDF for me?', null],
+    ['can you do it automatically for me', null],
   ])('%s → %s', (message, intent) => {
     expect(humanIntent(message)).toBe(intent);
   });
@@ -215,7 +216,32 @@ describe('pleasantries', () => {
     ['is it safe', null],
     ['hi, my invoices are gone', null],
     ['', null],
+    ["that's great, thanks!", 'thanks'],
+    ["it's working now, thanks", 'thanks'],
+    ['got it', 'thanks'],
+    ['have a good weekend', 'goodbye'],
+    // Questions typed without a question mark, problem reports and half-sentences.
+    ['is it fixed now', null],
+    ['have you fixed it', null],
+    ['hi is this fixed', null],
+    ['ok so is it fixed', null],
+    ['is it fixed？', null],
+    ['it worked this morning', null],
+    ['yeah it worked for a day', null],
+    ['yes i have', null],
+    ['ok so', null],
+    ['ok and', null],
+    ['are you ok', null],
+    ['great, again', null],
+    ['no', null],
+    ["that's not it", null],
+    ['still the same', null],
+    ['thanks Helper!', null],
   ])('%s → %s', (message, kind) => {
     expect(pleasantry(message)).toBe(kind);
+  });
+
+  it("takes the agent's name as part of one", () => {
+    expect(pleasantry('thanks Helper!', ['Helper'])).toBe('thanks');
   });
 });

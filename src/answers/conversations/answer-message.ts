@@ -85,6 +85,7 @@ export async function answerMessage({
       generator,
       attachmentText: attachments.text || undefined,
       images: attachments.images,
+      attachmentCount: request.attachments?.length ?? 0,
       attachmentsUnreadable: attachments.unreadable,
       conversationNeedsHuman: existing?.needsHuman ?? false,
       model: workspaceModel(agent.decisionModel),
