@@ -2,6 +2,7 @@ import { type Generator } from './generators/generator.js';
 import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
 import { handoffTopic, humanIntent, type Pleasantry, pleasantry } from './retrieval/intents.js';
 import { synonymLookup } from './retrieval/synonyms.js';
+import { normalize } from './retrieval/text.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
 import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, retrieve, threadReading } from './retrieval/retrieve.js';
 
@@ -75,18 +76,27 @@ const PLEASANTRY_REPLY: Record<Pleasantry, string> = {
   goodbye: 'Thanks for getting in touch. Goodbye!',
 };
 
+const ASKING_FOR_MORE = /^\W*(how|where|when|and|then)\b/;
+const SAYING_IT_FAILED = /\b(no|not|nothing|nope|still|same|again|didnt|doesnt|dont|wont|isnt|cant|tried|wrong|broken|fails?|failed)\b/;
+
+/** A follow-up with no words of its own asking for more of the same answer: "how?", "where is it?", not "no", "still the same". */
+function asksForMore(message: string, retrieval: Retrieval): boolean {
+  const text = normalize(message).replace(/['’`]/g, '');
+  return retrieval.query.own.length === 0 && ASKING_FOR_MORE.test(text) && !SAYING_IT_FAILED.test(text);
+}
+
 /**
  * How sure the decision is reading the message with the one before it (threadReading), when that reading's
- * best article is the one ranked first and holds one of the message's own key words, and the features it weighed;
- * null when the thread adds nothing.
+ * best article is the one ranked first and holds one of the message's own key words (or the message asks for more:
+ * asksForMore), and the features it weighed; null when the thread adds nothing.
  */
 function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
   // The message must say something the article says: its key words (its rarest) found in it. Otherwise the earlier
   // message's words alone make any next message look covered: "who made this feature?", "is it secure?", or "no,
-  // that's not it" after an answered question was answered again from the same article. (So "how?" alone is handed
-  // over: it says nothing the thread's article could be checked against.)
-  if (!best || retrieval.features.keyCoverage === 0) return null;
+  // that's not it" after an answered question was answered again from the same article. A message with no words of
+  // its own that asks for more ("how?", "where is it?", "and then?") has only the thread to go on.
+  if (!best || (retrieval.features.keyCoverage === 0 && !asksForMore(input.message, retrieval))) return null;
   const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY);
   const top = reading?.candidates[0]?.article.doc.externalId;
   if (!reading || !top || top !== best) return null;

@@ -53,10 +53,19 @@ describe('a follow-up that says nothing the article says', () => {
     expect(csv.sources[0]?.externalId).toBe('inv-csv');
   });
 
-  it('is not answered again from the same article when it says the answer did not help, or says nothing', async () => {
+  it('is not answered again from the same article when it says the answer did not help', async () => {
     // No word of its own to check the article against: before, the thread alone answered each from inv-pdf again.
-    for (const message of ['no', "no, that's not it", 'still the same', 'i did that', 'why not?', 'how?']) {
+    for (const message of ['no', "no, that's not it", 'still the same', 'i did that', 'why not?', 'how? it didn’t work', 'what?']) {
       expect(await answer(message, thread), message).toMatchObject({ needsHuman: true });
+    }
+  });
+
+  it('has only the thread to go on when it asks for more without words of its own', async () => {
+    expect(await answer('how?')).toMatchObject({ needsHuman: true });
+    for (const message of ['how?', 'where is it?', 'how do I do that?', 'and then?']) {
+      const more = await answer(message, thread);
+      expect(more.needsHuman, message).toBe(false);
+      expect(more.sources[0]?.externalId, message).toBe('inv-pdf');
     }
   });
 

@@ -194,6 +194,7 @@ describe('human intents', () => {
     ['how do I set it up for my team', null],
     ['can you export invoices to PDF for me?', null],
     ['can you do it automatically for me', null],
+    ['can you fix it today for me', 'human_requested'],
   ])('%s → %s', (message, intent) => {
     expect(humanIntent(message)).toBe(intent);
   });
@@ -237,6 +238,19 @@ describe('pleasantries', () => {
     ["that's not it", null],
     ['still the same', null],
     ['thanks Helper!', null],
+    ['yes thanks', 'thanks'],
+    ['thanks, that was helpful', 'thanks'],
+    ['great, that worked', 'thanks'],
+    ['perfect, that fixed it 👍', 'thanks'],
+    ['thanks, is it fixed now', null],
+    ['thanks\nis it fixed now', null],
+    ['hey guys is it fixed now, thanks', null],
+    ['thanks, I did that', null],
+    ["that's just great", null],
+    ['thanks 🙄', null],
+    ['thanks :(', null],
+    ['working now❓ thanks', null],
+    ['thanks for nothing', null],
   ])('%s → %s', (message, kind) => {
     expect(pleasantry(message)).toBe(kind);
   });

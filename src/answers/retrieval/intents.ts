@@ -19,7 +19,7 @@ const HUMAN = [
   /\bis (there )?(anyone|anybody|someone) (there|real|human)\b/,
   // Asking the vendor's people to do something ("can one of your staff merge our accounts", "can you do it for me?").
   /\b(one of your|a member of your|your) (staff|employees)\b/,
-  /\b(can|could|would|will) (you|someone|somebody|anyone|one of you)( please)? (do|fix|handle|change|set|sort|configure|install|update|delete|cancel|move|add|remove)( up| out)? (it|this|that|them|these|those)( up| out)?( all| please| instead| now)? for (me|us)\b/,
+  /\b(can|could|would|will) (you|someone|somebody|anyone|one of you)( please)? (do|fix|handle|change|set|sort|configure|install|update|delete|cancel|move|add|remove)( up| out)? (it|this|that|them|these|those)( up| out)?( all| please| instead| now| today| quickly| asap| manually)? for (me|us)\b/,
   /\b(file|make|lodge|raise|submit) (a |an )?(formal )?complaint\b|\b(i|we) (want|wish|would like) to complain\b/,
 ];
 
@@ -84,47 +84,61 @@ export function handoffTopic(message: string, topics: readonly string[]): string
 /** What a message made only of pleasantries says: it asks nothing, so nothing is looked up and nobody is needed. */
 export type Pleasantry = 'greeting' | 'thanks' | 'goodbye';
 
-/** Phrases read as one word first: "have a nice day" is a goodbye, "got it" an acknowledgement. */
+/** Phrases read as one word first: "have a nice day" is a goodbye, "thank you" a thanks, "got it" an acknowledgement. */
 const PHRASES: [RegExp, string][] = [
   [/\bhave an? (nice|good|great|lovely|wonderful) (day|one|evening|weekend|night)\b/g, ' bye '],
   [/\b(take care|see you( later| soon)?|talk (to you )?(later|soon)|good ?night)\b/g, ' bye '],
   [/\b(good (morning|afternoon|evening))\b/g, ' hello '],
-  [/\b(got it|sounds good|all good|makes sense|no worries|much appreciated)\b/g, ' ok '],
+  [/\bthank (you|u)\b/g, ' thanks '],
+  [/\b(got it|sounds good|all good|makes sense|no worries|much appreciated|(that |this )?did (it|the trick))\b/g, ' ok '],
 ];
 const GREETING = new Set(['hi', 'hello', 'hey', 'hiya', 'howdy', 'yo']);
 const GOODBYE = new Set(['bye', 'goodbye', 'cya']);
 /** Saying thanks, in so many words. */
 const THANKING = new Set(['thanks', 'thank', 'thankyou', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate', 'kudos']);
-/** Acknowledging; alone ("ok", "great") or with thanks. */
-const ACKNOWLEDGING = new Set(['ok', 'okay', 'k', 'kk', 'great', 'cool', 'perfect', 'awesome', 'brilliant', 'excellent', 'nice', 'lovely', 'wonderful', 'amazing', 'fantastic', 'super', 'lifesaver', 'legend', 'star', 'lol', 'haha']);
+/** Acknowledging, alone ("ok", "great") or with thanks. */
+const ACKNOWLEDGING = new Set([
+  'ok', 'okay', 'k', 'kk', 'great', 'cool', 'perfect', 'awesome', 'brilliant', 'excellent', 'nice', 'lovely', 'wonderful', 'amazing',
+  'fantastic', 'super', 'lifesaver', 'legend', 'star', 'lol', 'haha', 'alright', 'gotcha', 'understood',
+]);
 /** Words that go with any pleasantry ("you guys are awesome", "that's perfect") and say nothing else. */
-const FILLER = new Set(['a', 'an', 'the', 'that', 'thats', 'it', 'its', 'this', 'you', 'youre', 'guys', 'folks', 'mate', 'team', 'everyone', 'all', 'there', 'oh', 'ah', 'are', 'is', 'for', 'your', 'just', 'really']);
-/**
- * Words that only go with thanks said in so many words: "thanks, that worked!" is a pleasantry, "it worked this
- * morning" reports a problem, "ok so" and "great, again" lead somewhere.
- */
-const WITH_THANKS = new Set(['so', 'very', 'much', 'lot', 'many', 'tons', 'again', 'help', 'helped', 'helpful', 'worked', 'works', 'working', 'fixed', 'solved', 'sorted', 'now', 'i', 'we', 'me', 'us', 'that', 'did', 'trick']);
-/** A message whose first word (after a greeting or an "ok") is one of these asks something: "is it fixed now", "have you fixed it". */
+const FILLER = new Set(['a', 'an', 'the', 'that', 'thats', 'it', 'its', 'this', 'you', 'youre', 'guys', 'folks', 'mate', 'team', 'everyone', 'all', 'there', 'oh', 'ah', 'are', 'is', 'for', 'your', 'really']);
+/** Words that go only with thanks said in so many words: "yes thanks" and "thanks so much" are pleasantries, "ok so" leads somewhere. */
+const WITH_THANKS = new Set(['so', 'very', 'much', 'lot', 'many', 'tons', 'again', 'help', 'helped', 'helpful', 'worked', 'works', 'working', 'fixed', 'solved', 'sorted', 'now', 'i', 'we', 'me', 'us', 'yes', 'yeah', 'yep', 'was']);
+/** News of success, also after a plain acknowledgement ("great, that worked"); alone, "it worked this morning" reports a problem. */
+const WITH_ACKNOWLEDGING = new Set(['worked', 'works', 'working', 'fixed', 'solved', 'sorted', 'now', 'helped', 'helpful', 'was']);
+/** A clause whose first word (past greetings, thanks and forms of address) is one of these asks something: "thanks, is it fixed now". */
 const ASKS = new Set(['is', 'are', 'was', 'were', 'have', 'has', 'had', 'did', 'does', 'do', 'can', 'could', 'will', 'would', 'should', 'shall', 'may', 'might', 'what', 'why', 'how', 'when', 'where', 'who', 'which', 'whats', 'hows', 'any', 'still', 'not', 'no', 'but']);
+const PASSED_OVER = new Set([...GREETING, ...ACKNOWLEDGING, ...THANKING, 'so', 'well', 'oh', 'ah', 'there', 'guys', 'folks', 'team', 'all', 'everyone', 'mate', 'yes', 'yeah', 'yep']);
+/** Emoji a pleasantry may carry; any other ("thanks 🙄", "great 💀") may be sarcasm or trouble. */
+const POSITIVE_EMOJI = /[👍🙏😊🙂😀😃😄😁❤♥💙💚🎉✅👌🙌💯🥳😍🤩🐍✨⭐🌟☺😎💪]/u;
 
 /**
- * The pleasantry a message is ("hi!", "thanks, that worked!", "ok great, thank you so much", "bye", "thanks Sarah"
- * with the agent's or anyone's name given in `names`), or null when it asks or tells anything: a question mark in
- * any script, more than 10 words, a first word that asks ("is it fixed now"), or any word that is not a pleasantry's.
+ * The pleasantry a message is ("hi!", "thanks, that worked!", "yes thanks", "ok great, thank you so much", "bye",
+ * "thanks Helper" with the agent's name in `names`), or null when it may ask or tell anything: a question mark in
+ * any script, a sad emoticon or an emoji not on the positive list, more than 10 words, a clause opening with a
+ * question's word ("thanks, is it fixed now"), or any word that is not a pleasantry's.
  */
 export function pleasantry(message: string, names: readonly string[] = []): Pleasantry | null {
-  if (/[?？؟¿]/.test(message)) return null;
+  if (/[?？؟¿❓❔⁇⁈⁉‽]/u.test(message)) return null;
+  if (/[:;=]-?[(/\\|[]|>:|\bD:/.test(message)) return null;
+  const pictographs = message.replace(/[\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu, '').match(/\p{Extended_Pictographic}/gu) ?? [];
+  if (pictographs.some((p) => !POSITIVE_EMOJI.test(p))) return null;
   let text = normalize(message).replace(/['’`]/g, '');
   for (const [pattern, word] of PHRASES) text = text.replace(pattern, word);
+  const named = new Set(names.flatMap((n) => words(n)).filter((w) => !ASKS.has(w)));
+  for (const clause of text.split(/[.,;:!\n—–-]+/)) {
+    const opener = words(clause).find((w) => !PASSED_OVER.has(w) && !named.has(w));
+    if (opener && ASKS.has(opener)) return null;
+  }
   const ws = words(text);
   if (!ws.length || ws.length > 10) return null;
-  const opener = ws.find((w) => !GREETING.has(w) && !ACKNOWLEDGING.has(w) && w !== 'so' && w !== 'well');
-  if (opener && ASKS.has(opener)) return null;
   const thanked = ws.some((w) => THANKING.has(w));
-  const named = new Set(names.flatMap((n) => words(n)));
-  const known = (w: string) => GREETING.has(w) || GOODBYE.has(w) || THANKING.has(w) || ACKNOWLEDGING.has(w) || FILLER.has(w) || named.has(w) || (thanked && WITH_THANKS.has(w));
-  if (!ws.every(known)) return null;
+  const acknowledged = ws.some((w) => ACKNOWLEDGING.has(w));
+  const belongs = (w: string) =>
+    GREETING.has(w) || GOODBYE.has(w) || THANKING.has(w) || ACKNOWLEDGING.has(w) || FILLER.has(w) || named.has(w) || (thanked && WITH_THANKS.has(w)) || (acknowledged && WITH_ACKNOWLEDGING.has(w));
+  if (!ws.every(belongs)) return null;
   if (ws.some((w) => GOODBYE.has(w))) return 'goodbye';
-  if (thanked || ws.some((w) => ACKNOWLEDGING.has(w))) return 'thanks';
+  if (thanked || acknowledged) return 'thanks';
   return ws.some((w) => GREETING.has(w)) ? 'greeting' : null;
 }
