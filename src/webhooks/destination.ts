@@ -56,9 +56,18 @@ export function isPrivateAddress(address: string): boolean {
   return PRIVATE_V6.some((range) => v6.match(range));
 }
 
+/**
+ * A destination refused for its address. A literal address is named (whoever wrote the URL typed
+ * it); a name's addresses never are: the message reaches any member who reads the delivery log,
+ * and it must not teach them the internal DNS.
+ */
 export class PrivateDestinationError extends Error {
-  constructor(readonly address: string) {
-    super(`destination ${address} is a private or loopback address (WEBHOOK_ALLOW_PRIVATE is off)`);
+  constructor(readonly host: string) {
+    super(
+      isIP(host)
+        ? `destination ${host} is a private or loopback address (WEBHOOK_ALLOW_PRIVATE is off)`
+        : `destination ${host} resolves to a private network address (WEBHOOK_ALLOW_PRIVATE is off)`,
+    );
   }
 }
 
@@ -122,7 +131,7 @@ export function guardedLookup(allowPrivate: boolean, resolver: { lookup?: Lookup
     resolve(hostname, options, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const usable = allowPrivate ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
-      if (usable.length === 0) return callback(new PrivateDestinationError(addresses[0]?.address ?? hostname), '', 0);
+      if (usable.length === 0) return callback(new PrivateDestinationError(hostname), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
       return callback(null, usable[0]!.address, usable[0]!.family);
     });
@@ -158,7 +167,8 @@ export async function assertDeliverableUrl(raw: string, allowPrivate: boolean, r
           throw badRequest(error instanceof LookupTimeoutError ? `url: looking up ${host} timed out; try again` : `url: the host name ${host} does not resolve`);
         },
       );
-  const blocked = addresses.find(isPrivateAddress);
-  if (blocked) throw badRequest(`url: ${host} is a private or loopback address (${blocked}); webhooks go to public addresses only (to test against a local receiver, start the server with WEBHOOK_ALLOW_PRIVATE=true)`);
+  // The address a name resolves to is not named: any member could otherwise map the internal DNS.
+  const what = isIP(host) ? `${host} is a private or loopback address` : `${host} resolves to a private network address`;
+  if (addresses.some(isPrivateAddress)) throw badRequest(`url: ${what}; webhooks go to public addresses only (to test against a local receiver, start the server with WEBHOOK_ALLOW_PRIVATE=true)`);
   return url.toString();
 }

@@ -356,7 +356,7 @@ describe('board webhooks to private destinations', () => {
     const board = await guarded.db.prisma.board.create({ data: { name: 'Guarded', members: { create: [{ userId: admin.id, role: 'admin' }] } } });
     const api = client(guarded.app, (await makeKey(guarded.db, admin.id)).auth);
     for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/hooks', 'http://[::1]/', 'http://10.0.0.8/', 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]/']) {
-      expectError(await api.post(`/api/boards/${board.id}/webhooks`, { url }), 400, /^url: .*private or loopback address.*WEBHOOK_ALLOW_PRIVATE=true/);
+      expectError(await api.post(`/api/boards/${board.id}/webhooks`, { url }), 400, /^url: .*(private or loopback address|resolves to a private network address).*WEBHOOK_ALLOW_PRIVATE=true/);
     }
     expectError(await api.post(`/api/boards/${board.id}/webhooks`, { url: 'ftp://files.example/x' }), 400, /^url: /);
     const ok = await api.post(`/api/boards/${board.id}/webhooks`, { url: 'https://8.8.8.8/hooks' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
-import { isPrivateAddress } from '../../src/webhooks/destination.js';
+import { assertDeliverableUrl, guardedLookup, isPrivateAddress, type LookupAll } from '../../src/webhooks/destination.js';
 import { loginCookie, makeUser } from '../factories.js';
 import { buildTestApp, useTestApp } from '../helper.js';
 import { startReceiver } from '../webhook-receiver.js';
@@ -40,6 +40,29 @@ describe('private destinations (SPEC §8)', () => {
     expect(await t.db.prisma.webhookEndpoint.count({ where: { workspaceId: workspace.id } })).toBe(0);
   });
 
+  it('says a name resolves to a private network address without naming the address (members would learn the internal DNS)', async () => {
+    const internal: LookupAll = (_host, _options, callback) => callback(null, [{ address: '10.20.30.40', family: 4 }]);
+    const refusal = await assertDeliverableUrl('https://billing.corp.example/hooks', false, { lookup: internal }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(refusal).toMatch(/^url: billing\.corp\.example resolves to a private network address; .*WEBHOOK_ALLOW_PRIVATE=true/);
+    expect(refusal).not.toContain('10.20.30.40');
+    // At delivery too: the attempt's error is in the delivery log members read.
+    const atDelivery = await new Promise<Error | null>((done) => guardedLookup(false, { lookup: internal })('billing.corp.example', {}, (error) => done(error)));
+    expect(atDelivery?.message).toMatch(/billing\.corp\.example resolves to a private network address/);
+    expect(atDelivery?.message).not.toContain('10.20.30.40');
+    // Through the API: localhost is refused without its loopback address; a literal address the caller typed is named.
+    const owner = await makeUser(t.db);
+    const workspace = await makeWorkspace(t.db, { ownerId: owner.id });
+    const { cookie } = await loginCookie(t.app, owner.email, owner.password);
+    const named = await t.app.inject({ method: 'POST', url: `/agent/workspaces/${workspace.id}/webhooks`, headers: { cookie }, payload: { url: 'http://localhost/hooks' } });
+    expect(named.json().error).toMatch(/^url: localhost resolves to a private network address/);
+    expect(named.body).not.toMatch(/127\.0\.0\.1|::1/);
+    const literal = await t.app.inject({ method: 'POST', url: `/agent/workspaces/${workspace.id}/webhooks`, headers: { cookie }, payload: { url: 'http://10.0.0.8/' } });
+    expect(literal.json().error).toMatch(/^url: 10\.0\.0\.8 is a private or loopback address/);
+  });
+
   it('refuses them again at delivery, after resolving the name (it may resolve elsewhere later)', async () => {
     const receiver = await startReceiver();
     try {
@@ -52,7 +75,7 @@ describe('private destinations (SPEC §8)', () => {
         expect(list[0]?.attempts).toHaveLength(1);
         return list;
       });
-      expect(d!.attempts[0]).toMatchObject({ statusCode: null, succeeded: false, error: expect.stringMatching(/private or loopback address/) });
+      expect(d!.attempts[0]).toMatchObject({ statusCode: null, succeeded: false, error: expect.stringMatching(/localhost resolves to a private network address/) });
       expect(d!.status).toBe('pending');
       // A literal address is refused without a lookup.
       await t.db.prisma.webhookEndpoint.update({ where: { id: w.endpoint.id }, data: { url: receiver.url } });
