@@ -99,7 +99,7 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
       }
       keepReachableSchemas(openapiObject, surfacePrefix(options.serverUrl));
       allowNullInNullableEnums(openapiObject);
-      typeNullables(openapiObject);
+      typeNullables(openapiObject, (openapiObject.components?.schemas ?? {}) as Record<string, Record<string, unknown>>);
       return openapiObject as never;
     },
   });
@@ -343,11 +343,14 @@ function allowNullInNullableEnums(node: unknown) {
 /**
  * OpenAPI 3.0 has no null type: a `nullable` schema must say which type may also be null
  * (redocly's nullable-type-sibling). `{anyOf: [A, B], nullable}` becomes `{anyOf: [A?, B?]}`, and a
- * nullable reference (`{allOf: [{$ref}], nullable}`) is typed as the object it refers to.
+ * nullable reference (`{allOf: [{$ref}], nullable}`) is written out in place: `nullable` does not
+ * reach into `allOf`, so a null there broke the referenced object's schema (and clients generated
+ * from it rejected the null: POST /admin/users's `setupLink`, GET /auth/session's `user`).
  */
-function typeNullables(node: unknown) {
+function typeNullables(node: unknown, components: Record<string, Record<string, unknown>>, inlined: ReadonlySet<string> = new Set()) {
   if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) return node.forEach(typeNullables);
+  if (Array.isArray(node)) return node.forEach((child) => typeNullables(child, components, inlined));
+  let within = inlined;
   const schema = node as { nullable?: boolean; type?: string; anyOf?: Record<string, unknown>[]; oneOf?: unknown[]; allOf?: Record<string, unknown>[] };
   if (schema.nullable === true && schema.type === undefined) {
     const branches = schema.anyOf ?? (schema.oneOf as Record<string, unknown>[] | undefined);
@@ -355,10 +358,18 @@ function typeNullables(node: unknown) {
       for (const branch of branches) branch.nullable = true;
       delete schema.nullable;
     } else if (schema.allOf?.length === 1 && typeof schema.allOf[0]!.$ref === 'string') {
-      schema.type = 'object';
+      const name = (schema.allOf[0]!.$ref as string).replace('#/components/schemas/', '');
+      const referred = components[name];
+      // A schema that holds itself (nullable) stays a reference there: written out, it would never end.
+      if (referred && !inlined.has(name)) {
+        within = new Set([...inlined, name]);
+        const { description } = schema as { description?: string };
+        delete schema.allOf;
+        Object.assign(schema, structuredClone(referred), description ? { description } : {}, { nullable: true });
+      } else schema.type = 'object';
     }
   }
-  for (const child of Object.values(node)) typeNullables(child);
+  for (const child of Object.values(node)) typeNullables(child, components, within);
 }
 
 /** The `{"error": "..."}` body every /api error has; referenced from each route's responses. */
