@@ -86,7 +86,7 @@ interface ConversationRow {
   _count: { turns: number };
 }
 
-export function presentConversationSummary(c: ConversationRow & { turns: TurnRow[]; channels: string[] }): z.infer<typeof v.conversationSummary> {
+export function presentConversationSummary(c: ConversationRow & { turns: TurnRow[]; channels: string[]; firstQuestion?: string | null }): z.infer<typeof v.conversationSummary> {
   const last = c.turns[0];
   return {
     id: c.id,
@@ -97,11 +97,12 @@ export function presentConversationSummary(c: ConversationRow & { turns: TurnRow
     turnCount: c._count.turns,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
+    firstQuestion: c.firstQuestion ?? null,
     lastTurn: last ? presentTurn(last) : null,
   };
 }
 
 export function presentConversation(c: ConversationRow & { turns: TurnRow[]; channels: string[] }): z.infer<typeof v.conversation> {
-  const { lastTurn: _, ...summary } = presentConversationSummary({ ...c, turns: c.turns.slice(-1) });
+  const { lastTurn: _, firstQuestion: __, ...summary } = presentConversationSummary({ ...c, turns: c.turns.slice(-1) });
   return { ...summary, turns: c.turns.map(presentTurn) };
 }

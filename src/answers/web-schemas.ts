@@ -169,7 +169,14 @@ const conversationBase = {
   createdAt: z.string(),
   updatedAt: z.string(),
 };
-export const conversationSummary = z.object({ ...conversationBase, lastTurn: turn.nullable() }).describe('ConversationSummary');
+export const conversationSummary = z
+  .object({
+    ...conversationBase,
+    /** The customer's first message, which titles the conversation in the console (null before any turn). */
+    firstQuestion: z.string().nullable().describe('The customer\'s first message: the conversation\'s title in the console (null before any turn).'),
+    lastTurn: turn.nullable(),
+  })
+  .describe('ConversationSummary');
 export const conversation = z.object({ ...conversationBase, turns: z.array(turn) }).describe('Conversation');
 
 const stats = z.object({

@@ -12,5 +12,11 @@ export async function listActivity({ db, actor, boardId, limit, before }: { db: 
     take: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { activities: page.map(presentActivity), nextBefore: rows.length > limit ? page.at(-1)!.id : null };
+  // A renamed person reads as one person: the feed shows each actor's current name. A deleted
+  // user keeps the name the row was written with.
+  const actorIds = [...new Set(page.map((r) => r.actorUserId).filter((id): id is number => id !== null))];
+  const users = actorIds.length ? await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, name: true } }) : [];
+  const current = new Map(users.map((u) => [u.id, u.name]));
+  const named = page.map((r) => ({ ...r, actorName: (r.actorUserId !== null && current.get(r.actorUserId)) || r.actorName }));
+  return { activities: named.map(presentActivity), nextBefore: rows.length > limit ? page.at(-1)!.id : null };
 }

@@ -40,8 +40,23 @@ export async function listConversations({ db, filter, limit, cursor }: { db: DbC
     include: { turns: { orderBy: { id: 'desc' }, take: 1, include: { feedback: FEEDBACK } }, _count: { select: { turns: true } } },
   });
   const page = rows.slice(0, limit);
-  const channels = await channelsOf(db, page.map((c) => c.id));
-  return { conversations: page.map((c) => ({ ...c, channels: channels.get(c.id) ?? [] })), nextCursor: rows.length > limit ? rows[limit - 1]!.id : null };
+  const ids = page.map((c) => c.id);
+  const [channels, firsts] = await Promise.all([channelsOf(db, ids), firstQuestionsOf(db, ids)]);
+  return {
+    conversations: page.map((c) => ({ ...c, channels: channels.get(c.id) ?? [], firstQuestion: firsts.get(c.id) ?? null })),
+    nextCursor: rows.length > limit ? rows[limit - 1]!.id : null,
+  };
+}
+
+/** Each conversation's first customer message (its title in the console), cut to 200 characters. */
+async function firstQuestionsOf(db: DbClient, conversationIds: string[]) {
+  const byConversation = new Map<string, string>();
+  if (conversationIds.length === 0) return byConversation;
+  const firsts = await db.conversationTurn.groupBy({ by: ['conversationId'], where: { conversationId: { in: conversationIds } }, _min: { id: true } });
+  const ids = firsts.map((f) => f._min.id).filter((id): id is NonNullable<typeof id> => id !== null);
+  const turns = await db.conversationTurn.findMany({ where: { id: { in: ids } }, select: { conversationId: true, question: true } });
+  for (const t of turns) byConversation.set(t.conversationId, t.question.slice(0, 200));
+  return byConversation;
 }
 
 /** Each conversation's distinct channels, in the order they first appeared. */

@@ -27,6 +27,9 @@ export function ActivityPanel({ board, live, onClose }: { board: Board; live: Ac
   useEffect(() => ref.current?.focus(), []);
   const seen = new Set<number>();
   const all = [...live, ...(first.data ?? []), ...older].filter((a) => (seen.has(a.id) ? false : (seen.add(a.id), true)));
+  // A renamed member reads as one person: their current name, as the board's member list has it.
+  const names = new Map(board.members.map((m) => [m.userId, m.name]));
+  const actorName = (a: Activity) => (a.actor.userId !== null && names.get(a.actor.userId)) || a.actor.name;
   return (
     <aside class="activity" aria-labelledby="activity-heading" ref={ref} tabIndex={-1}>
       <header>
@@ -42,7 +45,7 @@ export function ActivityPanel({ board, live, onClose }: { board: Board; live: Ac
           return (
             <li key={a.id} data-id={a.id} data-type={a.type}>
               <span class="sentence">
-                <strong>{a.actor.name}</strong> {activitySentence(a, board)}
+                <strong>{actorName(a)}</strong> {activitySentence(a, board)}
                 {channel && <span class="hint"> ({channel})</span>}
               </span>
               <br />

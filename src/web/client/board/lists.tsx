@@ -1,8 +1,8 @@
 import { Fragment } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { patch, post } from '../api';
 import type { Board, CardSummary, Label, List, Member } from '../types';
-import { Alert, plural, useAction } from '../ui';
+import { Alert, plural, useAction, useFocusOnMount } from '../ui';
 import { dropIndex } from './board-model';
 import { CardTile } from './card-tile';
 
@@ -186,10 +186,8 @@ function ListName({ list, canEdit, headingId, refused, resync }: { list: List; c
   };
   return (
     <h2 id={headingId} class="list-name">
-      <input
-        aria-label="List name"
+      <ListNameInput
         value={name}
-        autoFocus
         onInput={(e) => setName(e.currentTarget.value)}
         onBlur={save}
         onKeyDown={(e) => {
@@ -202,14 +200,36 @@ function ListName({ list, canEdit, headingId, refused, resync }: { list: List; c
 }
 
 function AddCard({ listId, onAdded, refused }: { listId: number; onAdded: () => Promise<void>; refused: (e: unknown) => void }) {
-  const [title, setTitle] = useState('');
   const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const closed = useRef(false);
+  useEffect(() => {
+    // Closed with Escape or Cancel, the keyboard stays where it was: on "+ Add a card".
+    if (!open && closed.current) opener.current?.focus();
+  }, [open]);
   if (!open)
     return (
-      <button type="button" class="add" onClick={() => setOpen(true)}>
+      <button type="button" class="add" ref={opener} onClick={() => setOpen(true)}>
         + Add a card
       </button>
     );
+  return (
+    <AddCardForm
+      listId={listId}
+      onAdded={onAdded}
+      refused={refused}
+      onClose={() => {
+        closed.current = true;
+        setOpen(false);
+      }}
+    />
+  );
+}
+
+/** The open "+ Add a card" box: its textarea takes focus each time it opens. */
+function AddCardForm({ listId, onAdded, refused, onClose }: { listId: number; onAdded: () => Promise<void>; refused: (e: unknown) => void; onClose: () => void }) {
+  const [title, setTitle] = useState('');
+  const box = useFocusOnMount<HTMLTextAreaElement>();
   return (
     <form
       class="add-form"
@@ -229,8 +249,8 @@ function AddCard({ listId, onAdded, refused }: { listId: number; onAdded: () => 
         <span class="visually-hidden">Card title</span>
         <textarea
           rows={2}
+          ref={box}
           value={title}
-          autoFocus
           placeholder="Card title"
           onInput={(e) => setTitle(e.currentTarget.value)}
           onKeyDown={(e) => {
@@ -238,7 +258,7 @@ function AddCard({ listId, onAdded, refused }: { listId: number; onAdded: () => 
               e.preventDefault();
               e.currentTarget.form?.requestSubmit();
             }
-            if (e.key === 'Escape') setOpen(false);
+            if (e.key === 'Escape') onClose();
           }}
         />
       </label>
@@ -246,7 +266,7 @@ function AddCard({ listId, onAdded, refused }: { listId: number; onAdded: () => 
         <button type="submit" class="primary small">
           Add card
         </button>
-        <button type="button" class="small" onClick={() => setOpen(false)}>
+        <button type="button" class="small" onClick={onClose}>
           Cancel
         </button>
       </div>
@@ -283,4 +303,10 @@ function AddList({ boardId, onAdded }: { boardId: number; onAdded: () => Promise
       </p>
     </section>
   );
+}
+
+/** The list-name box: focused when renaming starts (every time, not only the first). */
+function ListNameInput(props: { value: string; onInput: (e: { currentTarget: HTMLInputElement }) => void; onBlur: () => void; onKeyDown: (e: KeyboardEvent & { currentTarget: HTMLInputElement }) => void }) {
+  const ref = useFocusOnMount<HTMLInputElement>();
+  return <input aria-label="List name" ref={ref} {...props} />;
 }

@@ -9,7 +9,8 @@ type Expiry = 'never' | '30d' | '90d' | '1y';
 export function KeysPage() {
   const keys = useLoad(() => get<{ keys: ApiKey[] }>('/account/keys').then((r) => r.keys), []);
   const boards = useLoad(() => get<{ boards: BoardSummary[] }>('/api/boards').then((r) => r.boards), []);
-  const [created, setCreated] = useState<{ key: ApiKey; token: string } | null>(null);
+  // Each new key's token stays until its own "I have stored it" (a second key does not replace it).
+  const [created, setCreated] = useState<{ key: ApiKey; token: string }[]>([]);
   const boardName = useMemo(() => new Map((boards.data ?? []).map((b) => [b.id, b.name])), [boards.data]);
 
   return (
@@ -19,11 +20,13 @@ export function KeysPage() {
         Keys let scripts and jobs call the REST API (<a href="/api/docs">documentation</a>) as you: <code>Authorization: Bearer tsk_…</code>. A key
         can do no more than you can, on the boards you choose.
       </p>
-      {created && <NewToken created={created} onDone={() => setCreated(null)} />}
+      {created.map((c) => (
+        <NewToken key={c.key.id} created={c} onDone={() => setCreated((all) => all.filter((x) => x.key.id !== c.key.id))} />
+      ))}
       <CreateKey
         boards={boards.data ?? []}
         onCreated={(result) => {
-          setCreated(result);
+          setCreated((all) => [result, ...all]);
           void keys.reload();
         }}
       />
@@ -86,8 +89,8 @@ export function KeysPage() {
 function NewToken({ created, onDone }: { created: { key: ApiKey; token: string }; onDone: () => void }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   return (
-    <section class="token-box" aria-labelledby="token-heading">
-      <h2 id="token-heading">Key “{created.key.name}” created</h2>
+    <section class="token-box" aria-labelledby={`token-heading-${created.key.id}`}>
+      <h2 id={`token-heading-${created.key.id}`}>Key “{created.key.name}” created</h2>
       <p>
         <strong>Copy it now: you will not see it again.</strong> Store it where your script reads secrets.
       </p>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api';
-import { Alert, Confirm, ConfirmButton, formatDate, Table, useAction, useLoad } from '../ui';
+import { Alert, Confirm, ConfirmButton, formatDate, SecretBoxes, Table, useAction, useLoad, useSecrets } from '../ui';
 import type { AnswerKey, SectionProps, WorkspaceDetail } from './types';
 
 /** Answer-API keys (ans_…) and the workspace token (wst_…): shown once, revocable. */
@@ -8,7 +8,7 @@ export function AccessPage({ workspace, canManage }: SectionProps) {
   const keys = useLoad(() => get<{ keys: AnswerKey[] }>(`/agent/workspaces/${workspace.id}/answer-keys`).then((r) => r.keys), [workspace.id]);
   const detail = useLoad(() => get<WorkspaceDetail>(`/agent/workspaces/${workspace.id}`), [workspace.id]);
   const [name, setName] = useState('');
-  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
+  const secrets = useSecrets();
   const [regenerating, setRegenerating] = useState(false);
   const create = useAction();
   const token = detail.data?.token ?? null;
@@ -16,24 +16,7 @@ export function AccessPage({ workspace, canManage }: SectionProps) {
   return (
     <section aria-labelledby="access-heading">
       <h2 id="access-heading">Keys & token</h2>
-      {secret && (
-        <div class="token-box" role="region" aria-label="New secret">
-          <p>
-            <strong>{secret.label}: copy it now, you will not see it again.</strong>
-          </p>
-          <div class="token-row">
-            <code class="token" data-testid="new-secret">
-              {secret.value}
-            </code>
-            <button type="button" onClick={() => void navigator.clipboard.writeText(secret.value).catch(() => undefined)}>
-              Copy
-            </button>
-          </div>
-          <button type="button" onClick={() => setSecret(null)}>
-            I have stored it
-          </button>
-        </div>
-      )}
+      <SecretBoxes secrets={secrets.secrets} dismiss={secrets.dismiss} />
       <h3>Workspace token</h3>
       <p class="lead">
         Your ticketing system sends it as <code>Authorization: Bearer wst_…</code> to <code>/v1/tickets</code>. There is one per workspace.
@@ -91,7 +74,7 @@ export function AccessPage({ workspace, canManage }: SectionProps) {
             e.preventDefault();
             void create.run(async () => {
               const r = await post<{ key: AnswerKey; token: string }>(`/agent/workspaces/${workspace.id}/answer-keys`, { name });
-              setSecret({ label: `Answer key “${r.key.name}”`, value: r.token });
+              secrets.add({ label: `Answer key “${r.key.name}”`, value: r.token });
               setName('');
               await keys.reload();
             });
@@ -124,7 +107,7 @@ export function AccessPage({ workspace, canManage }: SectionProps) {
 
   async function regenerate() {
     const r = await post<{ token: string }>(`/agent/workspaces/${workspace.id}/token`);
-    setSecret({ label: 'Workspace token', value: r.token });
+    secrets.add({ label: 'Workspace token', value: r.token });
     await detail.reload();
   }
 }

@@ -109,15 +109,16 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
       </form>
       <Alert error={list.error} />
       <Table
-        columns={['Last question', 'Agent', 'Channel', 'Turns', 'Status', 'Last active']}
+        columns={['Conversation', 'Agent', 'Channel', 'Turns', 'Status', 'Last active']}
         rows={list.data?.conversations}
         empty="No conversations match."
         row={(c) => (
           <tr key={c.id}>
             <th scope="row">
               <a href={`${base}/conversations/${c.id}`} onClick={link(`${base}/conversations/${c.id}`)}>
-                {c.lastTurn?.question.slice(0, 90) ?? c.id}
+                {shorten(c.firstQuestion ?? c.lastTurn?.question ?? 'No message yet', 90)}
               </a>
+              {c.turnCount > 1 && c.lastTurn && <div class="hint">Last: {shorten(c.lastTurn.question, 90)}</div>}
             </th>
             <td>{agentName.get(c.agentId) ?? c.agentId}</td>
             <td class="channels">
@@ -158,7 +159,8 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
   return (
     <>
       <Heading id={headingId}>
-        Conversation {c?.ref ? `“${c.ref}”` : ''}
+        {/* Titled by the customer's first message, never by an id; inside a ticket, the ticket has the title. */}
+        {level === 2 && c?.turns?.[0] ? shorten(c.turns[0].question, 120) : 'Conversation'}
         {level === 3 && (
           <>
             {' '}
@@ -171,7 +173,8 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
       <Alert error={conversation.error} />
       {c && (
         <>
-          <p class="hint">
+          {/* The caller's reference (often a UUID) is kept out of the text, on hover only. */}
+          <p class="hint" title={c.ref ? `Reference: ${c.ref}` : undefined}>
             {c.turnCount === 1 ? '1 turn' : `${c.turnCount} turns`} · started {formatDate(c.createdAt, { time: true })} · {c.needsHuman ? 'needs a human' : 'answered'}
             {(c.channels ?? []).length > 0 && <> · {c.channels!.length === 1 ? 'channel' : 'channels'} {c.channels!.join(', ')}</>}
           </p>
@@ -200,4 +203,12 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
       )}
     </>
   );
+}
+
+/** A message cut to `max` characters at a word, with an ellipsis: titles stay one line. */
+function shorten(text: string, max: number) {
+  const one = text.replace(/\s+/g, ' ').trim();
+  if (one.length <= max) return one;
+  const cut = one.slice(0, max);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : max).trimEnd()}…`;
 }

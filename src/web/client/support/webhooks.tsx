@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { link, navigate } from '../router';
-import { Alert, ConfirmButton, formatDate, Notice, Table, useAction, useLoad } from '../ui';
+import { Alert, ConfirmButton, formatDate, Notice, SecretBoxes, Table, useAction, useLoad, useSecrets } from '../ui';
 import { DeliveryItem, useLiveDeliveries } from './deliveries';
 import type { Delivery, Endpoint, SectionProps, WebhookEventTypes } from './types';
 
@@ -13,26 +13,12 @@ const REASONS: Record<NonNullable<Endpoint['disabledReason']>, string> = {
   failing: 'disabled automatically: every delivery failed for too long',
 };
 
-function SecretBox({ secret, onDone }: { secret: string; onDone: () => void }) {
-  return (
-    <div class="token-box" role="region" aria-label="Signing secret">
-      <p>
-        <strong>Signing secret: copy it now, you will not see it again.</strong> Verify each request's <code>webhook-signature</code> with it (Standard Webhooks).
-      </p>
-      <div class="token-row">
-        <code class="token" data-testid="new-secret">
-          {secret}
-        </code>
-        <button type="button" onClick={() => void navigator.clipboard.writeText(secret).catch(() => undefined)}>
-          Copy
-        </button>
-      </div>
-      <button type="button" onClick={onDone}>
-        I have stored it
-      </button>
-    </div>
-  );
-}
+/** What a signing secret is for, under its "copy it now". */
+const SIGNING_HINT = (
+  <>
+    Verify each request's <code>webhook-signature</code> with it (Standard Webhooks).
+  </>
+);
 
 function EventsPicker({ value, onChange }: { value: string[] | null; onChange: (v: string[] | null) => void }) {
   return (
@@ -60,13 +46,13 @@ export function WebhooksPage({ workspace, canManage, base }: SectionProps) {
   const endpoints = useLoad(() => get<{ endpoints: Endpoint[] }>(`/agent/workspaces/${workspace.id}/webhooks`).then((r) => r.endpoints), [workspace.id]);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[] | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
+  const secrets = useSecrets();
   const { error, busy, run } = useAction();
   return (
     <section aria-labelledby="webhooks-heading">
       <h2 id="webhooks-heading">Webhooks</h2>
       <p class="lead">Ticket changes are POSTed to these endpoints, signed, and retried until they succeed.</p>
-      {secret && <SecretBox secret={secret} onDone={() => setSecret(null)} />}
+      <SecretBoxes secrets={secrets.secrets} dismiss={secrets.dismiss} />
       <Alert error={endpoints.error} />
       <Table
         columns={['URL', 'Events', 'Status']}
@@ -96,7 +82,7 @@ export function WebhooksPage({ workspace, canManage, base }: SectionProps) {
               ev.preventDefault();
               void run(async () => {
                 const r = await post<{ endpoint: Endpoint; secret: string }>(`/agent/workspaces/${workspace.id}/webhooks`, { url, ...(events ? { events } : {}) });
-                setSecret(r.secret);
+                secrets.add({ label: 'Signing secret', value: r.secret, hint: SIGNING_HINT });
                 setUrl('');
                 await endpoints.reload();
               });
@@ -124,7 +110,7 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
   const [status, setStatus] = useState('');
   const deliveries = useLoad(() => get<{ deliveries: Delivery[] }>(`${root}/deliveries?limit=50${status ? `&status=${status}` : ''}`).then((r) => r.deliveries), [root, status]);
   const action = useAction();
-  const [secret, setSecret] = useState<string | null>(null);
+  const secrets = useSecrets();
   const [since, setSince] = useState(() => new Date(Date.now() - 86_400_000).toISOString().slice(0, 16));
   const [editUrl, setEditUrl] = useState<string | null>(null);
   const [editEvents, setEditEvents] = useState<string[] | null | undefined>(undefined);
@@ -146,7 +132,7 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
         </a>
       </p>
       <Alert error={endpoint.error ?? action.error} onDismiss={() => action.setError(null)} />
-      {secret && <SecretBox secret={secret} onDone={() => setSecret(null)} />}
+      <SecretBoxes secrets={secrets.secrets} dismiss={secrets.dismiss} />
       {notice && <Notice>{notice}</Notice>}
       {e && (
         <>
@@ -173,7 +159,7 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
                 onClick={() =>
                   act(async () => {
                     const r = await post<{ secret: string }>(`${root}/rotate-secret`);
-                    setSecret(r.secret);
+                    secrets.add({ label: 'Signing secret', value: r.secret, hint: SIGNING_HINT });
                   })
                 }
               >

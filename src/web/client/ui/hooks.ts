@@ -43,3 +43,16 @@ export function useAction() {
   }, []);
   return { error, busy, run, setError };
 }
+
+/**
+ * A ref that takes focus when its element mounts. Preact renders `autoFocus` as the HTML
+ * attribute, which the browser honours once per page load only: the second "+ Add a card" opened
+ * with focus on the body and the typing was lost.
+ */
+export function useFocusOnMount<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return ref;
+}

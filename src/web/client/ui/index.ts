@@ -4,4 +4,5 @@ export * from './feedback';
 export * from './format';
 export * from './hooks';
 export * from './page';
+export * from './secrets';
 export * from './table';

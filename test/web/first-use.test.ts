@@ -1,0 +1,147 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerWorkspace, ask } from '../answers/answer-fixtures.js';
+import { makeBoard, makeKey, makeUser } from '../factories.js';
+import { makeWorkspace } from '../workspace-factories.js';
+import { launchBrowser, openTab, sessionFor, startWebApp, type WebApp } from './browser.js';
+
+// Functions given to page.evaluate run in the page (no DOM types in the server's tsconfig).
+declare const document: any;
+
+/** The rough edges a new user hit (#35), each clicked through in Chromium. */
+let browser: Browser;
+let web: WebApp;
+beforeAll(async () => {
+  [browser, web] = await Promise.all([launchBrowser(), startWebApp()]);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+});
+
+describe('"+ Add a card"', () => {
+  it('puts the caret in the title box every time it opens, not only the first time per page load', async () => {
+    const user = await makeUser(web.db);
+    const auth = (await makeKey(web.db, user.id)).auth;
+    const board = await makeBoard(web.db, user.id, [], 'Focus board');
+    const list = (await web.call(auth, 'POST', `/api/boards/${board.id}/lists`, { name: 'To do' })).json;
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    const column = page.locator(`.list[data-list-id="${list.id}"]`);
+
+    for (const title of ['First by mouse', 'Second by mouse', 'Third by keyboard']) {
+      const open = column.getByRole('button', { name: '+ Add a card' });
+      if (title.includes('keyboard')) {
+        await open.focus();
+        await page.keyboard.press('Enter');
+      } else {
+        await open.click();
+      }
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('placeholder'))).toBe('Card title');
+      await page.keyboard.type(title);
+      await page.keyboard.press('Enter');
+      await column.getByText(title).waitFor();
+      await page.keyboard.press('Escape');
+      await column.getByRole('button', { name: '+ Add a card' }).waitFor();
+    }
+    await tab.close();
+  });
+});
+
+describe('one-time secrets', () => {
+  it('each stays on the page until it is dismissed: a new answer key does not replace the workspace token', async () => {
+    const owner = await makeUser(web.db);
+    const workspace = await makeWorkspace(web.db, { ownerId: owner.id, name: `Secrets ${owner.id}` });
+    const tab = await openTab(browser, web, { user: owner });
+    const { page } = tab;
+    await page.goto(`/support/${workspace.id}/access`);
+    await page.getByRole('button', { name: 'Generate token' }).click();
+    const token = page.getByTestId('new-secret').filter({ hasText: /^wst_/ });
+    await token.waitFor();
+    const tokenValue = await token.innerText();
+
+    await page.getByLabel('New key name').fill('Website widget');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('new-secret').filter({ hasText: /^ans_/ }).waitFor();
+    expect(await page.getByTestId('new-secret').allInnerTexts()).toContain(tokenValue);
+
+    // Dismissed one at a time: the other one stays.
+    await page.getByRole('region', { name: /Workspace token/ }).getByRole('button', { name: 'I have stored it' }).click();
+    await expect.poll(() => page.getByTestId('new-secret').allInnerTexts()).toEqual([expect.stringMatching(/^ans_/)]);
+
+    // The same on the personal API keys page: two keys made in a row, both shown.
+    await page.goto('/settings/keys');
+    for (const name of ['first script', 'second script']) {
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByRole('heading', { name: `Key “${name}” created` }).waitFor();
+    }
+    expect(await page.getByTestId('new-token').count()).toBe(2);
+    await tab.close();
+  });
+});
+
+describe('a renamed person in the activity feed', () => {
+  it('reads as one person: the current name on what they did before and after the rename', async () => {
+    const ana = await makeUser(web.db, { name: 'Ana Owner' });
+    const bob = await makeUser(web.db, { name: 'Bob Before' });
+    const board = await makeBoard(web.db, ana.id, [{ userId: bob.id, role: 'member' }], 'Rename board');
+    const bobKey = (await makeKey(web.db, bob.id)).auth;
+    const list = (await web.call(bobKey, 'POST', `/api/boards/${board.id}/lists`, { name: 'Doing' })).json;
+    await web.call(bobKey, 'POST', `/api/lists/${list.id}/cards`, { title: 'Written before' });
+    const bobSession = await sessionFor(web, bob.email, bob.password);
+    expect((await web.call({ cookie: bobSession.cookie }, 'PATCH', '/account', { name: 'Robert After' })).status).toBe(200);
+    await web.call(bobKey, 'POST', `/api/lists/${list.id}/cards`, { title: 'Written after' });
+
+    // The API's log says the current name too (the row keeps the name it was written with).
+    const log = await web.call((await makeKey(web.db, ana.id)).auth, 'GET', `/api/boards/${board.id}/activity?limit=50`);
+    const bobs = log.json.activities.filter((a: any) => a.actor.userId === bob.id);
+    expect(bobs.length).toBe(3);
+    expect(new Set(bobs.map((a: any) => a.actor.name))).toEqual(new Set(['Robert After']));
+
+    const tab = await openTab(browser, web, { user: ana });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    await page.getByRole('button', { name: 'Activity' }).click();
+    const panel = page.getByRole('complementary', { name: 'Activity' });
+    await panel.getByText('Written before').waitFor();
+    const lines = await panel.locator('li .sentence').allInnerTexts();
+    expect(lines.filter((l) => l.includes('Written'))).toEqual([expect.stringMatching(/^Robert After /), expect.stringMatching(/^Robert After /)]);
+    expect(lines.join('\n')).not.toContain('Bob Before');
+    await tab.close();
+  });
+});
+
+describe('conversations and tickets', () => {
+  it('are titled by the customer\'s first message, never by an id', async () => {
+    const w = await answerWorkspace(web);
+    const ref = crypto.randomUUID();
+    expect((await ask(web, w.token, { message: 'How do I reset my password?', conversationRef: ref, channel: 'chat' })).statusCode).toBe(200);
+    const second = await ask(web, w.token, { message: 'And can I export my data?', conversationRef: ref, channel: 'chat' });
+    expect(second.statusCode).toBe(200);
+    const conversationId = second.json().conversationId as string;
+    const { token } = (await w.admin('workspace', 'token', '--workspace', String(w.workspaceId))) as { token: string };
+    const ticket = await web.call({ authorization: `Bearer ${token}` }, 'POST', '/v1/tickets', { subject: 'Password trouble', requester: { email: 'c@example.com' }, conversationId });
+    expect(ticket.status).toBe(201);
+
+    const tab = await openTab(browser, web, { user: w.owner });
+    const { page } = tab;
+    await page.goto(`/support/${w.workspaceId}/conversations`);
+    const title = page.getByRole('rowheader').getByRole('link');
+    await expect.poll(() => title.innerText().catch(() => '')).toBe('How do I reset my password?');
+    await title.click();
+    await page.getByRole('heading', { level: 2, name: 'How do I reset my password?' }).waitFor();
+    const texts = await page.locator('main').innerText();
+    expect(texts).not.toContain(ref);
+    expect(texts).not.toContain(conversationId);
+
+    await page.goto(`/support/${w.workspaceId}/tickets/${ticket.json.id}`);
+    await page.getByRole('heading', { name: /Password trouble/ }).waitFor();
+    await expect.poll(() => page.locator('.thread > li').count()).toBe(2);
+    expect(await page.locator('main').innerText()).not.toContain(ref);
+    await tab.close();
+  });
+});
