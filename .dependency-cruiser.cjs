@@ -9,6 +9,7 @@
 const LAYERS = [
   ['config'],
   ['platform'], // ground: http (errors, openapi, schemas, cors), db, ops; imports nothing but config
+  ['mail'], // the mail outbox: record, compose, the worker that sends over SMTP
   ['accounts'], // users, sessions, keys, credential resolution and the guards
   ['workspaces'], // workspaces, members, the console context
   ['webhooks'], // the generic outbox: record, dispatch, sign, send, endpoints, console

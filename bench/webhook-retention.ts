@@ -8,7 +8,7 @@
  */
 import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
-import { outboxSql } from '../src/webhooks/outbox-sql.js';
+import { outboxSql } from '../src/platform/outbox-sql.js';
 import { pruneWebhookEvents } from '../src/webhooks/prune-events.js';
 import { withBenchDatabase } from './bench-database.js';
 

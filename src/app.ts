@@ -23,6 +23,7 @@ import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
 import { boardWebhookRoutes } from './boards/webhooks/routes.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
+import { mailPlugin } from './mail/plugin.js';
 import { accountRoutes } from './accounts/routes/account.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
@@ -76,6 +77,8 @@ export interface BuildAppOptions {
   generator?: Generator;
   /** Run this process's webhook dispatcher (default true; tests of restarts turn it off). */
   webhookDispatcher?: boolean;
+  /** Run this process's mail worker when SMTP_URL is set (default true; tests of restarts turn it off). */
+  mailWorker?: boolean;
   /**
    * Build the OpenAPI documents at start (default true): ~150 ms of CPU a server pays once, and a
    * test suite that starts hundreds of apps, most never asked for a document, need not.
@@ -174,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(attachmentReaderPlugin, { config });
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
+  await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
   await app.register(metricsPlugin, { config });
 
   await app.register(healthRoutes);

@@ -170,6 +170,20 @@ export const configSchema = z.object({
   WEBHOOK_RETENTION: duration
     .refine((ms) => ms >= 3_600_000, { message: 'must be at least 1h: a shorter one would delete the delivery log before anyone reads it' })
     .default(duration.parse('30d')),
+  /**
+   * Unset: no mail is sent (invitation and set-up links are copied by hand, only site admins
+   * change e-mail addresses). Set: `smtp://user:pass@host:587` (STARTTLS when the server offers
+   * it) or `smtps://user:pass@host:465` (implicit TLS), as nodemailer reads it.
+   */
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  /** The From of every mail, `Taskboard <taskboard@example.com>`; needed with SMTP_URL. */
+  MAIL_FROM: z.string().min(3).max(300).regex(/@/, { message: 'must hold an e-mail address' }).optional(),
+  /** Delays between consecutive attempts of one mail (jittered); then it is failed. */
+  MAIL_RETRY_SCHEDULE: durationList.default(durationList.parse('30s,2m,10m,30m,1h,2h,4h,8h')),
+  /** Per SMTP step (connecting, the greeting, each command's answer). */
+  MAIL_TIMEOUT_MS: int(100, 300_000).default(30_000),
+  /** How often each process looks for due mail besides being woken by commits. */
+  MAIL_POLL_MS: int(50, 600_000).default(5000),
   LLM_BASE_URL: url(['http:', 'https:']).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
@@ -224,12 +238,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const shown = value === undefined ? '' : ` (got "${redactValue(name, value)}")`;
     throw new ConfigError(`invalid setting ${name}: ${issue.message}${shown}`);
   }
+  if (result.data.SMTP_URL && !result.data.MAIL_FROM) throw new ConfigError('invalid setting MAIL_FROM: required with SMTP_URL (the From of every mail, such as "Taskboard <taskboard@example.com>")');
   return { ...result.data, dataDir: path.resolve(result.data.DATA_DIR) };
 }
 
 function redactValue(name: string, value: string): string {
   if (/KEY|SECRET|PASSWORD|TOKEN/.test(name)) return '…';
-  if (name === 'DATABASE_URL' || name === 'REDIS_URL') return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
+  if (name === 'DATABASE_URL' || name === 'REDIS_URL' || name === 'SMTP_URL') return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
   // A secret may hold a raw "/" or "@" (not percent-encoded): everything up to the last "@" goes.
   if (name === 'ATTACHMENTS_S3_URL') return value.replace(/\/\/([^:@/]*):.*@/, '//$1:…@');
   return value.length > 80 ? `${value.slice(0, 80)}…` : value;

@@ -1,10 +1,10 @@
-import type { Database } from '../platform/db.js';
+import type { Database } from './db.js';
 
 /** Runs one statement with positional parameters and returns its rows. */
 export type OutboxSql = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
 /**
- * The dispatcher's statements go to the driver itself (the pg pool, or PGlite), not through
+ * Outbox workers' statements (the webhook dispatcher's, the mail worker's) go to the driver itself (the pg pool, or PGlite), not through
  * Prisma: they are hand-written SQL anyway, and Prisma's per-statement cost (its query compiler,
  * parameter and row encoding) came to more than the claim itself, once per batch of deliveries.
  */

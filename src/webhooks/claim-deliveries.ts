@@ -1,4 +1,4 @@
-import type { OutboxSql } from './outbox-sql.js';
+import type { OutboxSql } from '../platform/outbox-sql.js';
 
 /** A delivery this process holds under a lease, with what its attempt needs. */
 export interface ClaimedDelivery {

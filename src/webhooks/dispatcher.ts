@@ -1,7 +1,8 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Database } from '../platform/db.js';
 import { type ClaimedDelivery, claimDeliveries, nextClaimableAt, releaseDeliveries, withholdDelivery } from './claim-deliveries.js';
-import { type OutboxSql, outboxSql } from './outbox-sql.js';
+import { type OutboxSql, outboxSql } from '../platform/outbox-sql.js';
+import { OutboxWaker } from '../platform/outbox-waker.js';
 import { type AttemptResult, recordAttempts } from './record-attempts.js';
 import { retryDelay } from './retry-schedule.js';
 import { createSender, type AttemptOutcome, type Sender } from './send-attempt.js';
@@ -79,14 +80,9 @@ export class WebhookDispatcher {
   private queued = 0;
   /** Attempts not yet recorded (sending, or waiting for their result's write), and releases. */
   private readonly unfinished = new Set<Promise<void>>();
-  private running = false;
-  private claiming = false;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private timerDue = Infinity;
+  private readonly waker: OutboxWaker;
   private readonly results: Result[] = [];
   private writing = false;
-  private claimLoop: Promise<void> = Promise.resolve();
   private expired: Queued[] = [];
 
   constructor(private readonly db: Database, private readonly options: DispatcherOptions) {
@@ -97,22 +93,26 @@ export class WebhookDispatcher {
     // attempted itself, and have its result written; one that waited longer is released unsent.
     this.leaseMs = 2 * options.timeoutMs + RECORD_MARGIN_MS;
     this.sender = createSender({ timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate, maxSockets: this.perEndpoint });
+    this.waker = new OutboxWaker({
+      look: () => this.claimAndSend(),
+      // Endpoints whose slots are all taken here are left out: a slot coming free looks again.
+      nextDue: () => nextClaimableAt({ sql: this.sql, exclude: [...this.rooms()].filter(([, room]) => room <= 0).map(([id]) => id) }),
+      pollMs: options.pollMs,
+      onError: (error) => this.options.log.warn({ err: error }, 'webhook dispatcher could not claim deliveries; retrying'),
+    });
+  }
+
+  private get running() {
+    return this.waker.isRunning;
   }
 
   start() {
-    if (this.running) return;
-    this.running = true;
-    this.wake();
+    this.waker.start();
   }
 
   /** A change committed events: look for due deliveries now. */
   wake() {
-    if (!this.running) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    this.claimLoop = this.claimAndSend();
+    this.waker.wake();
   }
 
   /**
@@ -120,11 +120,8 @@ export class WebhookDispatcher {
    * releases their leases so another process (or the next start) takes them at once.
    */
   async stop(graceMs: number) {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     // A claim under way when stopping began: its deliveries are queued once it returns.
-    await this.claimLoop;
+    await this.waker.stop();
     // Claimed but never sent: released at once for another process or the next start.
     const unsent = [...this.expired.splice(0)];
     for (const slots of this.endpoints.values()) unsent.push(...slots.queue.splice(0));
@@ -146,44 +143,24 @@ export class WebhookDispatcher {
     this.sender.close();
   }
 
-  private async claimAndSend() {
-    this.claiming = true;
+  /** Claims due deliveries while there is room for them; true when none was claimable (idle). */
+  private async claimAndSend(): Promise<boolean> {
     let idle = false;
-    try {
-      do {
-        this.again = false;
-        for (;;) {
-          // Claimed ahead of the slots: at most two rounds of them waiting in all.
-          const limit = Math.min(2 * this.concurrency, 3 * this.concurrency - this.inFlight - this.queued);
-          if (!this.running || limit <= 0) break;
-          const claimedAt = performance.now();
-          const claimed = await claimDeliveries({ sql: this.sql, limit, leaseSeconds: this.leaseMs / 1000, room: this.rooms(), defaultRoom: 2 * this.perEndpoint });
-          const startBy = claimedAt + this.leaseMs - this.options.timeoutMs - RECORD_MARGIN_MS;
-          for (const delivery of claimed) this.enqueue({ ...delivery, startBy });
-          this.pump();
-          idle = claimed.length === 0;
-          // Fewer than asked for, and no endpoint's room cut the claim short: nothing more is due.
-          // (Slots coming free claim again once the look-ahead has run low: in batches.)
-          if (idle || (claimed.length < limit && ![...this.rooms().values()].some((room) => room <= 0))) break;
-        }
-      } while (this.again && this.running);
-      // Nothing claimable now: look again when the next delivery falls due (a retry of any
-      // process, a lease running out), not only at the next poll. Endpoints whose slots are all
-      // taken here are left out: a slot coming free looks again.
-      if (idle && this.running) {
-        const exclude = [...this.rooms()].filter(([, room]) => room <= 0).map(([id]) => id);
-        const next = await nextClaimableAt({ sql: this.sql, exclude });
-        if (next !== null) this.wakeAt(next);
-      }
-    } catch (error) {
-      this.options.log.warn({ err: error }, 'webhook dispatcher could not claim deliveries; retrying');
-    } finally {
-      this.claiming = false;
-      this.wakeAt(Date.now() + this.options.pollMs);
-      // Woken by a commit after the last claim looked (while the next due time was read): that
-      // commit's deliveries would otherwise wait for the poll (seen in CI: one of twenty, 60 s late).
-      if (this.again && this.running) this.wake();
+    for (;;) {
+      // Claimed ahead of the slots: at most two rounds of them waiting in all.
+      const limit = Math.min(2 * this.concurrency, 3 * this.concurrency - this.inFlight - this.queued);
+      if (!this.running || limit <= 0) break;
+      const claimedAt = performance.now();
+      const claimed = await claimDeliveries({ sql: this.sql, limit, leaseSeconds: this.leaseMs / 1000, room: this.rooms(), defaultRoom: 2 * this.perEndpoint });
+      const startBy = claimedAt + this.leaseMs - this.options.timeoutMs - RECORD_MARGIN_MS;
+      for (const delivery of claimed) this.enqueue({ ...delivery, startBy });
+      this.pump();
+      idle = claimed.length === 0;
+      // Fewer than asked for, and no endpoint's room cut the claim short: nothing more is due.
+      // (Slots coming free claim again once the look-ahead has run low: in batches.)
+      if (idle || (claimed.length < limit && ![...this.rooms().values()].some((room) => room <= 0))) break;
     }
+    return idle;
   }
 
   /**
@@ -302,21 +279,6 @@ export class WebhookDispatcher {
     await this.record(delivery, outcome);
   }
 
-  /** Looks again at `at`, unless a look is already due sooner. */
-  private wakeAt(at: number) {
-    if (!this.running || at >= this.timerDue) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerDue = at;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerDue = Infinity;
-      this.wake();
-      // A few ms late on purpose: a timer may fire a little before the wall clock reaches `at`, and
-      // a claim then would find the delivery not yet due and leave it to the next poll.
-    }, Math.max(0, at - Date.now()) + 10);
-    this.timer.unref();
-  }
-
   /**
    * Queues a finished attempt for recording. Attempts finishing while a write is under way are
    * written together by the next one (group commit): one statement per batch under load, and no
@@ -352,7 +314,7 @@ export class WebhookDispatcher {
         for (const r of part.results) {
           if (part.error) r.reject(part.error);
           else {
-            if (part.moved.has(r.delivery.id) && r.status === 'pending') this.wakeAt(r.nextAttemptAt);
+            if (part.moved.has(r.delivery.id) && r.status === 'pending') this.waker.wakeAt(r.nextAttemptAt);
             r.resolve();
           }
         }

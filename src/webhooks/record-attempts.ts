@@ -1,5 +1,5 @@
 import type { ClaimedDelivery } from './claim-deliveries.js';
-import type { OutboxSql } from './outbox-sql.js';
+import type { OutboxSql } from '../platform/outbox-sql.js';
 import type { AttemptOutcome } from './send-attempt.js';
 
 /** A finished attempt and what it does to its delivery. */

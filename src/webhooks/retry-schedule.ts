@@ -1,9 +1,6 @@
-/**
- * The share of a retry's delay added at random (0 to 10 %): endpoints that failed together — one
- * receiver down behind many endpoints, a network cut — must not all come back in the same instant.
- * Only ever later, never earlier: the schedule stays the least a receiver waits.
- */
-export const RETRY_JITTER = 0.1;
+import { withJitter } from '../platform/jitter.js';
+
+export { RETRY_JITTER } from '../platform/jitter.js';
 
 export interface RetryDelayOptions {
   /** WEBHOOK_RETRY_SCHEDULE: the delays between consecutive attempts, one retry per entry. */
@@ -27,5 +24,5 @@ export function retryDelay({ schedule, round, statusCode, retryAfterMs, random =
   if (statusCode === 410 || round > schedule.length) return null;
   const honoured = statusCode === 429 || statusCode === 503 ? (retryAfterMs ?? 0) : 0;
   const delay = Math.max(schedule[round - 1]!, honoured);
-  return delay + Math.floor(delay * RETRY_JITTER * random());
+  return withJitter(delay, random);
 }

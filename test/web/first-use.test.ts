@@ -145,3 +145,60 @@ describe('conversations and tickets', () => {
     await tab.close();
   });
 });
+
+describe('forms that close after use', () => {
+  it('"New label" and "New field" close once they made their label or field', async () => {
+    const user = await makeUser(web.db);
+    const auth = (await makeKey(web.db, user.id)).auth;
+    const board = await makeBoard(web.db, user.id, [], 'Forms board');
+    const list = (await web.call(auth, 'POST', `/api/boards/${board.id}/lists`, { name: 'To do' })).json;
+    const card = (await web.call(auth, 'POST', `/api/lists/${list.id}/cards`, { title: 'A card' })).json;
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    await page.locator(`li.card[data-card-id="${card.id}"]`).getByRole('button').first().click();
+    const dialog = page.getByRole('dialog');
+
+    await dialog.getByText('New label').click();
+    const labelForm = dialog.locator('details').filter({ has: page.getByText('New label') });
+    await labelForm.getByLabel('Name').fill('Urgent');
+    await labelForm.getByRole('button', { name: 'Create label' }).click();
+    await expect.poll(() => dialog.getByRole('checkbox', { name: 'Urgent' }).isChecked().catch(() => false)).toBe(true);
+    await expect.poll(() => labelForm.evaluate((d: any) => d.open)).toBe(false);
+
+    await dialog.getByText('New field').click();
+    const fieldForm = dialog.locator('details').filter({ has: page.getByText('New field') });
+    await fieldForm.getByLabel('Name').fill('Estimate');
+    await fieldForm.getByRole('button', { name: 'Add field' }).click();
+    await dialog.getByLabel('Estimate').waitFor();
+    await expect.poll(() => fieldForm.evaluate((d: any) => d.open)).toBe(false);
+    await tab.close();
+  });
+});
+
+describe('the members dialog', () => {
+  it('moves an accepted invitation from "Pending invitations" to the members while it is open', async () => {
+    const admin = await makeUser(web.db, { name: 'Ada Admin' });
+    const board = await makeBoard(web.db, admin.id, [], 'Live members');
+    const tab = await openTab(browser, web, { user: admin });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    await page.getByRole('button', { name: /^Members/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Members' });
+    const email = `carla-${board.id}@example.com`;
+    await dialog.getByLabel('E-mail').fill(email);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    const link = (await dialog.getByTestId('invitation-link').textContent())!.trim();
+    await dialog.locator('li.invitation').filter({ hasText: email }).waitFor();
+
+    // Carla joins through the link elsewhere; the dialog stays open all along.
+    const token = link.split('/join/')[1]!;
+    const joined = await web.call({}, 'POST', `/auth/join/${token}`, { name: 'Carla Joined', password: 'carla joins boards' });
+    expect(joined.status).toBe(201);
+    await dialog.getByRole('rowheader', { name: /Carla Joined/ }).waitFor();
+    await expect.poll(() => dialog.locator('li.invitation').count()).toBe(0);
+    await tab.close();
+  });
+});

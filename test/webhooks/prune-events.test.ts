@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { outboxSql } from '../../src/webhooks/outbox-sql.js';
+import { outboxSql } from '../../src/platform/outbox-sql.js';
 import { pruneWebhookEvents } from '../../src/webhooks/prune-events.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 import { webhookWorkspace } from './webhook-fixtures.js';

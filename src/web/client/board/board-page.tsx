@@ -249,7 +249,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
           moveCard={moveCard}
         />
       )}
-      {panel === 'members' && <MembersDialog board={board} onClose={() => setPanel(null)} onChanged={resync} />}
+      {panel === 'members' && <MembersDialog board={board} onClose={() => setPanel(null)} onChanged={resync} lastEvent={liveEvents[0]} />}
       {panel === 'settings' && <SettingsDialog board={board} onClose={() => setPanel(null)} onChanged={resync} />}
     </main>
   );

@@ -1,15 +1,20 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import type { Board, InvitationWithLink, Member, PendingInvitation, Role } from '../types';
+import type { Activity, Board, InvitationWithLink, Member, PendingInvitation, Role } from '../types';
 import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, Table, useAction, useLoad } from '../ui';
 
 /** Members and their roles; board admins add, change and remove them and manage invitations. */
-export function MembersDialog({ board, onClose, onChanged }: { board: Board; onClose: () => void; onChanged: () => Promise<void> }) {
+export function MembersDialog({ board, onClose, onChanged, lastEvent }: { board: Board; onClose: () => void; onChanged: () => Promise<void>; lastEvent?: Activity | undefined }) {
   const isAdmin = board.role === 'admin';
   const invitations = useLoad(
     () => (isAdmin ? get<{ invitations: PendingInvitation[] }>(`/api/boards/${board.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
     [board.id, isAdmin],
   );
+  // Live: an invitation accepted (or made or revoked by another admin) leaves the pending list at once.
+  useEffect(() => {
+    if (lastEvent && (lastEvent.type.startsWith('member.') || lastEvent.type.startsWith('invitation.'))) void invitations.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lastEvent?.id]);
   const action = useAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { post, put } from '../../api';
 import type { Board, CustomField, FieldType } from '../../types';
 import { FIELD_TYPES } from '../../types';
@@ -69,8 +69,9 @@ function NewField({ boardId, change }: { boardId: number; change: Change }) {
   const [name, setName] = useState('');
   const [type, setType] = useState<FieldType>('text');
   const [options, setOptions] = useState('');
+  const form = useRef<HTMLDetailsElement>(null);
   return (
-    <details>
+    <details ref={form}>
       <summary>New field</summary>
       <form
         onSubmit={async (e) => {
@@ -81,6 +82,9 @@ function NewField({ boardId, change }: { boardId: number; change: Change }) {
             setName('');
             setType('text');
             setOptions('');
+            // Used, the form closes; the keyboard goes back to its summary.
+            form.current!.open = false;
+            form.current!.querySelector('summary')?.focus();
           }
         }}
       >

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { del, post, put } from '../../api';
 import type { Board, Label } from '../../types';
 import { LABEL_COLORS } from '../../types';
@@ -8,6 +8,7 @@ import type { Part } from './part';
 export function Labels({ card, board, canEdit, change }: Part & { board: Board }) {
   const [name, setName] = useState('');
   const [color, setColor] = useState<string>('green');
+  const form = useRef<HTMLDetailsElement>(null);
   return (
     <section>
       <h3>Labels</h3>
@@ -30,7 +31,7 @@ export function Labels({ card, board, canEdit, change }: Part & { board: Board }
         ))}
       </ul>
       {canEdit && (
-        <details>
+        <details ref={form}>
           <summary>New label</summary>
           <form
             onSubmit={async (e) => {
@@ -40,7 +41,12 @@ export function Labels({ card, board, canEdit, change }: Part & { board: Board }
                 const label = await post<Label>(`/api/boards/${board.id}/labels`, { name, color });
                 return put(`/api/cards/${card.id}/labels/${label.id}`);
               });
-              if (made) setName('');
+              if (made) {
+                // Used, the form closes (the new label is ticked above); the keyboard goes back to its summary.
+                setName('');
+                form.current!.open = false;
+                form.current!.querySelector('summary')?.focus();
+              }
             }}
           >
             <label>

@@ -1,0 +1,46 @@
+/** A mail's two bodies: plain text and HTML with the same words. */
+export interface ComposedMail {
+  text: string;
+  html: string;
+}
+
+export interface ComposeOptions {
+  /** "Hello Ada," and the like; the first line. */
+  greeting: string;
+  /** Paragraphs before the link. */
+  paragraphs: string[];
+  /** The one thing to do: a button in HTML, and the link spelled out in both bodies. */
+  action?: { label: string; url: string };
+  /** Paragraphs after the link (why you got this, what to do if it was not you). */
+  footer?: string[];
+}
+
+/** The product's name, in every subject and signature. */
+export const PRODUCT = 'Taskboard';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The product's mail: the same words as plain text and as simple HTML (inline styles only, as mail
+ * clients want), the link spelled out in both so it can be copied when a button does not work.
+ */
+export function composeMail({ greeting, paragraphs, action, footer = [] }: ComposeOptions): ComposedMail {
+  const text = [
+    greeting,
+    ...paragraphs,
+    ...(action ? [`${action.label}:\n${action.url}`] : []),
+    ...footer,
+    `— ${PRODUCT}`,
+  ].join('\n\n');
+  const p = (s: string, style = '') => `<p style="margin:0 0 16px;${style}">${escape(s)}</p>`;
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escape(action.url)}" style="background:#2563eb;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:600">${escape(action.label)}</a></p>` +
+      `<p style="margin:0 0 16px;font-size:13px;color:#555">Or open this link: <a href="${escape(action.url)}" style="color:#2563eb;word-break:break-all">${escape(action.url)}</a></p>`
+    : '';
+  const html = `<!doctype html><html><body style="margin:0;padding:24px;background:#f4f5f7;font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2937">
+<div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:28px">
+<p style="margin:0 0 20px;font-size:18px;font-weight:700;color:#2563eb">${PRODUCT}</p>
+${p(greeting)}${paragraphs.map((x) => p(x)).join('')}${button}${footer.map((x) => p(x, 'font-size:13px;color:#555')).join('')}
+</div></body></html>`;
+  return { text, html };
+}

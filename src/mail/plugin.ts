@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { NO_MAIL, type MailOutbox } from './outbox.js';
+import { createMailSender } from './transport.js';
+import { MailWorker } from './worker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's mail outbox: `enabled` when SMTP_URL is set; changes that record mail wake its worker after their commit. */
+    mail: MailOutbox;
+  }
+}
+
+/**
+ * Runs this process's mail worker from ready to close, when SMTP_URL is set. `worker: false`
+ * (tests of restarts) records mail without sending it here.
+ */
+export const mailPlugin = fp<{ config: Config; worker?: boolean }>(
+  async (app, { config, worker = true }) => {
+    if (!config.SMTP_URL || !config.MAIL_FROM) {
+      app.decorate('mail', NO_MAIL);
+      return;
+    }
+    if (!worker) {
+      app.decorate('mail', { enabled: true, wake() {} });
+      return;
+    }
+    const sender = createMailSender({ url: config.SMTP_URL, from: config.MAIL_FROM, timeoutMs: config.MAIL_TIMEOUT_MS });
+    const mailWorker = new MailWorker(app.db, { sender, schedule: config.MAIL_RETRY_SCHEDULE, timeoutMs: config.MAIL_TIMEOUT_MS, pollMs: config.MAIL_POLL_MS, log: app.log });
+    app.decorate('mail', mailWorker);
+    app.addHook('onReady', async () => mailWorker.start());
+    app.addHook('preClose', async () => mailWorker.stop(config.SHUTDOWN_TIMEOUT_MS / 2));
+  },
+  { name: 'mail', dependencies: ['db'] },
+);

@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import type { DbClient } from '../platform/db.js';
+import type { ComposedMail } from './compose.js';
+
+export interface RecordMailOptions extends ComposedMail {
+  /** What caused it, once per change (`email-change:17`): recording the same key again writes nothing. */
+  key: string;
+  kind: string;
+  to: string;
+  subject: string;
+}
+
+/**
+ * Puts one mail in the outbox, in the transaction of the change that causes it: the mail exists
+ * exactly when the change does. Whether a row was written (false: that key was recorded before).
+ * The caller wakes the worker after its commit (`MailOutbox.wake`).
+ */
+export async function recordMail(tx: DbClient, { key, kind, to, subject, text, html }: RecordMailOptions): Promise<boolean> {
+  const { count } = await tx.mailMessage.createMany({
+    data: [{ key, kind, recipient: to, subject, text, html, messageId: `<${randomUUID()}@taskboard>` }],
+    skipDuplicates: true,
+  });
+  return count > 0;
+}

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeMail } from '../../src/mail/compose.js';
+import { recordMail } from '../../src/mail/record-mail.js';
+import { buildTestApp, useTestApp } from '../helper.js';
+import { LoopbackSmtp, linkIn } from '../smtp-server.js';
+
+const smtp = new LoopbackSmtp();
+beforeAll(async () => {
+  await smtp.start();
+});
+afterAll(async () => {
+  await smtp.stop();
+});
+
+const tag = () => Math.random().toString(36).slice(2, 10);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `check` holds, polling (a loaded machine gets its time; nothing here is timed tightly). */
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(100);
+  }
+}
+
+describe('the mail outbox', () => {
+  const t = useTestApp(() => smtp.env({ MAIL_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms' }));
+
+  const send = async (to: string, key = `test:${tag()}`) => {
+    const body = composeMail({ greeting: 'Hello,', paragraphs: ['Open this to go on.'], action: { label: 'Open it', url: `https://tb.example.test/join/inv_${key}` } });
+    await t.app.ready();
+    await t.db.prisma.$transaction((tx) => recordMail(tx, { key, kind: 'test', to, subject: `Test ${key}`, ...body }));
+    t.app.mail.wake();
+    return key;
+  };
+
+  it('sends a recorded mail with both bodies and the link spelled out, and empties its bodies once sent', async () => {
+    const to = `ada-${tag()}@example.test`;
+    const key = await send(to);
+    const mail = await smtp.waitFor(to);
+    expect(mail.to).toEqual([to]);
+    expect(mail.from).toBe('taskboard@example.test');
+    expect(mail.subject).toBe(`Test ${key}`);
+    expect(linkIn(mail.text)).toBe(`https://tb.example.test/join/inv_${key}`);
+    expect(mail.html).toContain(`href="https://tb.example.test/join/inv_${key}"`);
+    expect(mail.html).toContain('Taskboard');
+    await until(async () => (await t.db.prisma.mailMessage.findUnique({ where: { key } }))?.status === 'sent');
+    const row = await t.db.prisma.mailMessage.findUniqueOrThrow({ where: { key } });
+    expect(row).toMatchObject({ attempts: 1, text: null, html: null, lastError: null });
+    expect(mail.messageId).toBe(row.messageId);
+  });
+
+  it('records a key once: the same change recorded again sends one mail', async () => {
+    const to = `once-${tag()}@example.test`;
+    const key = await send(to);
+    await send(to, key);
+    await smtp.waitFor(to);
+    await sleep(1500);
+    expect(smtp.to(to)).toHaveLength(1);
+  });
+
+  it('writes no mail for a change that rolled back', async () => {
+    const to = `rollback-${tag()}@example.test`;
+    await t.app.ready();
+    await expect(
+      t.db.prisma.$transaction(async (tx) => {
+        await recordMail(tx, { key: `test:${tag()}`, kind: 'test', to, subject: 'never', text: 'x', html: 'x' });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    t.app.mail.wake();
+    await sleep(1000);
+    expect(smtp.to(to)).toHaveLength(0);
+    expect(await t.db.prisma.mailMessage.count({ where: { recipient: to } })).toBe(0);
+  });
+
+  it('a permanent refusal (550) fails the mail at once, says why, and is not retried', async () => {
+    const to = `nobody-${tag()}@example.test`;
+    smtp.refuse.set(to, { code: 550, message: 'No such user here' });
+    const key = await send(to);
+    await until(async () => (await t.db.prisma.mailMessage.findUnique({ where: { key } }))?.status === 'failed');
+    await sleep(1500); // several retry delays: none is made
+    const row = await t.db.prisma.mailMessage.findUniqueOrThrow({ where: { key } });
+    expect(row.attempts).toBe(1);
+    expect(row.lastError).toMatch(/550/);
+    expect(row.lastError).toMatch(/No such user here/);
+    expect(row.text).toBeNull();
+    expect(smtp.to(to)).toHaveLength(0);
+  });
+
+  it('a temporary refusal (451) is retried until it goes through', async () => {
+    const to = `busy-${tag()}@example.test`;
+    smtp.refuse.set(to, { code: 451, message: 'Try again later' });
+    const key = await send(to);
+    await until(async () => ((await t.db.prisma.mailMessage.findUnique({ where: { key } }))?.attempts ?? 0) >= 2);
+    const waiting = await t.db.prisma.mailMessage.findUniqueOrThrow({ where: { key } });
+    expect(waiting.status).toBe('pending');
+    expect(waiting.lastError).toMatch(/451/);
+    smtp.refuse.delete(to);
+    await smtp.waitFor(to);
+    await until(async () => (await t.db.prisma.mailMessage.findUnique({ where: { key } }))?.status === 'sent');
+    expect(smtp.to(to)).toHaveLength(1);
+  });
+
+  it('an SMTP outage loses nothing and, once the server is back, sends each mail once', async () => {
+    await smtp.stop();
+    const to = Array.from({ length: 5 }, () => `outage-${tag()}@example.test`);
+    const keys: string[] = [];
+    for (const address of to) keys.push(await send(address));
+    // Every mail has been tried and failed while the server was away.
+    await until(async () => (await t.db.prisma.mailMessage.count({ where: { key: { in: keys }, attempts: { gte: 1 }, status: 'pending' } })) === keys.length);
+    const failed = await t.db.prisma.mailMessage.findFirstOrThrow({ where: { key: keys[0] } });
+    expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i);
+    await smtp.start();
+    for (const address of to) await smtp.waitFor(address);
+    await until(async () => (await t.db.prisma.mailMessage.count({ where: { key: { in: keys }, status: 'sent' } })) === keys.length);
+    await sleep(1500);
+    for (const address of to) expect(smtp.to(address)).toHaveLength(1);
+  });
+});
+
+describe('two processes on one database', () => {
+  it('never send one mail twice', async () => {
+    const first = await buildTestApp(smtp.env());
+    const second = await buildTestApp(smtp.env(), { db: first.db });
+    try {
+      await Promise.all([first.app.ready(), second.app.ready()]);
+      const to = Array.from({ length: 30 }, () => `pair-${tag()}@example.test`);
+      await first.db.prisma.$transaction(async (tx) => {
+        for (const address of to) await recordMail(tx, { key: `pair:${address}`, kind: 'test', to: address, subject: 'pair', text: 'x', html: '<p>x</p>' });
+      });
+      first.app.mail.wake();
+      second.app.mail.wake();
+      for (const address of to) await smtp.waitFor(address);
+      await sleep(1500);
+      for (const address of to) expect(smtp.to(address)).toHaveLength(1);
+    } finally {
+      await second.app.close();
+      await first.close();
+    }
+  });
+});
