@@ -377,6 +377,24 @@ describe('assistant connector, end to end', () => {
     expect(((await huge.json()) as any).result.isError).toBe(true);
   });
 
+  it('refuses a JSON-RPC batch (400, a JSON-RPC error) and runs none of its calls: one request must not be 100 tool calls', async () => {
+    const { provider } = await connectAssistant(t, (await signedIn()).browser);
+    const token = provider.saved!.access_token;
+    const toolCalls = () => t.logs.lines.filter((l) => l.msg === 'connector tool call').length;
+    const before = toolCalls();
+    const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'list_boards', arguments: {} } }));
+    const res = await mcpPost(token, batch);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batches are not supported/) } });
+    // A batch of one is a batch too; a single message still works.
+    expect((await mcpPost(token, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }])).status).toBe(400);
+    expect(toolCalls()).toBe(before);
+    const single = await mcpPost(token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_boards', arguments: {} } });
+    expect(single.status).toBe(200);
+    expect(toolCalls()).toBe(before + 1);
+  });
+
   it('a client that brings its bearer token without the OAuth helper works too; stateless GET is 405', async () => {
     const { provider } = await connectAssistant(t, (await signedIn()).browser);
     const transport = new StreamableHTTPClientTransport(new URL('/mcp', t.base), { requestInit: { headers: { authorization: `Bearer ${provider.saved!.access_token}` } } });

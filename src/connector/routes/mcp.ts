@@ -100,6 +100,15 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
   // The body is JSON-RPC, validated by the SDK (its errors are JSON-RPC errors).
   const jsonRpc = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], { message: 'must be a JSON-RPC message' });
   app.post('/mcp', { schema: { hide: true, body: jsonRpc }, onRequest: authenticate }, async (request, reply) => {
+    // One message per request: the rate limit counts requests, and a batch of 100 tool calls ran
+    // 100 calls for one (MCP 2025-06-18 removed JSON-RPC batching; no client of ours sends one).
+    if (Array.isArray(request.body)) {
+      return reply.status(400).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message per request' },
+      });
+    }
     const credential = request.connector!;
     const mcp = buildMcpServer({
       db: app.db.prisma,
