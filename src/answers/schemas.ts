@@ -83,10 +83,18 @@ const httpUrl = z
     { message: 'must be an http(s) URL' },
   );
 
+/**
+ * An article is addressed by its externalId in URLs (`…/articles/{externalId}`), so only ids every
+ * URL can carry are taken: the router answers a path segment past 100 characters with 414, and
+ * clients resolve `.` and `..` (even written `%2E`) as "this" and "the parent" segment. Such ids
+ * were created, then could be neither read nor deleted.
+ */
+export const MAX_EXTERNAL_ID = 100;
 export const externalId = v1Text()
-  .min(1, { message: 'must be 1-200 characters' })
-  .max(200, { message: 'must be 1-200 characters' })
-  .describe('Your identifier of the article (unique per workspace); writing the same one again replaces the article.');
+  .min(1, { message: `must be 1-${MAX_EXTERNAL_ID} characters` })
+  .max(MAX_EXTERNAL_ID, { message: `must be 1-${MAX_EXTERNAL_ID} characters (it is a segment of the article's URL)` })
+  .refine((v) => v !== '.' && v !== '..', { message: 'must not be "." or ".." (it is a segment of the article\'s URL)' })
+  .describe(`Your identifier of the article (unique per workspace); writing the same one again replaces the article. 1-${MAX_EXTERNAL_ID} characters, not \`.\` or \`..\`: it is a segment of the article's URL (percent-encode it there; \`/\` as \`%2F\`).`);
 
 export const articleFields = {
   title: v1Text().trim().min(1, { message: 'must be 1-300 characters' }).max(300, { message: 'must be 1-300 characters' }).describe('Title, 1-300 characters.'),
