@@ -26,14 +26,18 @@ export function boardsVisibleTo(actor: Actor, where: Prisma.BoardWhereInput = {}
   return { AND: [where, boardWhereForActor(actor)] };
 }
 
+/**
+ * The actor's role on the board in `boardColumn`, or NULL when it is out of reach: tb_board_role
+ * (sql/board-role.sql), the one definition of reach and role, which the card statements ask too.
+ */
+export const roleSql = (actor: Actor, boardColumn: Prisma.Sql) =>
+  Prisma.sql`tb_board_role(${boardColumn}, ${actor.userId}::int, ${actor.boardIds}::int[])`;
+
 /** The actor's role on a board, or null when the board is out of its reach. */
 export async function roleOn(db: DbClient, actor: Actor, boardId: number): Promise<BoardRole | null> {
   if (actor.boardIds && !actor.boardIds.includes(boardId)) return null;
-  const member = await db.boardMember.findUnique({
-    where: { boardId_userId: { boardId, userId: actor.userId } },
-    select: { role: true },
-  });
-  return member?.role ?? null;
+  const [row] = await db.$queryRaw<{ role: BoardRole | null }[]>`SELECT ${roleSql(actor, Prisma.sql`${boardId}::int`)} AS role`;
+  return row?.role ?? null;
 }
 
 /** The actor's role on a board it can reach; 404 otherwise. */
@@ -43,20 +47,17 @@ export async function requireRole(db: DbClient, actor: Actor, boardId: number, w
   return role;
 }
 
-/** The actor's role on the row's board, honouring a limited key's boards. */
-function reachable<T extends { boardId: number; role: BoardRole | null }>(actor: Actor, row: T | undefined): (Omit<T, 'role'> & { role: BoardRole }) | null {
+/** The row with the actor's role on its board (tb_board_role: null when out of reach). */
+function reachable<T extends { boardId: number; role: BoardRole | null }>(row: T | undefined): (Omit<T, 'role'> & { role: BoardRole }) | null {
   if (!row || !row.role) return null;
-  if (actor.boardIds && !actor.boardIds.includes(row.boardId)) return null;
   return row as Omit<T, 'role'> & { role: BoardRole };
 }
 
 /** A list on a board the actor can reach, with the actor's role there (one query); 404 otherwise. */
 export async function requireList(db: DbClient, actor: Actor, listId: number) {
   const rows = await db.$queryRaw<(ListRow & { role: BoardRole | null })[]>`
-    SELECT l.*, m.role::text AS role FROM "List" l
-    LEFT JOIN "BoardMember" m ON m."boardId" = l."boardId" AND m."userId" = ${actor.userId}
-    WHERE l.id = ${listId}`;
-  const found = reachable(actor, rows[0]);
+    SELECT l.*, ${roleSql(actor, Prisma.sql`l."boardId"`)} AS role FROM "List" l WHERE l.id = ${listId}`;
+  const found = reachable(rows[0]);
   if (!found) throw notFound('list: not found');
   const { role, ...list } = found;
   return { list: list as ListRow, role };
@@ -65,58 +66,52 @@ export async function requireList(db: DbClient, actor: Actor, listId: number) {
 /** A card on a board the actor can reach, with the actor's role there (one query); 404 otherwise. */
 export async function requireCard(db: DbClient, actor: Actor, cardId: number) {
   const rows = await db.$queryRaw<(CardRow & { role: BoardRole | null })[]>`
-    SELECT ${CARD_COLUMNS}, m.role::text AS role FROM "Card" c
-    LEFT JOIN "BoardMember" m ON m."boardId" = c."boardId" AND m."userId" = ${actor.userId}
-    WHERE c.id = ${cardId}`;
-  const found = reachable(actor, rows[0]);
+    SELECT ${CARD_COLUMNS}, ${roleSql(actor, Prisma.sql`c."boardId"`)} AS role FROM "Card" c WHERE c.id = ${cardId}`;
+  const found = reachable(rows[0]);
   if (!found) throw notFound('card: not found');
   const { role, ...card } = found;
   return { card: card as CardRow, role };
 }
 
 /**
- * A row found by `query` (which must select `"boardId"` and the actor's `role` on that board) on
+ * A row found by `query` (which must select `"boardId"` and the actor's `role` on that board, roleSql) on
  * a board the actor can reach; 404 naming `what` otherwise.
  */
 export async function requireOnBoard<T extends { boardId: number }>(db: DbClient, actor: Actor, what: string, query: Prisma.Sql) {
   const rows = await db.$queryRaw<(T & { role: BoardRole | null })[]>(query);
-  const found = reachable(actor, rows[0]);
+  const found = reachable(rows[0]);
   if (!found) throw notFound(`${what}: not found`);
   const { role, ...row } = found;
   return { row: row as unknown as T, role };
 }
 
-/** Joins the actor's membership of the board in `boardColumn`, for requireOnBoard's `role`. */
-export const roleJoin = (actor: Actor, boardColumn: Prisma.Sql) =>
-  Prisma.sql`LEFT JOIN "BoardMember" m ON m."boardId" = ${boardColumn} AND m."userId" = ${actor.userId}`;
-
 export const requireLabel = (db: DbClient, actor: Actor, labelId: number) =>
   requireOnBoard<LabelRow>(db, actor, 'label', Prisma.sql`
-    SELECT x.id, x."boardId", x.name, x.color::text AS color, m.role::text AS role
-    FROM "Label" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${labelId}`);
+    SELECT x.id, x."boardId", x.name, x.color::text AS color, ${roleSql(actor, Prisma.sql`x."boardId"`)} AS role
+    FROM "Label" x WHERE x.id = ${labelId}`);
 
 export const requireCustomField = (db: DbClient, actor: Actor, fieldId: number) =>
   requireOnBoard<FieldRow>(db, actor, 'custom field', Prisma.sql`
-    SELECT x.id, x."boardId", x.name, x.type::text AS type, x.options, m.role::text AS role
-    FROM "CustomField" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${fieldId}`);
+    SELECT x.id, x."boardId", x.name, x.type::text AS type, x.options, ${roleSql(actor, Prisma.sql`x."boardId"`)} AS role
+    FROM "CustomField" x WHERE x.id = ${fieldId}`);
 
 export const requireChecklist = (db: DbClient, actor: Actor, checklistId: number) =>
   requireOnBoard<{ id: number; cardId: number; boardId: number }>(db, actor, 'checklist', Prisma.sql`
-    SELECT x.id, x."cardId", c."boardId", m.role::text AS role
-    FROM "Checklist" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${checklistId}`);
+    SELECT x.id, x."cardId", c."boardId", ${roleSql(actor, Prisma.sql`c."boardId"`)} AS role
+    FROM "Checklist" x JOIN "Card" c ON c.id = x."cardId" WHERE x.id = ${checklistId}`);
 
 export const requireItem = (db: DbClient, actor: Actor, itemId: number) =>
   requireOnBoard<{ id: number; checklistId: number; cardId: number; boardId: number }>(db, actor, 'item', Prisma.sql`
-    SELECT x.id, x."checklistId", l."cardId", c."boardId", m.role::text AS role
+    SELECT x.id, x."checklistId", l."cardId", c."boardId", ${roleSql(actor, Prisma.sql`c."boardId"`)} AS role
     FROM "ChecklistItem" x JOIN "Checklist" l ON l.id = x."checklistId" JOIN "Card" c ON c.id = l."cardId"
-    ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${itemId}`);
+    WHERE x.id = ${itemId}`);
 
 export const requireComment = (db: DbClient, actor: Actor, commentId: number) =>
   requireOnBoard<{ id: number; cardId: number; authorId: number; boardId: number }>(db, actor, 'comment', Prisma.sql`
-    SELECT x.id, x."cardId", x."authorId", c."boardId", m.role::text AS role
-    FROM "Comment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${commentId}`);
+    SELECT x.id, x."cardId", x."authorId", c."boardId", ${roleSql(actor, Prisma.sql`c."boardId"`)} AS role
+    FROM "Comment" x JOIN "Card" c ON c.id = x."cardId" WHERE x.id = ${commentId}`);
 
 export const requireAttachment = (db: DbClient, actor: Actor, attachmentId: number) =>
   requireOnBoard<AttachmentRow>(db, actor, 'attachment', Prisma.sql`
-    SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x."createdAt", m.role::text AS role
-    FROM "Attachment" x JOIN "Card" c ON c.id = x."cardId" ${roleJoin(actor, Prisma.sql`c."boardId"`)} WHERE x.id = ${attachmentId}`);
+    SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x."createdAt", ${roleSql(actor, Prisma.sql`c."boardId"`)} AS role
+    FROM "Attachment" x JOIN "Card" c ON c.id = x."cardId" WHERE x.id = ${attachmentId}`);

@@ -35,7 +35,12 @@ export type BoardAction = keyof typeof rules;
 
 /** Throws 403 unless `role` (the actor's on the board) allows `action`. */
 export function authorize(_actor: Actor, action: BoardAction, role: BoardRole) {
-  if (!rules[action](role)) throw forbidden(`your role on this board (${role}) does not allow ${action}`);
+  if (!rules[action](role)) throw roleRefusal(role, action);
+}
+
+/** The 403 for a role that does not allow an action: authorize's, and a card statement's (card-refusal.ts). */
+export function roleRefusal(role: BoardRole, action: BoardAction) {
+  return forbidden(`your role on this board (${role}) does not allow ${action}`);
 }
 
 /** Whether `role` allows `action`, for choices rather than refusals (which rows a list shows). */
@@ -43,7 +48,7 @@ export function allows(action: BoardAction, role: BoardRole): boolean {
   return rules[action](role);
 }
 
-/** The roles that allow `action`, for checks made inside the database (tb_move_card). */
+/** The roles that allow `action`, for checks made inside the database (cards/sql/move-card.sql). */
 export function rolesAllowing(action: BoardAction): BoardRole[] {
   return (['admin', 'member', 'observer'] as const).filter((role) => rules[action](role));
 }
@@ -58,7 +63,8 @@ export function authorizeCreateBoard(actor: Actor) {
  * target is then another of its chosen boards: 403; outside them it was already not found).
  */
 export function authorizeCrossBoard(actor: Actor, fromBoardId: number, toBoardId: number) {
-  if (fromBoardId !== toBoardId && actor.boardIds !== null) {
-    throw forbidden('a key limited to chosen boards cannot move or copy to another board');
-  }
+  if (fromBoardId !== toBoardId && actor.boardIds !== null) throw crossBoardRefusal();
 }
+
+/** The 403 of authorizeCrossBoard, and of a card statement that found the same. */
+export const crossBoardRefusal = () => forbidden('a key limited to chosen boards cannot move or copy to another board');

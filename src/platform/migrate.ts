@@ -6,6 +6,13 @@ import type { Database, SqlSession } from './db.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
+/**
+ * Where SQL source lives: every `sql/*.sql` file below src/, beside the TypeScript that calls it.
+ * These hold functions (CREATE OR REPLACE FUNCTION …), not tables: a table is a migration; a
+ * function is source, applied on every start, so a rule has one text that git diffs and review reads.
+ */
+export const SQL_SOURCES_DIR = fileURLToPath(new URL('..', import.meta.url));
+
 /** The key `prisma migrate` locks with, so this runner and Prisma's CLI never run at once. */
 const PRISMA_ADVISORY_LOCK = 72707369;
 
@@ -46,14 +53,27 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFil
   );
 }
 
+/** The SQL source files below `root` (in folders named `sql`), in path order. */
+export async function readSqlSources(root = SQL_SOURCES_DIR): Promise<{ name: string; sql: string }[]> {
+  const files = (await readdir(root, { recursive: true }))
+    .filter((name) => name.endsWith('.sql') && path.basename(path.dirname(name)) === 'sql')
+    .sort();
+  return Promise.all(files.map(async (name) => ({ name, sql: await readFile(path.join(root, name), 'utf8') })));
+}
+
 /**
  * Applies pending migrations, each in its own transaction, recording them in Prisma's
  * `_prisma_migrations` table so `prisma migrate deploy` agrees on what ran. Refuses to continue
  * past a migration Prisma left failed, an applied migration edited since, or a database that has
- * migrations this code does not know.
+ * migrations this code does not know. Then applies the SQL sources (readSqlSources), all in one
+ * transaction, under the same lock: what runs is always the code's own version of each function.
  */
-export async function migrate(db: Database, options: { dir?: string; log?: (msg: string) => void } = {}): Promise<MigrateResult> {
+export async function migrate(
+  db: Database,
+  options: { dir?: string; sources?: string; log?: (msg: string) => void } = {},
+): Promise<MigrateResult> {
   const files = await readMigrations(options.dir);
+  const sources = await readSqlSources(options.sources);
   return db.withSession(async (session) => {
     const lockable = db.kind === 'postgres';
     if (lockable) await session.query('SELECT pg_advisory_lock($1)', [PRISMA_ADVISORY_LOCK]);
@@ -68,6 +88,7 @@ export async function migrate(db: Database, options: { dir?: string; log?: (msg:
         options.log?.(`applying migration ${file.name}`);
         await applyOne(session, file);
       }
+      await applySources(session, sources);
       return { applied: pending.map((f) => f.name), alreadyApplied: done.size };
     } finally {
       if (lockable) await session.query('SELECT pg_advisory_unlock($1)', [PRISMA_ADVISORY_LOCK]);
@@ -119,6 +140,27 @@ async function applyOne(session: SqlSession, file: MigrationFile): Promise<void>
   } catch (error) {
     await session.exec('ROLLBACK').catch(() => {});
     throw new MigrationError(`migration ${file.name} failed and was rolled back: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Applies the SQL sources in one transaction. Function bodies are checked when first called, not
+ * here, so one file may call a function of a file applied after it.
+ */
+async function applySources(session: SqlSession, sources: { name: string; sql: string }[]): Promise<void> {
+  if (sources.length === 0) return;
+  await session.exec('BEGIN');
+  let current = '';
+  try {
+    await session.exec('SET LOCAL check_function_bodies = off');
+    for (const source of sources) {
+      current = source.name;
+      await session.exec(source.sql);
+    }
+    await session.exec('COMMIT');
+  } catch (error) {
+    await session.exec('ROLLBACK').catch(() => {});
+    throw new MigrationError(`SQL source ${current} failed and nothing of the sources was applied: ${(error as Error).message}`);
   }
 }
 

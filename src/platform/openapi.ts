@@ -61,8 +61,8 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   await scope.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      // package.json is private and names no licence: the document says so rather than inventing one.
-      info: { title: options.title, description: options.description, version: '1.0.0', license: { name: 'Proprietary' } },
+      // The project's licence (LICENSE, package.json).
+      info: { title: options.title, description: options.description, version: '1.0.0', license: { name: 'MIT', url: 'https://opensource.org/license/mit' } },
       servers: [{ url: options.serverUrl }],
       components: { securitySchemes: options.securitySchemes as never },
       security: Object.keys(options.securitySchemes).map((name) => ({ [name]: [] })),
@@ -107,7 +107,9 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   let uiDocument: Record<string, unknown> | undefined;
   await scope.register(swaggerUi, {
     routePrefix: options.path,
-    theme: { title: `${options.title} — Taskboard server` },
+    theme: { title: `${options.title} — ${PRODUCT_NAME}` },
+    // The product's name in the top bar, not Swagger's or Fastify's logo; it links to the web app.
+    logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_LOGO), href: '/', target: '_self' },
     uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
     // As strict as the web app's pages: Swagger UI's bundle needs no inline script; its theme
     // CSS and SVG icons are its own files or data: URLs; the page may not be framed.
@@ -120,6 +122,16 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   // (hundreds of ms, more on a busy machine), long enough to shed the requests around it.
   if (options.buildAtStart !== false) scope.addHook('onReady', async () => void scope.swagger());
 }
+
+/** What the docs pages call the product. */
+const PRODUCT_NAME = 'Taskboard';
+
+/** The docs' top-bar logo: the product's name, drawn as text (white on Swagger UI's dark bar). */
+const DOCS_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" viewBox="0 0 220 40">
+<rect x="2" y="6" width="28" height="28" rx="6" fill="#2563eb"/>
+<rect x="8" y="12" width="6" height="16" rx="1.5" fill="#fff"/><rect x="18" y="12" width="6" height="10" rx="1.5" fill="#fff"/>
+<text x="40" y="27" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="20" font-weight="600" fill="#fff">${PRODUCT_NAME} API</text>
+</svg>`;
 
 const DOCS_CSP = {
   'default-src': "'self'",

@@ -169,6 +169,10 @@ export async function assertDeliverableUrl(raw: string, allowPrivate: boolean, r
       );
   // The address a name resolves to is not named: any member could otherwise map the internal DNS.
   const what = isIP(host) ? `${host} is a private or loopback address` : `${host} resolves to a private network address`;
-  if (addresses.some(isPrivateAddress)) throw badRequest(`url: ${what}; webhooks go to public addresses only (to test against a local receiver, start the server with WEBHOOK_ALLOW_PRIVATE=true)`);
+  if (addresses.some(isPrivateAddress)) {
+    throw badRequest(
+      `url: this address is on a private network (${what}), which webhooks do not reach: use a public address (to test against a local receiver, the server can be started with WEBHOOK_ALLOW_PRIVATE=true)`,
+    );
+  }
   return url.toString();
 }

@@ -74,7 +74,7 @@ describe('/account', () => {
     const elsewhere = await loginCookie(t.app, user.email, user.password);
     const wrong = await send('PUT', '/account/password', here, { currentPassword: 'not my password', newPassword: 'a brand new password' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ error: 'currentPassword: is not your current password' });
+    expect(wrong.json()).toEqual({ error: 'currentPassword: that is not your current password' });
 
     const changed = await send('PUT', '/account/password', here, { currentPassword: user.password, newPassword: 'a brand new password' });
     expect(changed.statusCode, changed.body).toBe(200);

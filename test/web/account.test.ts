@@ -49,7 +49,7 @@ describe('the account page', () => {
     await passwords.getByLabel('Current password').fill('a wrong guess');
     await passwords.getByLabel(/^New password/).fill('a much better password');
     await passwords.getByRole('button', { name: 'Change password' }).click();
-    await page.locator('#current-password-error').filter({ hasText: 'Is not your current password' }).waitFor();
+    await page.locator('#current-password-error').filter({ hasText: 'That is not your current password.' }).waitFor();
     await passwords.getByLabel('Current password').fill(user.password);
     await passwords.getByRole('button', { name: 'Change password' }).click();
     await passwords.getByText(/^Password changed\. Signed out of 2 other sessions; this one stays signed in\.$/).waitFor();

@@ -202,3 +202,45 @@ describe('the members dialog', () => {
     await tab.close();
   });
 });
+
+describe('wording', () => {
+  it('messages read as sentences; a private webhook address is explained beside the URL', async () => {
+    const user = await makeUser(web.db);
+    const tab = await openTab(browser, web);
+    const { page } = tab;
+    await page.goto('/signin');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText().catch(() => '')).toBe('Wrong e-mail or password.');
+    await tab.close();
+
+    const owner = await makeUser(web.db);
+    const workspace = await makeWorkspace(web.db, { ownerId: owner.id, name: `Wording ${owner.id}` });
+    const signedIn = await openTab(browser, web, { user: owner });
+    await signedIn.page.goto(`/support/${workspace.id}/webhooks`);
+    await signedIn.page.getByLabel('URL').fill('http://10.0.0.8/hooks');
+    await signedIn.page.getByRole('button', { name: 'Add endpoint' }).click();
+    const error = signedIn.page.locator('#endpoint-url-error');
+    await expect.poll(() => error.innerText().catch(() => '')).toMatch(/^This address is on a private network \(10\.0\.0\.8 .*\)\.$/);
+    expect(await signedIn.page.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
+    await signedIn.close();
+  });
+
+  it.each(['/api/docs', '/v1/docs'])('%s shows the product\'s name and its MIT licence, not Fastify\'s logo or "Proprietary"', async (docs) => {
+    const document = (await web.call({}, 'GET', `${docs}/openapi.json`)).json;
+    expect(document.info.license).toEqual({ name: 'MIT', url: 'https://opensource.org/license/mit' });
+    const tab = await openTab(browser, web);
+    const { page } = tab;
+    await page.goto(`${docs}/`);
+    await page.locator('.swagger-ui .information-container .title').waitFor({ timeout: 15_000 });
+    const logo = page.locator('.topbar a.link img');
+    await expect.poll(() => logo.getAttribute('src').catch(() => '')).toMatch(/^data:image\/svg\+xml;base64,/);
+    const svg = Buffer.from((await logo.getAttribute('src'))!.split(',')[1]!, 'base64').toString();
+    expect(svg).toContain('Taskboard API');
+    expect(await page.title()).toMatch(/— Taskboard$/);
+    await page.getByRole('link', { name: 'MIT' }).waitFor();
+    expect(await page.locator('body').innerText()).not.toContain('Proprietary');
+    await tab.close();
+  });
+});

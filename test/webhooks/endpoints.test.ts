@@ -46,7 +46,7 @@ describe('private destinations (SPEC §8)', () => {
       () => null,
       (error: Error) => error.message,
     );
-    expect(refusal).toMatch(/^url: billing\.corp\.example resolves to a private network address; .*WEBHOOK_ALLOW_PRIVATE=true/);
+    expect(refusal).toMatch(/^url: this address is on a private network \(billing\.corp\.example resolves to a private network address\), .*WEBHOOK_ALLOW_PRIVATE=true/);
     expect(refusal).not.toContain('10.20.30.40');
     // At delivery too: the attempt's error is in the delivery log members read.
     const atDelivery = await new Promise<Error | null>((done) => guardedLookup(false, { lookup: internal })('billing.corp.example', {}, (error) => done(error)));
@@ -57,10 +57,10 @@ describe('private destinations (SPEC §8)', () => {
     const workspace = await makeWorkspace(t.db, { ownerId: owner.id });
     const { cookie } = await loginCookie(t.app, owner.email, owner.password);
     const named = await t.app.inject({ method: 'POST', url: `/agent/workspaces/${workspace.id}/webhooks`, headers: { cookie }, payload: { url: 'http://localhost/hooks' } });
-    expect(named.json().error).toMatch(/^url: localhost resolves to a private network address/);
+    expect(named.json().error).toMatch(/^url: this address is on a private network \(localhost resolves to a private network address\)/);
     expect(named.body).not.toMatch(/127\.0\.0\.1|::1/);
     const literal = await t.app.inject({ method: 'POST', url: `/agent/workspaces/${workspace.id}/webhooks`, headers: { cookie }, payload: { url: 'http://10.0.0.8/' } });
-    expect(literal.json().error).toMatch(/^url: 10\.0\.0\.8 is a private or loopback address/);
+    expect(literal.json().error).toMatch(/^url: this address is on a private network \(10\.0\.0\.8 is a private or loopback address\)/);
   });
 
   it('refuses them again at delivery, after resolving the name (it may resolve elsewhere later)', async () => {

@@ -16,7 +16,7 @@ export interface ChangePasswordOptions {
 export async function changePassword({ db, userId, currentPassword, newPassword, keepSessionId }: ChangePasswordOptions) {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user || user.status !== 'active') throw notFound('user: not found');
-  if (!(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('currentPassword: is not your current password');
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('currentPassword: that is not your current password');
   const passwordHash = await hashPassword(newPassword);
   const ended = await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });

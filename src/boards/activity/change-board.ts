@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
-import type { EventBus } from './event-bus.js';
+import type { EventBus, StaleData } from './event-bus.js';
 import { z } from 'zod';
 import { changeWithOutbox, type Outbox, type RecordWebhookEvent } from '../../webhooks/outbox.js';
 import { isPostgresError } from '../../platform/errors.js';
@@ -42,6 +42,50 @@ function asPresented(view: ActivityView): object {
 /** An Activity row as the INSERT returns it, and whether the board has any webhook. */
 export type InsertedActivity = ActivityRow & { hooked: boolean };
 
+/**
+ * Event → what it invalidates in memory: the one table the after-commit step (afterCommit) reads.
+ * Every board activity makes its board stale (the board cache's entry, which also holds the
+ * members and their roles, so member.removed and member.role_changed need nothing more); a move to
+ * another board is recorded on both boards, so both go. A change to a user (name, address, status)
+ * has no activity: accounts/ calls app.ts's userChanged, which makes every board they belong to stale.
+ */
+export const INVALIDATES = {
+  activity: (activity: ActivityView): StaleData[] => [{ boardId: activity.boardId }],
+  userChanged: (userId: number): StaleData[] => [{ userId }],
+} as const;
+
+/** Everything a board change is run with: none of it optional, so no write path can forget a step. */
+export interface ChangeOptions {
+  db: PrismaClient;
+  /** Publishes after commit (this process) and announces in the transaction (the others). */
+  events: EventBus;
+  /** Woken after a change whose activity went to board webhooks (absent: their next poll finds it). */
+  outbox?: Outbox | undefined;
+  actor: Actor | null;
+}
+
+/**
+ * Announces the activities to the other processes in the change's own transaction (NOTIFY is
+ * delivered at commit, and a NOTIFY that cannot be queued fails the commit): a change is never
+ * committed unannounced, so no other process serves from memory what it changed.
+ */
+async function notifyInTransaction(tx: Tx, events: EventBus, activities: { id: number; boardId: number }[]) {
+  const target = events.notifyTarget;
+  if (!target || activities.length === 0) return;
+  const [channel, origin] = target;
+  const payloads = activities.map((a) => JSON.stringify({ o: origin, id: a.id, b: a.boardId }));
+  await tx.$executeRaw`SELECT pg_notify(${channel}::text, p) FROM unnest(${payloads}::text[]) p`;
+}
+
+/**
+ * The one step after a board change commits: what each activity invalidates (INVALIDATES) is
+ * dropped, then the activity goes to this process's streams and committed-hooks (events.onCommitted).
+ * The activity row, the webhook outbox row and the NOTIFY were written in the transaction.
+ */
+function afterCommit(events: EventBus, recorded: ActivityView[]) {
+  for (const activity of recorded) events.publish(activity, INVALIDATES.activity(activity));
+}
+
 /** A board change's transaction: long enough for a change that waits on its boards' locks. */
 const CHANGE_TRANSACTION = { timeout: 15_000, maxWait: 10_000 };
 
@@ -64,15 +108,13 @@ async function announce(row: InsertedActivity, recordWebhookEvent: RecordWebhook
  * outbox written, by a second statement. The dispatcher is woken after the commit
  * (changeWithOutbox, as for every change that announces webhooks).
  */
-export async function changeBoard<T>(
-  options: { db: PrismaClient; events?: EventBus | undefined; outbox?: Outbox | undefined; actor: Actor | null },
-  fn: (tx: Tx, record: RecordActivity) => Promise<T>,
-): Promise<T> {
-  const recorded: ActivityView[] = [];
+export async function changeBoard<T>(options: ChangeOptions, fn: (tx: Tx, record: RecordActivity) => Promise<T>): Promise<T> {
+  let recorded: ActivityView[] = [];
   const result = await changeWithOutbox(
     { db: options.db, outbox: options.outbox, transaction: CHANGE_TRANSACTION },
-    async (tx, recordWebhookEvent) =>
-      fn(tx, async ({ actor, ...input }) => {
+    async (tx, recordWebhookEvent) => {
+      recorded = [];
+      const value = await fn(tx, async ({ actor, ...input }) => {
         const who = actorColumns(options.actor, actor);
         const [row] = await tx.$queryRaw<InsertedActivity[]>`
           INSERT INTO "Activity" ("boardId", type, "actorUserId", "actorKeyId", "actorName", "actorClient", data, "createdAt")
@@ -82,9 +124,12 @@ export async function changeBoard<T>(
         const view = await announce(row!, recordWebhookEvent);
         recorded.push(view);
         return view;
-      }),
+      });
+      await notifyInTransaction(tx, options.events, recorded);
+      return value;
+    },
   );
-  for (const activity of recorded) options.events?.publish(activity);
+  afterCommit(options.events, recorded);
   return result;
 }
 
@@ -96,14 +141,15 @@ export async function changeBoard<T>(
 export type OneStatementOutcome<T> = { hooked: true } | { result: T; activities: InsertedActivity[] };
 
 /**
- * A change made by one database function that records its own activities (tb_move_card): one
+ * A change made by one database function that records its own activities, and announces them to
+ * the other processes (cards/sql/card-statement.sql tb_record_activities, with events.notifyTarget): one
  * round trip, outside any transaction (the statement is one). When it answers `hooked`, or rolls
  * back with TBHK1 (a webhook was added while it waited for its locks), it runs again inside a
  * transaction, which also writes the webhook outbox, as changeBoard does. The
  * activities are published after the commit, as changeBoard's are.
  */
 export async function changeBoardInOneStatement<T>(
-  options: { db: PrismaClient; events?: EventBus | undefined; outbox?: Outbox | undefined },
+  options: Omit<ChangeOptions, 'actor'>,
   call: (db: Tx | PrismaClient, inTransaction: boolean) => Promise<OneStatementOutcome<T>>,
 ): Promise<T> {
   let outcome: OneStatementOutcome<T>;
@@ -126,6 +172,6 @@ export async function changeBoardInOneStatement<T>(
   } else {
     recorded = outcome.activities.map(presentActivity);
   }
-  for (const activity of recorded) options.events?.publish(activity);
+  afterCommit(options.events, recorded);
   return outcome.result;
 }

@@ -8,6 +8,17 @@ import type { Database } from '../../platform/db.js';
 const CHANNEL = 'tb_board_events';
 
 /**
+ * How often a listening process sends itself a ping on the channel, and how long it may go without
+ * hearing one before it counts as deaf: memory is then not served (hearsAll is false). NOTIFY is
+ * delivered in commit order, so a ping heard proves every change committed before it was sent
+ * was heard too: a change another process commits is never served stale here for longer than
+ * DEAF_AFTER_MS, even when its notification is lost on the way (a listener connection that hangs
+ * without breaking, a stalled socket).
+ */
+export const PING_EVERY_MS = 200;
+export const DEAF_AFTER_MS = 1000;
+
+/**
  * What may have changed, for whoever keeps board state in memory (the board cache): one board
  * (every activity says so), one user's name or address (on every board they belong to), or
  * anything (a change nobody can name).
@@ -19,7 +30,7 @@ export type StaleData = { boardId: number } | { userId: number } | { all: true }
  * they keep of it before reading the row; `b` is absent from older senders), or stale data without
  * an activity (`s`).
  */
-type Message = { o: string; id: number; b?: number } | { o: string; s: StaleData };
+type Message = { o: string; id: number; b?: number } | { o: string; s: StaleData } | { o: string; p: number };
 
 /**
  * Board changes, published after their transaction commits, to whoever listens on the board
@@ -41,17 +52,26 @@ export class EventBus {
   private hearing = true;
   /** Notifications on their way out: close() waits for them (a CLI process ends right after its command). */
   private readonly sending = new Set<Promise<unknown>>();
+  /** When the newest of this process's own pings that came back was sent (null: not pinging: in-process only). */
+  private pingHeardSentAt: number | null = null;
+  private pinger: NodeJS.Timeout | null = null;
+  private readonly now: () => number;
 
-  constructor() {
+  constructor(options: { now?: () => number } = {}) {
     // One listener per board with open streams; boards are many.
     this.emitter.setMaxListeners(0);
+    this.now = options.now ?? Date.now;
   }
 
-  publish(activity: ActivityView) {
-    this.emitter.emit('stale', { boardId: activity.boardId } satisfies StaleData);
+  /**
+   * Tells this process of a committed activity: what it makes stale (`stale`, from
+   * change-board.ts's INVALIDATES table) is dropped first, then the board's streams get it.
+   * Other processes were told by the change's own transaction (notifyTarget): a change that
+   * commits cannot miss them, and one whose NOTIFY fails does not commit.
+   */
+  publish(activity: ActivityView, stale: StaleData[]) {
+    for (const s of stale) this.emitter.emit('stale', s);
     this.emitter.emit(`board:${activity.boardId}`, activity);
-    // Other processes miss it when the notification fails; their clients can resume with Last-Event-ID.
-    void this.send({ o: this.origin, id: activity.id, b: activity.boardId });
   }
 
   /**
@@ -61,6 +81,15 @@ export class EventBus {
   async invalidate(stale: StaleData) {
     this.emitter.emit('stale', stale);
     await this.send({ o: this.origin, s: stale });
+  }
+
+  /**
+   * Where a change announces its activities to the other processes from inside its own transaction
+   * ([channel, origin] for `pg_notify`, as cards/sql/card-statement.sql's tb_record_activities
+   * does); null when no other process listens (an embedded database).
+   */
+  get notifyTarget(): string[] | null {
+    return this.notify ? [CHANNEL, this.origin] : null;
   }
 
   /** Calls fn with whatever may have changed, in this process or another; returns the unsubscribe function. */
@@ -74,7 +103,7 @@ export class EventBus {
    * the listener connection is up. State kept in memory is only good while it is true.
    */
   get hearsAll(): boolean {
-    return this.hearing;
+    return this.hearing && (this.pingHeardSentAt === null || this.now() - this.pingHeardSentAt <= DEAF_AFTER_MS);
   }
 
   private send(message: Message): Promise<void> {
@@ -132,10 +161,15 @@ export class EventBus {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.listener = client;
+      // Listening from now on: what commits after this is heard.
+      this.pingHeardSentAt = this.now();
       this.hearing = true;
       if (this.listenedBefore) this.emitter.emit('reconnected');
       this.listenedBefore = true;
     };
+    this.pinger ??= setInterval(() => {
+      if (this.listener) void this.send({ o: this.origin, p: this.now() });
+    }, PING_EVERY_MS).unref();
     // Never holds up start-up: with the database down the app still starts and answers 503.
     const attempt = (): Promise<void> =>
       listen().catch((error: unknown) => {
@@ -157,6 +191,10 @@ export class EventBus {
   private async receive(db: Database, payload: string | undefined) {
     try {
       const message = JSON.parse(payload ?? '') as Message;
+      if ('p' in message) {
+        if (message.o === this.origin) this.heard(message.p);
+        return;
+      }
       if (message.o === this.origin) return;
       if ('s' in message) {
         this.emitter.emit('stale', message.s);
@@ -177,8 +215,18 @@ export class EventBus {
     }
   }
 
+  /** One of this process's pings came back: every change committed before `sentAt` was heard. */
+  private heard(sentAt: number) {
+    const wasDeaf = !this.hearsAll;
+    if (this.pingHeardSentAt === null || sentAt > this.pingHeardSentAt) this.pingHeardSentAt = sentAt;
+    // Deaf for a while: whatever was missed meanwhile must be caught up with, as after a reconnect.
+    if (wasDeaf && this.hearsAll) this.emitter.emit('reconnected');
+  }
+
   async close() {
     this.closed = true;
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = null;
     await Promise.all(this.sending);
     this.notify = null;
     await this.listener?.end().catch(() => {});

@@ -51,13 +51,8 @@ export async function touchCards(tx: Tx, cardIds: number[]) {
  */
 export async function dropOtherBoardsParts(tx: Tx, cardIds: number[], boardId: number) {
   if (cardIds.length === 0) return;
-  const ids = Prisma.join(cardIds);
-  await tx.$executeRaw`DELETE FROM "CardLabel" cl USING "Label" l
-    WHERE l.id = cl."labelId" AND cl."cardId" IN (${ids}) AND l."boardId" <> ${boardId}`;
-  await tx.$executeRaw`DELETE FROM "CardFieldValue" v USING "CustomField" f
-    WHERE f.id = v."fieldId" AND v."cardId" IN (${ids}) AND f."boardId" <> ${boardId}`;
-  await tx.$executeRaw`DELETE FROM "CardAssignee" a WHERE a."cardId" IN (${ids})
-    AND NOT EXISTS (SELECT 1 FROM "BoardMember" m WHERE m."boardId" = ${boardId} AND m."userId" = a."userId")`;
+  // Written once, in sql/card-statement.sql, which a card move runs too.
+  await tx.$executeRaw`SELECT tb_drop_other_boards_parts(${cardIds}::int[], ${boardId}::int)`;
 }
 
 /** The activity types whose data is the card's id, then the part's own data, then the card's summary. */

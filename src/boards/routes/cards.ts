@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { copyCard, deleteCard, getCard, moveCard, updateCard } from '../cards/cards.js';
+import { copyCard } from '../cards/copy-card.js';
+import { deleteCard } from '../cards/delete-card.js';
+import { getCard } from '../cards/get-card.js';
+import { moveCard } from '../cards/move-card.js';
+import { updateCard } from '../cards/update-card.js';
 import { createCard } from '../cards/create-card.js';
 import { decodeDueCursor, listAssignedCards } from '../cards/list-assigned-cards.js';
 

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { requireOnBoard, requireRole, roleJoin } from '../access.js';
+import { requireOnBoard, requireRole, roleSql } from '../access.js';
 import { allows, authorize } from '../policy.js';
 import { authorizeWebhook, type WebhookAction } from './policy.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
@@ -9,8 +9,8 @@ import type { EndpointScope } from '../../webhooks/access.js';
 /** A board webhook on a board the actor can reach, with the actor's role there; 404 otherwise (who may do what: authorizeWebhook). */
 export const requireWebhook = (db: DbClient, actor: Actor, webhookId: number) =>
   requireOnBoard<{ id: number; boardId: number; userId: number }>(db, actor, 'webhook', Prisma.sql`
-    SELECT x.id, x."boardId", x."userId", m.role::text AS role
-    FROM "WebhookEndpoint" x ${roleJoin(actor, Prisma.sql`x."boardId"`)} WHERE x.id = ${webhookId} AND x."boardId" IS NOT NULL`);
+    SELECT x.id, x."boardId", x."userId", ${roleSql(actor, Prisma.sql`x."boardId"`)} AS role
+    FROM "WebhookEndpoint" x WHERE x.id = ${webhookId} AND x."boardId" IS NOT NULL`);
 
 /**
  * The scope in which the actor may `action` the board webhook `webhookId` (for the shared

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { createItem, createChecklist } from '../../boards/checklists/checklists.js';
-import { getCard, moveCard, updateCard } from '../../boards/cards/cards.js';
+import { getCard } from '../../boards/cards/get-card.js';
+import { moveCard } from '../../boards/cards/move-card.js';
+import { updateCard } from '../../boards/cards/update-card.js';
 import { createComment } from '../../boards/cards/comments.js';
 import { createCard } from '../../boards/cards/create-card.js';
 import { getBoardJson } from '../../boards/get-board.js';

@@ -16,9 +16,17 @@ export class ApiError extends Error {
     const match = FIELD_MESSAGE.exec(message);
     this.field = match ? match[1]!.split('.')[0]! : null;
     const text = match ? match[2]! : message;
-    // Sentence case, unless it starts with a value ("bob@example.com is already a member").
-    this.detail = text === 'required' ? 'This is required.' : /^[a-z]+(\s|$)/.test(text) ? text[0]!.toUpperCase() + text.slice(1) : text;
+    this.detail = text === 'required' ? 'This is required.' : sentence(text);
   }
+}
+
+/**
+ * The API's terse message as a sentence a person reads: a capital (unless it starts with a value,
+ * "bob@example.com is already a member") and a full stop ("Wrong e-mail or password.").
+ */
+export function sentence(text: string): string {
+  const capital = /^[a-z]+(\s|$)/.test(text) ? text[0]!.toUpperCase() + text.slice(1) : text;
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
 const sessionEnded = new Set<() => void>();
@@ -75,5 +83,7 @@ export const put = <T>(url: string, body?: unknown) => api<T>('PUT', url, body);
 export const del = (url: string) => api<void>('DELETE', url);
 
 export function messageOf(error: unknown): string {
+  // A message about a field keeps its field ("setup: …"), said beside the field where a form has one.
+  if (error instanceof ApiError) return error.field === null ? sentence(error.message) : error.message;
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../src/app.js';
-import { EventBus, type StaleData } from '../../../src/boards/activity/event-bus.js';
+import { DEAF_AFTER_MS, EventBus, type StaleData } from '../../../src/boards/activity/event-bus.js';
 import { runCommand } from '../../../src/cli/run-command.js';
 import { openPostgres } from '../../../src/platform/db.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../../factories.js';
@@ -120,4 +121,42 @@ it.runIf(onPostgres)('serves nothing from memory while its listener is lost, and
   await hearing();
   expect(two.boardCache.size.boards).toBe(0);
   expect((await getTwo()).json().name).toBe('Changed while nobody listened');
+}, 30_000);
+
+it.runIf(onPostgres)('refuses a removed member on the other instance within a second, even when its notification is lost on the way', async () => {
+  const owner = await makeUser(one.db);
+  const member = await makeUser(one.db);
+  const board = await makeBoard(one.db, owner.id, [{ userId: member.id, role: 'member' }]);
+  const { auth: ownerAuth } = await makeKey(one.db, owner.id);
+  const { auth: memberAuth } = await makeKey(one.db, member.id);
+  const getTwo = () => two.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: memberAuth });
+  expect((await getTwo()).statusCode).toBe(200);
+  expect(two.boardCache.size.boards).toBeGreaterThan(0);
+
+  // Two's listener stops reading (a connection that hangs without breaking): every notification
+  // from here on is lost to it, the removal's included, and it is never told that it is deaf.
+  const socket = (two.events as unknown as { listener: { connection: { stream: Socket } } }).listener.connection.stream;
+  socket.pause();
+  const pausedAt = Date.now();
+  try {
+    expect((await one.app.inject({ method: 'DELETE', url: `/api/boards/${board.id}/members/${member.id}`, headers: ownerAuth })).statusCode).toBe(204);
+    // Served from memory only while the last ping two heard is under DEAF_AFTER_MS old: any 200
+    // began before then, and after it the removed member is refused, however loaded the machine.
+    let last = 0;
+    await vi.waitFor(
+      async () => {
+        const startedAt = Date.now();
+        const response = await getTwo();
+        if (response.statusCode === 200) last = startedAt;
+        expect(response.statusCode).toBe(404);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    expect(last === 0 || last - pausedAt <= DEAF_AFTER_MS).toBe(true);
+    expect(two.events.hearsAll).toBe(false);
+  } finally {
+    socket.resume();
+  }
+  await hearing();
+  expect((await getTwo()).statusCode).toBe(404);
 }, 30_000);

@@ -21,7 +21,7 @@ function LinkProblem({ error }: { error: unknown }) {
   return (
     <main class="narrow auth">
       <PageTitle>{expired ? 'This link has expired' : unknown ? 'This link does not work' : 'Something went wrong'}</PageTitle>
-      {expired && <p>{error instanceof ApiError ? error.detail : ''}.</p>}
+      {expired && <p>{error instanceof ApiError ? error.detail : ''}</p>}
       {unknown && <p>It was already used, replaced by a newer link, or revoked. Ask whoever sent it for a new one.</p>}
       {!expired && !unknown && <Alert error={error} />}
       <p>

@@ -15,7 +15,7 @@ const SAID: Record<NonNullable<Turn['feedback']>['verdict'], string> = {
  */
 export function learningText(l: { labels: number; labelsNeeded: number; refitted: boolean }) {
   if (l.refitted) return `The agent decides when to hand over with what it learnt from ${plural(l.labels, 'verdict')} of your team.`;
-  return `${plural(l.labels, 'verdict')} of your team count toward when to hand over; from ${l.labelsNeeded}, the agent decides with them.`;
+  return `${plural(l.labels, 'verdict')} of your team ${l.labels === 1 ? 'counts' : 'count'} toward when to hand over; from ${l.labelsNeeded}, the agent decides with them.`;
 }
 
 /** What a saved verdict changed, in words. */

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { link, navigate } from '../router';
-import { Alert, ConfirmButton, formatDate, Notice, SecretBoxes, Table, useAction, useLoad, useSecrets } from '../ui';
+import { Alert, ConfirmButton, errorFor, FieldError, formatDate, Notice, SecretBoxes, Table, useAction, useLoad, useSecrets } from '../ui';
 import { DeliveryItem, useLiveDeliveries } from './deliveries';
 import type { Delivery, Endpoint, SectionProps, WebhookEventTypes } from './types';
 
@@ -90,10 +90,19 @@ export function WebhooksPage({ workspace, canManage, base }: SectionProps) {
           >
             <label>
               URL
-              <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/webhooks" />
+              <input
+                type="url"
+                required
+                value={url}
+                onInput={(e) => setUrl(e.currentTarget.value)}
+                placeholder="https://example.com/webhooks"
+                aria-invalid={errorFor(error, 'url') ? true : undefined}
+                aria-describedby="endpoint-url-error"
+              />
+              <FieldError error={error} field="url" id="endpoint-url-error" />
             </label>
             <EventsPicker value={events} onChange={setEvents} />
-            <Alert error={error} />
+            <Alert error={error} fields={['url']} />
             <button type="submit" class="primary" disabled={busy}>
               Add endpoint
             </button>

@@ -1,0 +1,70 @@
+import { changeBoard, type Tx } from '../activity/change-board.js';
+import { badRequest } from '../../platform/errors.js';
+import { requireCard, requireList } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize, authorizeCrossBoard } from '../policy.js';
+import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
+import { fullCard } from './card-change.js';
+import { summaryOf } from './card-json.js';
+import { RETRY, withRetry } from '../retry.js';
+
+/**
+ * A copy of the card (title, description, due date, labels, checklists, field values; not
+ * assignees, comments or attachments) at `position` of `listId` (default: the end of its own
+ * list). On another board, labels and values of the source board are left behind.
+ */
+export async function copyCard(ctx: BoardContext & { cardId: number; listId?: number | undefined; position?: number | undefined; title?: string | undefined }) {
+  return withRetry(async () => {
+    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+    const target = await requireList(ctx.db, ctx.actor, ctx.listId ?? card.listId);
+    authorize(ctx.actor, 'card.write', role);
+    authorizeCrossBoard(ctx.actor, card.boardId, target.list.boardId);
+    authorize(ctx.actor, 'card.write', target.role);
+    return changeBoard(ctx, async (tx, record) => {
+      const targetList = stillOn(await lockLists(tx, [target.list.id]), target.list.id, target.list.boardId);
+      if (targetList === RETRY) return RETRY;
+      if (targetList.archived) throw badRequest('listId: the list is archived');
+      const position = targetPosition(ctx.position, await countCards(tx, targetList.id));
+      await shiftCards(tx, targetList.id, position, END, 1);
+      const copy = await tx.card.create({
+        data: {
+          boardId: targetList.boardId,
+          listId: targetList.id,
+          title: ctx.title ?? card.title,
+          description: card.description,
+          dueAt: card.dueAt,
+          position,
+        },
+      });
+      await copyCardParts(tx, card.id, copy.id, copy.boardId);
+      const full = await fullCard(tx, copy.id);
+      await record({
+        boardId: copy.boardId,
+        type: 'card.copied',
+        data: { cardId: copy.id, sourceCardId: card.id, listId: copy.listId, card: summaryOf(full) },
+      });
+      return full;
+    });
+  });
+}
+
+/** Copies labels, field values (those of `boardId`) and checklists with their items from one card to another. */
+async function copyCardParts(tx: Tx, fromId: number, toId: number, boardId: number) {
+  await tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId")
+    SELECT ${toId}, cl."labelId" FROM "CardLabel" cl JOIN "Label" l ON l.id = cl."labelId"
+    WHERE cl."cardId" = ${fromId} AND l."boardId" = ${boardId}`;
+  await tx.$executeRaw`INSERT INTO "CardFieldValue" ("cardId", "fieldId", value)
+    SELECT ${toId}, v."fieldId", v.value FROM "CardFieldValue" v JOIN "CustomField" f ON f.id = v."fieldId"
+    WHERE v."cardId" = ${fromId} AND f."boardId" = ${boardId}`;
+  const checklists = await tx.checklist.findMany({ where: { cardId: fromId }, include: { items: true }, orderBy: { position: 'asc' } });
+  for (const list of checklists) {
+    await tx.checklist.create({
+      data: {
+        cardId: toId,
+        name: list.name,
+        position: list.position,
+        items: { create: list.items.map((i) => ({ name: i.name, checked: i.checked, position: i.position })) },
+      },
+    });
+  }
+}

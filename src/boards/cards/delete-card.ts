@@ -1,0 +1,25 @@
+import { changeBoard } from '../activity/change-board.js';
+import { requireCard } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
+import { END, lockLists, shiftCards, stillOn } from '../positions.js';
+import { checkVersion, lockCard } from './card-change.js';
+import { RETRY, withRetry } from '../retry.js';
+
+/** Deletes a card (board admins only), closing its gap. */
+export async function deleteCard(ctx: BoardContext & { cardId: number; expectedVersion?: number | undefined }) {
+  await withRetry(async () => {
+    const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
+    authorize(ctx.actor, 'card.delete', role);
+    return changeBoard(ctx, async (tx, record) => {
+      if (stillOn(await lockLists(tx, [card.listId]), card.listId, card.boardId) === RETRY) return RETRY;
+      const current = await lockCard(tx, card);
+      if (current === RETRY) return RETRY;
+      checkVersion(current, ctx.expectedVersion);
+      if (!current.archived) await shiftCards(tx, current.listId, current.position + 1, END, -1);
+      await tx.card.delete({ where: { id: current.id } });
+      await record({ boardId: current.boardId, type: 'card.deleted', data: { cardId: current.id, listId: current.listId } });
+      return current;
+    });
+  });
+}
