@@ -56,7 +56,7 @@ import { registerCors } from './platform/cors.js';
 import { registerQueryRules } from './platform/query-rules.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
-import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
+import { genRequestId, loggerOptions, RequestLog, registerRequestId, registerSecretPaths } from './platform/logging.js';
 import { metricsPlugin } from './platform/metrics.js';
 import { migrate } from './platform/migrate.js';
 import { overloadPlugin } from './platform/overload.js';
@@ -157,6 +157,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerQueryRules(app);
 
   registerRequestId(app);
+  // Before any route: the request log redacts the path parameters that are secrets.
+  registerSecretPaths(app);
   registerGracefulClose(app);
   registerErrorHandling(app);
   // Before shedding, rate limiting and authentication: preflights answered at once, errors readable.

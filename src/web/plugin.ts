@@ -6,6 +6,8 @@ import { WEB_DIST, type WebManifest } from './build.js';
 
 /** Client-side routes: each serves the same page, which routes in the browser. */
 const PAGES = ['/', '/signin', '/setup', '/boards', '/boards/*', '/settings/*', '/site-admin', '/support', '/support/*', '/join/*'];
+/** Pages whose path is a working link (/join/inv_…, /join/set_…): the request log redacts it. */
+const SECRET_PAGES = new Set(['/join/*']);
 const ASSET = /^app-[A-Za-z0-9_-]{12}\.(js|css)$/;
 
 function page(manifest: WebManifest) {
@@ -79,7 +81,7 @@ export const webPlugin: FastifyPluginAsync<{ dist?: string }> = async (app, { di
 
   for (const url of PAGES) {
     // The page and its assets are static: like the docs, they do not spend anyone's request budget.
-    app.get(url, { schema: { hide: true }, config: { rateLimit: false } as never }, async (_request, reply) => {
+    app.get(url, { schema: { hide: true }, config: { rateLimit: false, ...(SECRET_PAGES.has(url) ? { secretParams: ['*'] } : {}) } as never }, async (_request, reply) => {
       const body = await loadPage();
       securityHeaders(reply).header('cache-control', 'no-cache');
       if (!body) {
