@@ -15,6 +15,7 @@ import { answerRoutes } from './answers/routes/answer.js';
 import { tryRoutes } from './answers/routes/try.js';
 import { insightRoutes } from './answers/routes/insights.js';
 import { knowledgeRoutes } from './answers/routes/knowledge.js';
+import { configureIndexCache } from './answers/knowledge/index-cache.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
@@ -173,6 +174,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(rateLimitPlugin, { config });
   // Each credential's module tells the limiter who a request is before its gate runs (the connector adds its own).
   app.rateLimitIdentifiers.push(personalCredentialIdentifier(app.db.prisma), answerKeyIdentifier(app.db.prisma), workspaceTokenIdentifier(app.db.prisma));
+  // Knowledge indexes are kept per process within KNOWLEDGE_INDEX_CACHE_MB, least recently used out first.
+  configureIndexCache({ db: app.db.prisma, maxBytes: config.KNOWLEDGE_INDEX_CACHE_MB * 1024 * 1024 });
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
   await app.register(boardCachePlugin, { config });
   await app.register(attachmentStorePlugin, { config });
@@ -248,9 +251,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
         await session.register(adminRoutes, { config, signUp, userChanged });
-        await session.register(workspaceRoutes);
+        await session.register(workspaceRoutes, { config });
         await session.register(agentRoutes);
-        await session.register(knowledgeRoutes);
+        await session.register(knowledgeRoutes, { config });
         await session.register(insightRoutes);
         await session.register(tryRoutes, { config, generator });
         await session.register(ticketConsoleRoutes);

@@ -159,6 +159,25 @@ export const configSchema = z.object({
    * no database work. 0 turns the cache off.
    */
   BOARD_CACHE_MB: int(0, 1_000_000).default(64),
+  /**
+   * Largest article, in characters of title and body together. Creating or replacing a larger one is 413,
+   * on every path (POST, PUT, import and its dry run, the CLI). Tokenising one article is the slice of an
+   * index build that cannot be cut: 100,000 characters take about 50-150 ms.
+   */
+  KNOWLEDGE_MAX_ARTICLE_CHARS: int(1000, 200_000).default(100_000),
+  /**
+   * A workspace's knowledge at most, in characters of every article's title and body: past it a create,
+   * replace or import is 413 and changes nothing. 20 million characters build an index of about 150 MB
+   * in 5-10 s of sliced work.
+   */
+  KNOWLEDGE_MAX_WORKSPACE_CHARS: int(10_000, 500_000_000).default(20_000_000),
+  /**
+   * Memory (MB, estimated from the characters tokenised) each process may keep workspaces' knowledge
+   * indexes in, least recently used out first; the index in use is kept even when it alone is larger.
+   */
+  KNOWLEDGE_INDEX_CACHE_MB: int(1, 1_000_000).default(512),
+  /** Who may create support workspaces: `everyone` signed in, or only `site_admins` (the CLI always may). */
+  WORKSPACE_CREATORS: z.enum(['everyone', 'site_admins']).default('everyone'),
   WEBHOOK_TIMEOUT_MS: int(1).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default(durationList.parse('5s,5m,30m,2h,5h,10h,10h')),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),

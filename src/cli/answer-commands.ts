@@ -6,6 +6,7 @@ import { createAnswerKey } from '../answers/keys/create-answer-key.js';
 import { revokeAnswerKey } from '../answers/keys/revoke-answer-key.js';
 import { removeArticle } from '../answers/knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../answers/knowledge/upsert-article.js';
+import { knowledgeLimits } from '../answers/knowledge/knowledge-limits.js';
 import * as s from '../answers/schemas.js';
 import { unsafeFindWorkspace } from '../workspaces/access.js';
 import { defineCommand } from './command.js';
@@ -105,9 +106,9 @@ export const knowledgeAdd = defineCommand({
   usage: 'knowledge add --workspace W --external-id X --title T --body B [--url U]',
   summary: 'add or replace one article (by external id); the next answer uses it',
   flags: z.strictObject({ workspace: workspaceFlag, externalId: s.externalId, ...s.articleFields }),
-  run: async ({ db }, f) => {
+  run: async ({ db, config }, f) => {
     await unsafeFindWorkspace({ db: db.prisma, workspaceId: f.workspace });
-    const { article } = await upsertArticle({ db: db.prisma, workspaceId: f.workspace, article: f });
+    const { article } = await upsertArticle({ db: db.prisma, workspaceId: f.workspace, article: f, limits: knowledgeLimits(config) });
     return { id: article.id, externalId: article.externalId };
   },
 });
@@ -117,7 +118,7 @@ export const knowledgeImport = defineCommand({
   usage: 'knowledge import --workspace W --file F',
   summary: 'add or replace the articles of a JSON file: an array of {externalId, title, body, url?} (all or none)',
   flags: z.strictObject({ workspace: workspaceFlag, file: z.string({ message: 'must be a file path' }) }),
-  run: async ({ db }, f) => {
+  run: async ({ db, config }, f) => {
     await unsafeFindWorkspace({ db: db.prisma, workspaceId: f.workspace });
     let json: unknown;
     try {
@@ -130,7 +131,7 @@ export const knowledgeImport = defineCommand({
       const issue = parsed.error.issues[0]!;
       throw new Error(`--file: ${issue.path.length ? `[${issue.path.join('].').replace(/\]\.(\d+)/g, '][$1')}: ` : ''}${issue.message}`);
     }
-    const { imported } = await importArticles({ db: db.prisma, workspaceId: f.workspace, articles: parsed.data });
+    const { imported } = await importArticles({ db: db.prisma, workspaceId: f.workspace, articles: parsed.data, limits: knowledgeLimits(config) });
     return { imported };
   },
 });

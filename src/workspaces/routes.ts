@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Config } from '../config.js';
+import { forbidden } from '../platform/errors.js';
 import { errorBody } from '../platform/openapi.js';
 
 import { consoleWorkspace, workspaceParam } from './console-context.js';
@@ -12,7 +14,7 @@ import { presentWorkspace } from './presenters.js';
 import * as s from './schemas.js';
 
 /** /agent/workspaces: the support workspaces a person belongs to (session only). */
-export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
+export const workspaceRoutes: FastifyPluginAsyncZod<{ config: Pick<Config, 'WORKSPACE_CREATORS'> }> = async (app, { config }) => {
 
   app.get(
     '/agent/workspaces',
@@ -32,11 +34,15 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['support console'],
         summary: 'Create a workspace; you are its owner',
+        description: 'WORKSPACE_CREATORS=site_admins keeps this to site administrators (403 for anyone else); the default lets every signed-in user.',
         body: z.strictObject({ name: s.workspaceName }),
         response: { 201: s.workspace, 400: errorBody, 401: errorBody, 403: errorBody },
       },
     },
     async (request, reply) => {
+      if (config.WORKSPACE_CREATORS === 'site_admins' && !request.actor.siteAdmin) {
+        throw forbidden('only site administrators may create workspaces on this server (WORKSPACE_CREATORS=site_admins)');
+      }
       const workspace = await createWorkspace({ db: app.db.prisma, name: request.body.name, ownerId: request.actor.userId });
       return reply.status(201).send(presentWorkspace({ ...workspace, role: 'owner' }));
     },

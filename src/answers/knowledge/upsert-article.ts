@@ -1,4 +1,5 @@
 import type { DbClient, PrismaClient } from '../../platform/db.js';
+import { checkArticleSizes, checkWorkspaceSize, DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './knowledge-limits.js';
 
 export interface ArticleInput {
   externalId: string;
@@ -23,19 +24,23 @@ export async function markKnowledgeChanged(tx: DbClient, workspaceId: number) {
   await tx.workspace.update({ where: { id: workspaceId }, data: { knowledgeVersion: { increment: 1 } } });
 }
 
-/** Creates or replaces the article with this externalId; the next answer uses it. */
-export async function upsertArticle({ db, workspaceId, article }: { db: PrismaClient; workspaceId: number; article: ArticleInput }) {
+/** Creates or replaces the article with this externalId; the next answer uses it. Past the knowledge limits: 413. */
+export async function upsertArticle({ db, workspaceId, article, limits = DEFAULT_KNOWLEDGE_LIMITS }: { db: PrismaClient; workspaceId: number; article: ArticleInput; limits?: KnowledgeLimits }) {
+  checkArticleSizes([article], limits);
   return db.$transaction(async (tx) => {
+    await checkWorkspaceSize({ tx, workspaceId, articles: [article], limits });
     const result = await write(tx, workspaceId, article);
     await markKnowledgeChanged(tx, workspaceId);
     return result;
   });
 }
 
-/** Upserts many articles in one transaction: all of them or none. */
-export async function importArticles({ db, workspaceId, articles }: { db: PrismaClient; workspaceId: number; articles: ArticleInput[] }) {
+/** Upserts many articles in one transaction: all of them or none (413 past the knowledge limits, and nothing written). */
+export async function importArticles({ db, workspaceId, articles, limits = DEFAULT_KNOWLEDGE_LIMITS }: { db: PrismaClient; workspaceId: number; articles: ArticleInput[]; limits?: KnowledgeLimits }) {
+  checkArticleSizes(articles, limits);
   return db.$transaction(
     async (tx) => {
+      await checkWorkspaceSize({ tx, workspaceId, articles, limits });
       let created = 0;
       for (const article of articles) if ((await write(tx, workspaceId, article)).created) created++;
       await markKnowledgeChanged(tx, workspaceId);

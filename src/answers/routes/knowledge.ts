@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.js';
 import { z } from 'zod';
 import { badRequest } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
@@ -9,6 +10,7 @@ import { previewImport } from '../knowledge/preview-import.js';
 import { readArticleFiles } from '../knowledge/read-article-files.js';
 import { removeArticle } from '../knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../knowledge/upsert-article.js';
+import { knowledgeLimits } from '../knowledge/knowledge-limits.js';
 import { presentArticle } from '../presenters.js';
 import { MAX_TEXT } from '../attachment-reader/reading.js';
 import { limitQueryString } from '../../platform/schemas.js';
@@ -20,8 +22,13 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody 
 const articleParams = z.strictObject({ ...workspaceParam, externalId: v.externalId });
 
 /** Knowledge articles of a workspace: every change applies to the next answer. */
-export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
+export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const db = app.db.prisma;
+  const limits = knowledgeLimits(config);
+  const tooLarge = errorBody.describe(
+    `Past the knowledge limits: an article may have ${limits.maxArticleChars} characters of title and body (KNOWLEDGE_MAX_ARTICLE_CHARS), ` +
+      `a workspace ${limits.maxWorkspaceChars} in all its articles (KNOWLEDGE_MAX_WORKSPACE_CHARS). Nothing is written.`,
+  );
 
   app.get(
     '/agent/workspaces/:workspaceId/articles',
@@ -54,12 +61,12 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create an article; without an externalId the server generates one',
         params: z.strictObject(workspaceParam),
         body: v.articleCreate,
-        response: { 201: v.article, ...errors, 409: errorBody.describe('The externalId given is taken.') },
+        response: { 201: v.article, ...errors, 409: errorBody.describe('The externalId given is taken.'), 413: tooLarge },
       },
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const article = await createArticle({ db, workspaceId: workspace.id, article: request.body });
+      const article = await createArticle({ db, workspaceId: workspace.id, article: request.body, limits });
       return reply.status(201).send(presentArticle(article));
     },
   );
@@ -81,12 +88,12 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create or replace an article (201 when created)',
         params: articleParams,
         body: v.articleBody,
-        response: { 200: v.article, 201: v.article, ...errors },
+        response: { 200: v.article, 201: v.article, ...errors, 413: tooLarge },
       },
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const { article, created } = await upsertArticle({ db, workspaceId: workspace.id, article: { externalId: request.params.externalId, ...request.body } });
+      const { article, created } = await upsertArticle({ db, workspaceId: workspace.id, article: { externalId: request.params.externalId, ...request.body }, limits });
       return reply.status(created ? 201 : 200).send(presentArticle(article));
     },
   );
@@ -119,7 +126,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
             dryRun: z.boolean(),
           }),
           ...errors,
-          413: errorBody,
+          413: tooLarge,
         },
       },
     },
@@ -132,8 +139,8 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
         ids.add(a.externalId);
       });
       const result = dryRun
-        ? await previewImport({ db, workspaceId: workspace.id, externalIds: [...ids] })
-        : await importArticles({ db, workspaceId: workspace.id, articles });
+        ? await previewImport({ db, workspaceId: workspace.id, articles, limits })
+        : await importArticles({ db, workspaceId: workspace.id, articles, limits });
       return { ...result, dryRun };
     },
   );
@@ -144,27 +151,37 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: 100 * 1024 * 1024,
       schema: {
         tags,
-        summary: 'Read PDFs\' text for the knowledge import (nothing is stored)',
+        summary: 'Read PDFs and HTML pages for the knowledge import (nothing is stored)',
         description:
-          `The import's preview turns each file into an article; Markdown, HTML and text are read in the browser, PDFs here, by the ` +
-          `answer API's attachment readers: up to 50 pages and ${MAX_TEXT} characters of text a file, within ATTACHMENT_READ_TIMEOUT_MS each.`,
+          `The import's preview turns each file into an article; Markdown and text are read in the browser, PDFs here, by the ` +
+          `answer API's attachment readers: up to 50 pages and ${MAX_TEXT} characters of text a file, within ATTACHMENT_READ_TIMEOUT_MS each, ` +
+          `titled by their first page's first heading (else their metadata's Title). HTML pages (a name ending in .html, .htm or .xhtml) ` +
+          `are read here too: their main content (Mozilla Readability: navigation, headers and footers left out) as Markdown with its ` +
+          `headings, lists and links, titled by their first <h1>, else their <title>.`,
         params: z.strictObject(workspaceParam),
         body: z.strictObject({
           files: z
             .array(
               z.strictObject({
                 filename: z.string().min(1).max(255).describe('The file\'s name, echoed back.'),
-                contentBase64: z.string().min(1).max(20_000_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, { message: 'must be plain base64' }).describe('The PDF, base64-encoded (15 MB at most).'),
+                contentBase64: z.string().min(1).max(20_000_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, { message: 'must be plain base64' }).describe('The PDF or HTML page (UTF-8), base64-encoded (15 MB at most).'),
               }),
             )
             .min(1)
             .max(20, { message: 'at most 20 files at once' })
-            .describe('PDFs, up to 20.'),
+            .describe('PDFs and HTML pages, up to 20.'),
         }),
         response: {
           200: z.object({
             texts: z
-              .array(z.object({ filename: z.string(), text: z.string().nullable().describe('The text, whitespace collapsed; null when none could be read.'), problem: z.string().nullable().describe('Why there is no text.') }))
+              .array(
+                z.object({
+                  filename: z.string(),
+                  title: z.string().nullable().describe('The document\'s own title (a PDF\'s first heading, an HTML page\'s first <h1> or <title>); null when it has none.'),
+                  text: z.string().nullable().describe('A PDF\'s text, whitespace collapsed; an HTML page\'s main content as Markdown; null when none could be read.'),
+                  problem: z.string().nullable().describe('Why there is no text.'),
+                }),
+              )
               .describe('One per file, in order.'),
           }),
           ...errors,
