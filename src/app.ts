@@ -8,14 +8,13 @@ import type { Config } from './config.js';
 import { generatorFromConfig } from './answers/generators/from-config.js';
 import type { Generator } from './answers/generators/generator.js';
 import { attachmentReaderPlugin } from './answers/attachment-reader/plugin.js';
-import { personalCredentialIdentifier } from './accounts/credentials/credential-identity.js';
+import { personalCredentialIdentifier, personalCredentials } from './accounts/credentials/credential-identity.js';
 import { answerKeyIdentifier } from './answers/keys/resolve-answer-key.js';
 import { agentRoutes } from './answers/routes/agents.js';
 import { answerRoutes } from './answers/routes/answer.js';
 import { tryRoutes } from './answers/routes/try.js';
 import { insightRoutes } from './answers/routes/insights.js';
 import { knowledgeRoutes } from './answers/routes/knowledge.js';
-import { configureIndexCache } from './answers/knowledge/index-cache.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
@@ -57,8 +56,12 @@ import { registerCors } from './platform/cors.js';
 import { registerQueryRules } from './platform/query-rules.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
-import { genRequestId, loggerOptions, RequestLog, registerRequestId, registerSecretPaths } from './platform/logging.js';
+import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
 import { metricsPlugin } from './platform/metrics.js';
+import { boardMetrics } from './boards/metrics.js';
+import { webhookMetrics } from './webhooks/metrics.js';
+import { mailMetrics } from './mail/metrics.js';
+import { answerMetrics } from './answers/metrics.js';
 import { migrate } from './platform/migrate.js';
 import { overloadPlugin } from './platform/overload.js';
 import { rateLimitPlugin } from './platform/rate-limit.js';
@@ -158,8 +161,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerQueryRules(app);
 
   registerRequestId(app);
-  // Before any route: the request log redacts the path parameters that are secrets.
-  registerSecretPaths(app);
   registerGracefulClose(app);
   registerErrorHandling(app);
   // Before shedding, rate limiting and authentication: preflights answered at once, errors readable.
@@ -174,8 +175,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(rateLimitPlugin, { config });
   // Each credential's module tells the limiter who a request is before its gate runs (the connector adds its own).
   app.rateLimitIdentifiers.push(personalCredentialIdentifier(app.db.prisma), answerKeyIdentifier(app.db.prisma), workspaceTokenIdentifier(app.db.prisma));
-  // Knowledge indexes are kept per process within KNOWLEDGE_INDEX_CACHE_MB, least recently used out first.
-  configureIndexCache({ db: app.db.prisma, maxBytes: config.KNOWLEDGE_INDEX_CACHE_MB * 1024 * 1024 });
+  app.rateLimitCredentials.push(...personalCredentials);
+  // …and, once its gate ran, who the request proved to be (a decoration absent on other surfaces is undefined).
+  app.rateLimitIdentities.push(
+    ({ actor }) => (actor ? (actor.via === 'key' ? `k:${actor.keyId}` : `u:${actor.userId}`) : null),
+    ({ answerKey }) => (answerKey ? `a:${answerKey.keyId}` : null),
+    ({ ticketWorkspaceId }) => (ticketWorkspaceId !== undefined && ticketWorkspaceId !== null ? `w:${ticketWorkspaceId}` : null),
+    ({ connector }) => (connector ? `c:${connector.connectionId}` : null),
+  );
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
   await app.register(boardCachePlugin, { config });
   await app.register(attachmentStorePlugin, { config });
@@ -183,7 +190,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
-  await app.register(metricsPlugin, { config });
+  // Each module's metrics, registered with the ground layer, which names none of them.
+  await app.register(metricsPlugin, { config, sources: [boardMetrics, webhookMetrics, mailMetrics, answerMetrics] });
 
   await app.register(healthRoutes);
   await app.register(webPlugin);
@@ -251,9 +259,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
         await session.register(adminRoutes, { config, signUp, userChanged });
-        await session.register(workspaceRoutes, { config });
+        await session.register(workspaceRoutes);
         await session.register(agentRoutes);
-        await session.register(knowledgeRoutes, { config });
+        await session.register(knowledgeRoutes);
         await session.register(insightRoutes);
         await session.register(tryRoutes, { config, generator });
         await session.register(ticketConsoleRoutes);

@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Database } from '../platform/db.js';
 import { withJitter } from '../platform/jitter.js';
-import { MAIL_ATTEMPT_CHANNEL } from '../platform/metrics.js';
+import { MAIL_ATTEMPT_CHANNEL } from './metrics.js';
 import { type OutboxSql, outboxSql } from '../platform/outbox-sql.js';
 import { OutboxWaker } from '../platform/outbox-waker.js';
 import { type ClaimedMail, claimMail, type MailResult, nextMailAt, recordMailResult } from './claim-mail.js';

@@ -11,11 +11,21 @@ import { databaseCounters, redisCounters, storeOver } from './rate-limit-store.j
  * Tells, before any surface's gate runs, whose budget a request's credential spends: its identity
  * (`k:…`, `a:…`) when it is this identifier's kind of credential and works; null when it is this
  * kind and does not work (it then counts against the address); undefined when it is not this
- * kind. Each module that owns a credential registers one (`app.rateLimitIdentifiers.push`), so the
- * ground layer knows no credential; each should be cheap (cached) and refuse malformed tokens
+ * kind. Each module that owns a credential registers one (`app.rateLimitIdentifiers.push`), with
+ * how to read it (`rateLimitCredentials`) and who it proved to be (`rateLimitIdentities`), so the
+ * ground layer knows no credential, header, cookie or request decoration; each should be cheap (cached) and refuse malformed tokens
  * without a lookup.
  */
 export type CredentialIdentifier = (request: FastifyRequest) => Promise<string | null | undefined>;
+
+/** Reads one credential a request may carry (a header, a cookie), raw; undefined when it carries none. */
+export type CredentialReader = (request: FastifyRequest) => string | undefined;
+
+/**
+ * Who a request proved to be once its surface's gate has run (`k:…`, `u:…`), from what the
+ * module's gate decorated the request with; null when it is not that module's credential.
+ */
+export type ProvenIdentity = (request: FastifyRequest) => string | null;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,6 +35,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The credential identifiers the rate limiter asks, in order (see CredentialIdentifier). */
     rateLimitIdentifiers: CredentialIdentifier[];
+    /** What a request's credentials are, to tell them apart without keeping them (see CredentialReader). */
+    rateLimitCredentials: CredentialReader[];
+    /** Who a request proved to be, asked in order after its gate (see ProvenIdentity). */
+    rateLimitIdentities: ProvenIdentity[];
   }
 }
 
@@ -36,33 +50,20 @@ export function isUnlimited(url: string): boolean {
 /** How long a credential that authenticated stays known to this process's limiter. */
 const VERIFIED_TTL_MS = 10 * 60_000;
 const MAX_VERIFIED = 10_000;
-const SESSION_COOKIE = /(?:^|;\s*)tb_session=([^;]*)/;
 
-/** The session cookie's value, read from the header (cookies are parsed after this plugin's hook). */
-export const sessionCookieOf = (request: FastifyRequest) => {
-  const { cookie } = request.headers;
-  return cookie === undefined ? undefined : SESSION_COOKIE.exec(cookie)?.[1];
-};
-
-/** The credential headers of a request, hashed (the raw token is kept nowhere); null when there are none. */
-function fingerprint(request: FastifyRequest): string | null {
-  const { authorization } = request.headers;
-  const apiKey = request.headers['x-api-key'];
-  const session = sessionCookieOf(request);
-  if (apiKey === undefined && authorization === undefined && !session) return null;
-  return createHash('sha256').update(`${String(apiKey ?? '')}\n${authorization ?? ''}\n${session ?? ''}`).digest('base64url');
+/** The credentials of a request, hashed (the raw token is kept nowhere); null when there are none. */
+function fingerprint(readers: CredentialReader[], request: FastifyRequest): string | null {
+  const parts = readers.map((read) => read(request));
+  if (parts.every((part) => part === undefined)) return null;
+  return createHash('sha256').update(parts.map((part) => part ?? '').join('\n')).digest('base64url');
 }
 
 /** Who a request proved to be, once its surface's gate has run: the budget it spends. */
-function identityOf(request: FastifyRequest): string | null {
-  const actor = request.actor as FastifyRequest['actor'] | undefined;
-  if (actor) return actor.via === 'key' ? `k:${actor.keyId}` : `u:${actor.userId}`;
-  const answerKey = request.answerKey as FastifyRequest['answerKey'] | undefined;
-  if (answerKey) return `a:${answerKey.keyId}`;
-  const workspaceId = request.ticketWorkspaceId as number | undefined;
-  if (workspaceId !== undefined) return `w:${workspaceId}`;
-  const connector = request.connector as FastifyRequest['connector'] | undefined;
-  if (connector) return `c:${connector.connectionId}`;
+function identityOf(identities: ProvenIdentity[], request: FastifyRequest): string | null {
+  for (const identity of identities) {
+    const proved = identity(request);
+    if (proved !== null) return proved;
+  }
   return null;
 }
 
@@ -93,6 +94,10 @@ export const rateLimitPlugin = fp<{ config: Config }>(
 
     const identifiers: CredentialIdentifier[] = [];
     app.decorate('rateLimitIdentifiers', identifiers);
+    const credentials: CredentialReader[] = [];
+    app.decorate('rateLimitCredentials', credentials);
+    const identities: ProvenIdentity[] = [];
+    app.decorate('rateLimitIdentities', identities);
     const verified = new Map<string, { identity: string; at: number }>();
     const remember = (fp: string, identity: string) => {
       if (verified.size >= MAX_VERIFIED) verified.clear();
@@ -110,7 +115,7 @@ export const rateLimitPlugin = fp<{ config: Config }>(
       // needs it anyway, and the store's error becomes the 503 it would have got.
       skipOnError: backend.kind === 'redis',
       keyGenerator: async (request) => {
-        const fp = fingerprint(request);
+        const fp = fingerprint(credentials, request);
         request.credentialFingerprint = fp;
         if (fp === null) return `ip:${addressOf(request.ip)}`;
         const known = verified.get(fp);
@@ -142,7 +147,7 @@ export const rateLimitPlugin = fp<{ config: Config }>(
     app.addHook('preHandler', async (request) => {
       const fp = request.credentialFingerprint;
       if (fp === null) return;
-      const identity = identityOf(request);
+      const identity = identityOf(identities, request);
       if (identity === null) return;
       const known = verified.get(fp);
       const now = Date.now();

@@ -7,6 +7,7 @@ import { type AttemptResult, recordAttempts } from './record-attempts.js';
 import { retryDelay } from './retry-schedule.js';
 import { createSender, type AttemptOutcome, type Sender } from './send-attempt.js';
 import { signatureHeader } from './signing.js';
+import { WEBHOOK_ATTEMPT_CHANNEL } from './metrics.js';
 
 export interface DispatcherOptions {
   timeoutMs: number;
@@ -24,7 +25,7 @@ export interface DispatcherOptions {
 }
 
 /** Each finished attempt, for metrics (src/platform/metrics.ts): `{ db, succeeded, status }`. */
-const attempted = channel('taskboard:webhook-attempt');
+const attempted = channel(WEBHOOK_ATTEMPT_CHANNEL);
 
 /** Time kept in every lease for an attempt's result to be written after its deadline. */
 const RECORD_MARGIN_MS = 5000;

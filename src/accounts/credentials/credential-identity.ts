@@ -1,7 +1,25 @@
 import type { FastifyRequest } from 'fastify';
 import type { PrismaClient } from '../../platform/db.js';
-import { type CredentialIdentifier, sessionCookieOf } from '../../platform/rate-limit.js';
+import type { CredentialIdentifier, CredentialReader } from '../../platform/rate-limit.js';
 import { checkApiKey, resolveSession } from './resolve-credential.js';
+
+const SESSION_COOKIE_VALUE = /(?:^|;\s*)tb_session=([^;]*)/;
+
+/** The session cookie's value, read from the header (cookies are parsed after the rate limiter's hook); undefined when absent or empty. */
+export const sessionCookieOf: CredentialReader = (request) => {
+  const { cookie } = request.headers;
+  return (cookie === undefined ? undefined : SESSION_COOKIE_VALUE.exec(cookie)?.[1]) || undefined;
+};
+
+/** The personal credentials a request may carry, for the rate limiter's fingerprint: a key header, Authorization, the session cookie. */
+export const personalCredentials: CredentialReader[] = [
+  (request) => {
+    const apiKey = request.headers['x-api-key'];
+    return apiKey === undefined ? undefined : String(apiKey);
+  },
+  (request) => request.headers.authorization,
+  sessionCookieOf,
+];
 
 /**
  * Whose budget a request's personal key or session spends, read the way the `/api` gate reads
