@@ -3,6 +3,7 @@ import { findUserByEmail } from '../accounts/users/find-user.js';
 import { listUsers } from '../accounts/users/list-users.js';
 import * as s from '../accounts/schemas.js';
 import { setUserStatus } from '../accounts/users/set-user-status.js';
+import { setUserEmail } from '../accounts/email/set-user-email.js';
 import { createUserWithInvitations } from '../boards/members/sign-up.js';
 import { defineCommand } from './command.js';
 
@@ -36,6 +37,19 @@ function statusCommand(verb: 'block' | 'unblock' | 'delete', status: 'blocked' |
     },
   });
 }
+
+export const userSetEmail = defineCommand({
+  name: 'user set-email',
+  usage: 'user set-email --email E --new-email N',
+  summary: "change a user's e-mail address at once (no confirmation mail: on a server without SMTP, the only way)",
+  flags: z.strictObject({ email: s.email, newEmail: s.email }),
+  run: async ({ db, events }, f) => {
+    const user = await findUserByEmail({ db: db.prisma, email: f.email });
+    const userChanged = events && ((userId: number) => events.invalidate({ userId }));
+    const updated = await setUserEmail({ db: db.prisma, userId: user.id, email: f.newEmail, userChanged });
+    return { id: updated.id, email: updated.email };
+  },
+});
 
 export const userBlock = statusCommand('block', 'blocked', 'block a user: sessions end, keys stop working');
 export const userUnblock = statusCommand('unblock', 'active', 'unblock a user');

@@ -31,7 +31,7 @@ function base62(n: number, width: number): string {
  * them (as GitHub's tokens do) so secret scanners can tell a real token from a look-alike
  * without asking us.
  */
-export function generateToken(prefix: 'tsk_' | 'ans_' | 'wst_' | 'inv_' | 'set_'): string {
+export function generateToken(prefix: 'tsk_' | 'ans_' | 'wst_' | 'inv_' | 'set_' | 'eml_'): string {
   const random = randomBase62(RANDOM_CHARS);
   return `${prefix}${random}${base62(crc32(random), CHECKSUM_CHARS)}`;
 }

@@ -10,6 +10,9 @@ import type { LoginThrottle } from '../sessions/login-throttle.js';
 import { presentSession, presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
 import { updateAccount } from '../users/update-account.js';
+import { confirmEmailChange } from '../email/confirm-email-change.js';
+import { requestEmailChange } from '../email/request-email-change.js';
+import { joinUrl } from '../join/join-url.js';
 import type { UserChanged } from '../users/user-changed.js';
 
 const currentPassword = z.string().min(1, { message: 'is required' }).max(256).describe('Your current password.');
@@ -29,7 +32,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
       throttle.succeeded(request.actor.email, request.ip);
       return result;
     } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith('currentPassword: is not'))) throttle.release(request.actor.email, request.ip);
+      if (!(error instanceof Error && /^currentPassword: .*not your current password$/.test(error.message))) throttle.release(request.actor.email, request.ip);
       throw error;
     }
   };
@@ -40,24 +43,68 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
       schema: {
         operationId: 'updateAccount',
         tags: ['web session'],
-        summary: 'Change your name or e-mail address',
+        summary: 'Change your name at once; ask for a new e-mail address, confirmed from that address',
         description:
-          'A new e-mail address needs `currentPassword` (400 naming it when missing or wrong); an address another account uses is 409. ' +
-          'Sending your current address changes nothing and needs no password.',
+          'A name changes at once. A new e-mail address does not: it needs `currentPassword` (400 naming it when missing or wrong), ' +
+          'and a link is mailed to the new address; the account signs in with it only once that link is opened while signed in to this ' +
+          'account (`POST /account/email/confirm`), and the old address is then told. `emailChange` says where the link went. ' +
+          'An address another account uses, or one with a pending board invitation, is 409. A server that sends no mail (no SMTP) ' +
+          'answers 403: there only a site administrator changes addresses. Sending your current address changes nothing and needs no password.',
         body: z
           .strictObject({ name: s.userName.optional(), email: s.email.optional(), currentPassword: currentPassword.optional() })
           .refine((b) => b.name !== undefined || b.email !== undefined, { message: 'send name or email' }),
-        response: { 200: z.object({ user: s.user }), 400: errorBody, 401: errorBody, 409: errorBody, 429: errorBody },
+        response: {
+          200: z.object({
+            user: s.user,
+            emailChange: z
+              .object({
+                email: z.string().describe('The new address the confirmation link was mailed to.'),
+                expiresAt: z.string().describe('When the link stops working, ISO-8601 UTC.'),
+              })
+              .nullable()
+              .describe('null: no new address was asked for.'),
+          }),
+          400: errorBody,
+          401: errorBody,
+          403: errorBody,
+          409: errorBody,
+          429: errorBody,
+        },
       },
     },
     async (request) => {
       const { name, email, currentPassword: password } = request.body;
-      const change = () => updateAccount({ db: app.db.prisma, userId: request.actor.userId, name, email, currentPassword: password, userChanged });
+      const userId = request.actor.userId;
       // The password is checked only for a new address: only then may its outcome count (or forgive).
-      const newEmail = email !== undefined && email !== request.actor.email;
-      const user = newEmail ? await checkingPassword(request, change) : await change();
-      return { user: presentUser(user) };
+      const emailChange =
+        email !== undefined && email !== request.actor.email
+          ? await checkingPassword(request, () =>
+              requestEmailChange({ db: app.db.prisma, mail: app.mail, userId, newEmail: email, currentPassword: password, linkFor: (token) => joinUrl(request, config, token) }),
+            )
+          : null;
+      const user = name !== undefined ? await updateAccount({ db: app.db.prisma, userId, name, userChanged }) : await app.db.prisma.user.findUniqueOrThrow({ where: { id: userId } });
+      return { user: presentUser(user), emailChange: emailChange && { email: emailChange.email, expiresAt: emailChange.expiresAt.toISOString() } };
     },
+  );
+
+  app.post(
+    '/account/email/confirm',
+    {
+      schema: {
+        operationId: 'confirmEmailChange',
+        tags: ['web session'],
+        summary: 'Confirm a new e-mail address with the link mailed to it',
+        description:
+          'The token of the link (`eml_…`, from `/join/eml_…`) mailed by `PATCH /account`. Only the account that asked may confirm it (another: 404). ' +
+          'The account then signs in with the new address, and a mail tells the old one. Unknown, used or replaced link: 404; expired: 410; ' +
+          'another account took the address meanwhile: 409.',
+        body: z.strictObject({ token: z.string().min(1).max(100).describe('The link token, eml_….') }),
+        response: { 200: z.object({ user: s.user }), 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody, 410: errorBody },
+      },
+    },
+    async (request) => ({
+      user: presentUser(await confirmEmailChange({ db: app.db.prisma, mail: app.mail, userId: request.actor.userId, token: request.body.token, userChanged })),
+    }),
   );
 
   app.put(

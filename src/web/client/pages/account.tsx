@@ -24,6 +24,8 @@ function Profile() {
   const [email, setEmail] = useState(user.email);
   const [currentPassword, setCurrentPassword] = useState('');
   const [saved, setSaved] = useState(false);
+  // Where the confirmation link of a new address went: the address changes once it is opened.
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const { error, busy, run } = useAction();
   const emailChanged = email.trim().toLowerCase() !== user.email;
   const dirty = name.trim() !== user.name || emailChanged;
@@ -36,7 +38,7 @@ function Profile() {
           e.preventDefault();
           setSaved(false);
           void run(async () => {
-            const { user: updated } = await patch<{ user: User }>('/account', {
+            const { user: updated, emailChange } = await patch<{ user: User; emailChange: { email: string } | null }>('/account', {
               ...(name.trim() !== user.name ? { name } : {}),
               ...(emailChanged ? { email, currentPassword } : {}),
             });
@@ -44,6 +46,7 @@ function Profile() {
             setName(updated.name);
             setEmail(updated.email);
             setCurrentPassword('');
+            if (emailChange) setPendingEmail(emailChange.email);
             setSaved(true);
           });
         }}
@@ -75,6 +78,16 @@ function Profile() {
         )}
         <Alert error={error} fields={['name', 'email', 'currentPassword']} />
         {saved && !dirty && <p role="status">Saved.</p>}
+        {!pendingEmail && new URLSearchParams(location.search).get('email') === 'confirmed' && (
+          <p class="notice" role="status">
+            Your new e-mail address is confirmed: you sign in with {user.email} from now on.
+          </p>
+        )}
+        {pendingEmail && (
+          <p class="notice" role="status">
+            We sent a link to <strong>{pendingEmail}</strong>. Your address changes once you open it while signed in here.
+          </p>
+        )}
         <button type="submit" class="primary" disabled={busy || !dirty}>
           Save profile
         </button>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api';
 import type { JoinLink, User } from '../types';
+import { ConfirmEmailPage } from './confirm-email';
 import { Alert, errorFor, FieldError, formatDate, PageTitle, useAction, useLoad } from '../ui';
 
 /**
@@ -9,6 +10,12 @@ import { Alert, errorFor, FieldError, formatDate, PageTitle, useAction, useLoad 
  * board. Used, revoked and expired links each get a page that says so and whom to ask.
  */
 export function JoinPage({ token, signedInAs }: { token: string; signedInAs: User | null }) {
+  // A new e-mail address's confirmation (eml_…) is the account's own business, not a sign-up.
+  if (token.startsWith('eml_')) return <ConfirmEmailPage token={token} signedInAs={signedInAs} />;
+  return <JoinLinkPage token={token} signedInAs={signedInAs} />;
+}
+
+function JoinLinkPage({ token, signedInAs }: { token: string; signedInAs: User | null }) {
   const link = useLoad(() => get<{ link: JoinLink }>(`/auth/join/${encodeURIComponent(token)}`).then((r) => r.link), [token]);
   if (link.error) return <LinkProblem error={link.error} />;
   if (!link.data) return <p class="boot">Loading…</p>;

@@ -1,0 +1,68 @@
+import type { PrismaClient } from '../../platform/db.js';
+import { badRequest, conflict, forbidden } from '../../platform/errors.js';
+import { composeMail, PRODUCT } from '../../mail/compose.js';
+import type { MailOutbox } from '../../mail/outbox.js';
+import { recordMail } from '../../mail/record-mail.js';
+import { verifyPassword } from '../credentials/passwords.js';
+import { generateToken, hashToken } from '../credentials/tokens.js';
+
+/** How long a confirmation link works. */
+export const EMAIL_CHANGE_HOURS = 24;
+
+export interface RequestEmailChangeOptions {
+  db: PrismaClient;
+  mail: MailOutbox;
+  userId: number;
+  /** Lower-cased by the schema. */
+  newEmail: string;
+  currentPassword: string | undefined;
+  /** The web page that opens a token (`<origin>/join/<token>`). */
+  linkFor: (token: string) => string;
+}
+
+/** Refused on a server that sends no mail: nothing could confirm the new address. */
+export const NO_MAIL_MESSAGE = 'email: this server sends no mail, so it cannot confirm a new address; ask a site administrator to change it';
+
+/**
+ * A person asks to use a new e-mail address. Nothing changes yet: a link is mailed to the new
+ * address (in the same transaction as the request, through the mail outbox) and the change takes
+ * effect only when it is opened by the same account (confirmEmailChange), so nobody can take an
+ * address they cannot read. A new request replaces the previous one. Needs the current password;
+ * an address another account uses is 409; a server without SMTP refuses (403: site admins change
+ * addresses there).
+ */
+export async function requestEmailChange({ db, mail, userId, newEmail, currentPassword, linkFor }: RequestEmailChangeOptions) {
+  if (!mail.enabled) throw forbidden(NO_MAIL_MESSAGE);
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+  if (currentPassword === undefined) throw badRequest('currentPassword: required to change your e-mail address');
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest('currentPassword: that is not your current password');
+  const taken = await db.user.findUnique({ where: { email: newEmail }, select: { id: true } });
+  if (taken) throw conflict('email: another account uses this address');
+  const invited = await db.invitation.findFirst({ where: { email: newEmail, expiresAt: { gt: new Date() } }, select: { id: true } });
+  if (invited) throw conflict('email: this address has a pending invitation; accept it from its link instead');
+  const token = generateToken('eml_');
+  const tokenHash = hashToken(token);
+  const expiresAt = new Date(Date.now() + EMAIL_CHANGE_HOURS * 3_600_000);
+  const link = linkFor(token);
+  await db.$transaction(async (tx) => {
+    const change = await tx.emailChange.upsert({
+      where: { userId },
+      create: { userId, newEmail, tokenHash, expiresAt },
+      update: { newEmail, tokenHash, expiresAt, createdAt: new Date() },
+    });
+    await recordMail(tx, {
+      key: `email-change:${change.id}:${tokenHash.slice(0, 16)}`,
+      kind: 'email-change',
+      to: newEmail,
+      subject: `Confirm your new e-mail address for ${PRODUCT}`,
+      ...composeMail({
+        greeting: `Hello ${user.name},`,
+        paragraphs: [`You asked to sign in to ${PRODUCT} with this address (${newEmail}) instead of ${user.email}.`, 'The change takes effect once you open this link, signed in to your account. It works for 24 hours.'],
+        action: { label: 'Confirm this address', url: link },
+        footer: ['If you did not ask for this, ignore this mail: nothing changes.'],
+      }),
+    });
+  });
+  mail.wake();
+  return { email: newEmail, expiresAt };
+}
