@@ -73,8 +73,8 @@ describe('the support console backend (/agent, session)', () => {
     const res = await w.call('POST', '/articles/read-files', { files: [{ filename: 'warranty.pdf', contentBase64: good }, { filename: 'broken.pdf', contentBase64: Buffer.from('not a pdf at all').toString('base64') }] });
     expect(res.statusCode).toBe(200);
     expect(res.json().texts).toEqual([
-      { filename: 'warranty.pdf', text: 'Warranty: two years on every device, parts and labour.', problem: null },
-      { filename: 'broken.pdf', text: null, problem: expect.stringContaining('No text could be read') },
+      { filename: 'warranty.pdf', title: null, text: 'Warranty: two years on every device, parts and labour.', problem: null },
+      { filename: 'broken.pdf', title: null, text: null, problem: expect.stringContaining('No text could be read') },
     ]);
     expect((await w.call('POST', '/articles/read-files', { files: [] })).statusCode).toBe(400);
     const member = await makeUser(t.db);

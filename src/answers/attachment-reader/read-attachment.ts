@@ -48,9 +48,9 @@ export async function readAttachment({
   // A plain Uint8Array view: pdf.js copies a Buffer it is given.
   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
   if (kind === 'image') return readImage(bytes, ocr);
-  const text = await pdfText(bytes);
+  const { text, title } = await pdfText(bytes);
   if (budget.exceeded) return { kind, status: 'too_large' };
-  if (text) return { kind, status: 'read', text };
+  if (text) return { kind, status: 'read', text, ...(title ? { title } : {}) };
   // Decoded again: pdf.js took the first copy's memory (its buffer is detached now).
   return ocr ? scannedPdf(Buffer.from(contentBase64, 'base64'), ocr, deadlineAt) : { kind, status: 'unreadable' };
 }
@@ -82,27 +82,51 @@ async function scannedPdf(bytes: Uint8Array, ocr: Ocr, deadlineAt: number): Prom
   return text ? { kind: 'pdf', status: 'read', text } : { kind: 'pdf', status: 'read' };
 }
 
-async function pdfText(bytes: Uint8Array): Promise<string | null> {
+async function pdfText(bytes: Uint8Array): Promise<{ text: string | null; title: string | null }> {
   try {
     const pdf = await getDocumentProxy(bytes, { verbosity: 0 });
     try {
       const pages = Math.min(pdf.numPages, MAX_PDF_PAGES);
       const parts: string[] = [];
       let length = 0;
+      let title: string | null = null;
       for (let n = 1; n <= pages && length < MAX_TEXT; n++) {
         const content = await (await pdf.getPage(n)).getTextContent();
+        if (n === 1) title = headingOf(content.items);
         const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
         parts.push(text);
         length += text.length;
       }
       const text = parts.join('\n').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
-      return text || null;
+      if (!title) {
+        const info = (await pdf.getMetadata().catch(() => null))?.info as { Title?: unknown } | undefined;
+        title = typeof info?.Title === 'string' ? info.Title.replace(/\s+/g, ' ').trim().slice(0, 200) || null : null;
+      }
+      return { text: text || null, title };
     } finally {
       await pdf.destroy();
     }
   } catch {
-    return null;
+    return { text: null, title: null };
   }
+}
+
+/**
+ * A page's first heading: the first run of text set larger than the body (the size most of its
+ * characters have), when it is short enough to be a title. Null on a page of one size.
+ */
+function headingOf(items: readonly object[]): string | null {
+  const runs = items.filter((i): i is { str: string; transform: number[]; height: number } => 'str' in i && typeof i.str === 'string' && i.str.trim() !== '');
+  const size = (i: { transform: number[]; height: number }) => Math.round(Math.abs(i.transform[3] ?? 0) || i.height);
+  const characters = new Map<number, number>();
+  for (const i of runs) characters.set(size(i), (characters.get(size(i)) ?? 0) + i.str.length);
+  const body = [...characters].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const start = runs.findIndex((i) => body !== undefined && size(i) > body);
+  if (start < 0) return null;
+  const words: string[] = [];
+  for (let k = start; k < runs.length && size(runs[k]!) === size(runs[start]!); k++) words.push(runs[k]!.str);
+  const heading = words.join(' ').replace(/\s+/g, ' ').trim();
+  return heading.length <= 200 ? heading : null;
 }
 
 async function readImage(bytes: Uint8Array, ocr: Ocr | null): Promise<AttachmentReading> {

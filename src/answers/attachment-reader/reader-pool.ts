@@ -144,12 +144,12 @@ export class AttachmentReader {
     }
   }
 
-  #settle(job: Job, status: ReadingStatus, text?: string) {
+  #settle(job: Job, status: ReadingStatus, text?: string, title?: string) {
     if (job.done) return;
     job.done = true;
     if (job.slot?.job === job) job.slot.job = null;
     job.slot = null;
-    job.finish(text === undefined ? { kind: job.kind, status } : { kind: job.kind, status, text });
+    job.finish({ kind: job.kind, status, ...(text === undefined ? {} : { text }), ...(title === undefined ? {} : { title }) });
   }
 
   /** Takes a reader out of the pool and terminates it; its attachment, if any, gets `status`. */
@@ -205,11 +205,11 @@ export class AttachmentReader {
         slot.ready = true;
         this.#notify(true);
       } else if (slot.job?.id === message.id) {
-        const { status, text } = message.reading;
+        const { status, text, title } = message.reading;
         // A reader stopped by the decode budget has unwound pdf.js and freed what it decoded: it
         // stays. Replacing it costs a start (tsx, pdf.js: 0.3-1 s of CPU) out of other calls' deadlines.
         if (status === 'too_large') this.#options.log.warn({ kind: slot.job.kind }, 'attachment reader: attachment past a cap');
-        this.#settle(slot.job, status, text);
+        this.#settle(slot.job, status, text, title);
       }
       this.#dispatch();
     });

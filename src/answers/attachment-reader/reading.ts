@@ -17,6 +17,8 @@ export interface AttachmentReading {
   status: ReadingStatus;
   /** A PDF's text, or the text OCR found in an image; at most MAX_TEXT characters. */
   text?: string;
+  /** A PDF's title: its first page's first heading (text larger than the body's), else its metadata's Title. */
+  title?: string;
 }
 
 /** Characters of attachment text one answer reads: enough context, bounded work. */

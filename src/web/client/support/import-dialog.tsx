@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api';
 import { Alert, Modal, Table, useAction } from '../ui';
-import { externalIdFromFileName, type FileKind, fromHtml, fromMarkdown, fromText, kindOf, MAX_BODY, MAX_TITLE, titleFromFileName } from './import-files';
+import { externalIdFromFileName, type FileKind, fromMarkdown, fromText, kindOf, MAX_BODY, MAX_TITLE, titleFromFileName } from './import-files';
 
 /** One article-to-be in the import's preview. */
 interface Candidate {
@@ -41,10 +41,16 @@ function candidate(file: string, kind: FileKind, parsed: { title: string | null;
   return { key, file, kind, externalId: externalIdFromFileName(file), title, body, include: !!body.trim(), problem: body.trim() ? null : 'No text found in this file.', exists: false, truncated };
 }
 
-/** Reads the chosen files into candidates; PDFs go to the server to be read. */
+/** Files the server reads in one request at most. */
+const READ_BATCH = 20;
+
+/**
+ * Reads the chosen files into candidates; PDFs and HTML pages go to the server to be read (a PDF's
+ * text and first heading; a page's main content as Markdown, without its navigation).
+ */
 async function readFiles(workspaceId: number, files: File[]): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  const pdfs: { file: File; index: number }[] = [];
+  const pdfs: { file: File; index: number; kind: 'pdf' | 'html' }[] = [];
   for (const [i, file] of files.entries()) {
     const kind = kindOf(file);
     const key = `${i}:${file.name}`;
@@ -78,21 +84,25 @@ async function readFiles(workspaceId: number, files: File[]): Promise<Candidate[
           truncated: false,
         });
       });
-    } else if (kind === 'pdf') {
-      pdfs.push({ file, index: out.length });
+    } else if (kind === 'pdf' || kind === 'html') {
+      pdfs.push({ file, index: out.length, kind });
       out.push(candidate(file.name, kind, { title: null, body: '' }, key));
     } else {
       const text = await file.text();
-      out.push(candidate(file.name, kind, kind === 'markdown' ? fromMarkdown(text) : kind === 'html' ? fromHtml(text) : fromText(text), key));
+      out.push(candidate(file.name, kind, kind === 'markdown' ? fromMarkdown(text) : fromText(text), key));
     }
   }
-  if (pdfs.length) {
-    const files = await Promise.all(pdfs.map(async ({ file }) => ({ filename: file.name, contentBase64: base64Of(await file.arrayBuffer()) })));
-    const { texts } = await post<{ texts: { text: string | null; problem: string | null }[] }>(`/agent/workspaces/${workspaceId}/articles/read-files`, { files });
-    pdfs.forEach(({ file, index }, n) => {
+  for (let start = 0; start < pdfs.length; start += READ_BATCH) {
+    const batch = pdfs.slice(start, start + READ_BATCH);
+    // The server tells a page from a PDF by its name's ending.
+    const files = await Promise.all(
+      batch.map(async ({ file, kind }) => ({ filename: kind === 'html' && !/\.x?html?$/i.test(file.name) ? `${file.name}.html` : file.name, contentBase64: base64Of(await file.arrayBuffer()) })),
+    );
+    const { texts } = await post<{ texts: { title: string | null; text: string | null; problem: string | null }[] }>(`/agent/workspaces/${workspaceId}/articles/read-files`, { files });
+    batch.forEach(({ file, index, kind }, n) => {
       const read = texts[n]!;
-      const c = candidate(file.name, 'pdf', { title: null, body: read.text ?? '' }, out[index]!.key);
-      out[index] = read.text ? c : { ...c, include: false, problem: read.problem ?? 'No text could be read from this PDF.' };
+      const c = candidate(file.name, kind, { title: read.title, body: read.text ?? '' }, out[index]!.key);
+      out[index] = read.text ? c : { ...c, include: false, problem: read.problem ?? `No text could be read from this ${kind === 'pdf' ? 'PDF' : 'page'}.` };
     });
   }
   // Two files with one name (a.md, a.html) would replace each other: the later ones get a suffix.

@@ -1,8 +1,8 @@
 /**
- * Files dropped into the knowledge import, turned into articles in the browser: Markdown, HTML and
- * plain text here; PDFs are read by the server (its attachment readers). Each file is one article:
- * its title from the first heading (Markdown), <title> or first <h1> (HTML), else the file name;
- * its body as plain text.
+ * Files dropped into the knowledge import, turned into articles in the browser: Markdown and plain
+ * text here; PDFs and HTML pages are read by the server (its attachment readers; Readability for a
+ * page's main content). Each file is one article: its title from the first heading, else the file
+ * name.
  */
 
 export const MAX_TITLE = 300;
@@ -113,46 +113,6 @@ function inline(text: string) {
     .replace(/~~(.+?)~~/g, '$1')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1');
-}
-
-const BLOCKS = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
-  'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'TR', 'UL',
-]);
-/** Blocks followed by a blank line; other blocks end their line. */
-const PARAGRAPHS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'P', 'PRE', 'TABLE', 'UL', 'OL', 'BLOCKQUOTE']);
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'HEAD']);
-
-/** HTML → {title, body}: <title> (else the first <h1>) is the title; the body's text keeps its paragraphs. */
-export function fromHtml(source: string): { title: string | null; body: string } {
-  // DOMParser builds an inert document: no script runs, nothing loads. Styles are dropped first:
-  // the page's Content-Security-Policy would refuse (and report) applying them, and the text has no use for them.
-  const unstyled = source.replace(/<style\b[\s\S]*?<\/style\s*>/gi, '').replace(/\sstyle\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '');
-  const doc = new DOMParser().parseFromString(unstyled, 'text/html');
-  const h1 = doc.querySelector('h1');
-  const title = doc.querySelector('title')?.textContent?.replace(/\s+/g, ' ').trim() || h1?.textContent?.replace(/\s+/g, ' ').trim() || null;
-  // A first <h1> that says the title again is not part of the body.
-  if (h1 && title && h1.textContent?.replace(/\s+/g, ' ').trim() === title) h1.remove();
-  const parts: string[] = [];
-  const walk = (node: Node, pre: boolean) => {
-    if (node.nodeType === Node.TEXT_NODE) {
-      parts.push(pre ? node.textContent ?? '' : (node.textContent ?? '').replace(/\s+/g, ' '));
-      return;
-    }
-    if (node.nodeType !== Node.ELEMENT_NODE) return;
-    const el = node as Element;
-    if (SKIPPED.has(el.tagName)) return;
-    const block = BLOCKS.has(el.tagName);
-    if (block) parts.push('\n');
-    if (el.tagName === 'LI') parts.push('- ');
-    if (el.tagName === 'IMG' && el.getAttribute('alt')) parts.push(el.getAttribute('alt')!);
-    if (el.tagName === 'TD' || el.tagName === 'TH') parts.push(' ');
-    for (const child of el.childNodes) walk(child, pre || el.tagName === 'PRE');
-    if (block) parts.push(PARAGRAPHS.has(el.tagName) ? '\n\n' : '\n');
-  };
-  walk(doc.body, false);
-  const body = tidy(parts.join('').replace(/[ \t]*\n[ \t]*/g, '\n'));
-  return { title, body };
 }
 
 /** Plain text: the file name is the title; the text is the body. */
