@@ -53,7 +53,7 @@ interface TurnRow {
   attachments: unknown;
   latencyMs: number;
   createdAt: Date;
-  feedback?: { verdict: 'right' | 'wrong' | 'needs_human'; article: { externalId: string } | null; user: { name: string } | null; updatedAt: Date } | null;
+  feedback?: { verdict: 'right' | 'wrong' | 'needs_human' | 'should_answer'; counts: boolean; why: string | null; article: { externalId: string } | null; user: { name: string } | null; updatedAt: Date } | null;
 }
 
 export function presentTurn(t: TurnRow): z.infer<typeof v.turn> {
@@ -70,7 +70,14 @@ export function presentTurn(t: TurnRow): z.infer<typeof v.turn> {
     attachments: t.attachments as z.infer<typeof v.turn>['attachments'],
     latencyMs: t.latencyMs,
     feedback: t.feedback
-      ? { verdict: t.feedback.verdict, articleId: t.feedback.verdict === 'wrong' ? (t.feedback.article?.externalId ?? null) : null, by: t.feedback.user?.name ?? null, updatedAt: t.feedback.updatedAt.toISOString() }
+      ? {
+          verdict: t.feedback.verdict,
+          articleId: t.feedback.verdict === 'wrong' ? (t.feedback.article?.externalId ?? null) : null,
+          counts: t.feedback.counts,
+          why: t.feedback.why,
+          by: t.feedback.user?.name ?? null,
+          updatedAt: t.feedback.updatedAt.toISOString(),
+        }
       : null,
     createdAt: t.createdAt.toISOString(),
   };

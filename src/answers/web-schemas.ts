@@ -106,13 +106,29 @@ export const articleImportBody = z.strictObject({
 });
 
 export const verdict = z
-  .enum(['right', 'wrong', 'needs_human'])
-  .describe('right: the answer (or the hand-off) was right; wrong: another article answers it (`articleId`); needs_human: it should have gone to a person.');
+  .enum(['right', 'wrong', 'needs_human', 'should_answer'])
+  .describe(
+    'right: the answer (or the hand-off) was right; wrong: another article answers it (`articleId`); needs_human: it should have gone to a person; ' +
+      'should_answer: it was handed over, but its first source was right — it should have answered (only on a handed-over turn that cited an article).',
+  );
+
+/** Whether the decision learns from a verdict, and why not. */
+const counting = {
+  counts: z
+    .boolean()
+    .describe(
+      'Whether the needs_human decision learns from this verdict. false: a turn handed over before the decision was asked (a request for a person, ' +
+        'a hand-off topic, an account action, an unreadable file), a turn without stored features, or a `wrong` verdict whose named article does ' +
+        'not rank first for the message with the knowledge as it is now (that verdict only adds the message as a phrasing of the article).',
+    ),
+  why: z.string().nullable().describe('Why it does not count, in a sentence; null when it counts.'),
+};
 
 export const turnFeedback = z
   .object({
     verdict,
     articleId: z.string().nullable().describe('The article that answers the message: the one named with `wrong`, else null.'),
+    ...counting,
     by: z.string().nullable().describe('Who gave it (null once their account is gone).'),
     updatedAt: z.string(),
   })
@@ -131,7 +147,7 @@ export const learning = z
   })
   .describe('Learning');
 
-export const feedbackResult = learning.extend({ turnId: z.number().int(), verdict, articleId: z.string().nullable() }).describe('FeedbackResult');
+export const feedbackResult = learning.extend({ turnId: z.number().int(), verdict, articleId: z.string().nullable(), ...counting }).describe('FeedbackResult');
 
 export const turn = z
   .object({

@@ -34,9 +34,10 @@ describe('verdicts on answers in the console', () => {
 
     await field.fill('inv-pdf');
     await turn.getByRole('button', { name: 'Save' }).click();
-    // Nothing was found for this message: it teaches a phrasing, not when to hand over.
-    await turn.getByRole('status').filter({ hasText: 'Saved. Messages worded like this one will now find “inv-pdf”. 0 verdicts of your team count toward when to hand over' }).waitFor();
-    await expect.poll(() => turn.getByTestId('verdict').innerText().catch(() => '')).toBe(`Marked wrong (the right article: inv-pdf) by ${w.owner.name}. Take it back`);
+    // Nothing was found for this message: it teaches a phrasing, not when to hand over, and the console says so.
+    await turn.getByRole('status').filter({ hasText: 'Saved. Messages worded like this one will now find “inv-pdf”. It does not teach the agent when to hand over: The turn has no stored decision features' }).waitFor();
+    await turn.getByRole('status').filter({ hasText: '0 verdicts of your team count toward when to hand over' }).waitFor();
+    await expect.poll(() => turn.getByTestId('verdict').innerText().catch(() => '')).toMatch(new RegExp(`^Marked wrong \\(the right article: inv-pdf\\) by ${w.owner.name}\\. It does not count toward when to hand over: The turn has no stored decision features.*Take it back$`));
     // What the agent learnt: a message worded like this one now finds the article.
     const next = (await ask(web, w.token, { message: 'the accountant asks for quarterly statements, bundled please' })).json();
     expect(next.sources[0].externalId).toBe('inv-pdf');
@@ -49,6 +50,31 @@ describe('verdicts on answers in the console', () => {
     await expect.poll(() => turn.getByTestId('verdict').innerText().catch(() => '')).toContain('Marked should have gone to a person');
     const stored = (await web.call({ cookie: `tb_session=${await sessionToken(tab)}` }, 'GET', `/agent/workspaces/${w.workspaceId}/conversations/${asked.conversationId}`)).json;
     expect(stored.turns[0].feedback).toMatchObject({ verdict: 'needs_human', articleId: null, by: w.owner.name });
+    await tab.close();
+  });
+});
+
+describe('"should have answered" in the console (issue #32 item 7)', () => {
+  it('is offered on a hand-off that cited an article, not on an answer; saving it confirms the article and counts', async () => {
+    const w = await answerWorkspace(web);
+    const handed = (await ask(web, w.token, { message: 'notifications on my phone' })).json();
+    expect([handed.needs_human, handed.sources[0].externalId]).toEqual([true, 'android']);
+    const answered = (await ask(web, w.token, { message: 'export invoices' })).json();
+    expect(answered.needs_human).toBe(false);
+    const tab = await openTab(browser, web, { user: w.owner });
+    const { page } = tab;
+
+    await page.goto(`/support/${w.workspaceId}/conversations/${answered.conversationId}`);
+    const answeredTurn = page.locator('.thread > li').first();
+    await answeredTurn.getByRole('button', { name: 'Right' }).waitFor();
+    expect(await answeredTurn.getByRole('button', { name: /^Should have answered/ }).count()).toBe(0);
+
+    await page.goto(`/support/${w.workspaceId}/conversations/${handed.conversationId}`);
+    const turn = page.locator('.thread > li').first();
+    await turn.getByRole('button', { name: 'Should have answered: “Android app” was right' }).click();
+    await turn.getByRole('status').filter({ hasText: 'Saved. Messages worded like this one will now find “android”. 1 verdict of your team counts toward when to hand over' }).waitFor();
+    await expect.poll(() => turn.getByTestId('verdict').innerText().catch(() => '')).toBe(`Marked should have answered (the cited article was right) by ${w.owner.name}. Take it back`);
+    expect(await turn.getByRole('button', { name: 'Should have answered: “Android app” was right' }).getAttribute('aria-pressed')).toBe('true');
     await tab.close();
   });
 });

@@ -2,7 +2,7 @@ import type { DbClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 
 /** A turn's verdict as the console shows it. */
-const FEEDBACK = { select: { verdict: true, updatedAt: true, article: { select: { externalId: true } }, user: { select: { name: true } } } } as const;
+const FEEDBACK = { select: { verdict: true, counts: true, why: true, updatedAt: true, article: { select: { externalId: true } }, user: { select: { name: true } } } } as const;
 
 export interface ConversationFilter {
   workspaceId: number;

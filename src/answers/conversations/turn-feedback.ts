@@ -4,8 +4,11 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { type DecisionModel, DEFAULT_MODEL, featureNames } from '../retrieval/decide.js';
 import type { Features } from '../retrieval/features.js';
 import { MIN_LABELS, refitDecision, type Sample } from '../retrieval/fit.js';
+import { DEFAULT_QUERY, retrieve } from '../retrieval/retrieve.js';
+import { knowledgeIndex } from '../knowledge/index-cache.js';
 
-export type Verdict = 'right' | 'wrong' | 'needs_human';
+/** right, wrong (another article answers it), needs_human (a person should have), should_answer (handed over, but the cited article was right). */
+export type Verdict = 'right' | 'wrong' | 'needs_human' | 'should_answer';
 
 /** Turns handed over before the decision was asked (a request for a person, a hand-off topic, an unreadable file): their verdicts teach it nothing. */
 const NOT_DECIDED = new Set(['human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable']);
@@ -17,16 +20,26 @@ const NOT_DECIDED = new Set(['human_requested', 'account_action', 'handoff_topic
 const handedOver = (turn: { needsHuman: boolean; reason: string | null }) => turn.needsHuman && turn.reason !== 'earlier_turn';
 
 /**
- * What a verdict says about a turn: whether the knowledge answers its message (the decision's
- * label; the article that does is stored with the verdict, and the message becomes its phrasing).
- * - right: an answer was right (answerable, by its first source), or a hand-off was right (not answerable);
- * - wrong: it is answered by the article staff named;
- * - needs_human: it should have gone to a person.
+ * What a verdict that counts teaches the decision: whether the agent should have answered the turn
+ * (the article that answers is stored with the verdict, and the message becomes its phrasing).
+ * - right: an answer was right (answer), or a hand-off was right (hand over);
+ * - wrong: the named article answers it — counted (as answer) only where that article ranks first;
+ * - should_answer: handed over, but its first source was right (answer);
+ * - needs_human: it should have gone to a person (hand over).
  */
 function answerable(verdict: Verdict, turn: { needsHuman: boolean; reason: string | null }): boolean {
   if (verdict === 'needs_human') return false;
-  if (verdict === 'wrong') return true;
+  if (verdict === 'wrong' || verdict === 'should_answer') return true;
   return !handedOver(turn);
+}
+
+/** Why a verdict on this turn cannot teach the decision, whatever it says; null when it can. */
+function undecided(turn: { reason: string | null; features: Prisma.JsonValue }): string | null {
+  if (turn.reason && NOT_DECIDED.has(turn.reason)) {
+    return 'The turn was handed over before the decision was asked (a request for a person, an account action, a hand-off topic or an unreadable attachment): the decision learns nothing from it.';
+  }
+  if (!featuresOf(turn.features)) return 'The turn has no stored decision features (nothing was retrieved, or it was answered before they were kept): the decision cannot learn from it.';
+  return null;
 }
 
 export interface FeedbackResult {
@@ -38,6 +51,9 @@ export interface FeedbackResult {
   labelsNeeded: number;
   /** The workspace's decision is its own (refitted on its labels), not the global one. */
   refitted: boolean;
+  /** Whether the decision learns from this verdict; `why` says why not. */
+  counts: boolean;
+  why: string | null;
 }
 
 /** Verdicts the refit reads, the latest first: enough to learn a workspace, bounded so a refit stays cheap. */
@@ -77,31 +93,55 @@ export async function giveFeedback({
   /** With `wrong`: the article that answers the message (its externalId). */
   articleExternalId?: string | undefined;
 }): Promise<FeedbackResult> {
-  const turn = await db.conversationTurn.findFirst({ where: { id: turnId, conversationId, workspaceId }, select: { id: true, needsHuman: true, reason: true, sources: true } });
+  const turn = await db.conversationTurn.findFirst({
+    where: { id: turnId, conversationId, workspaceId },
+    select: { id: true, question: true, needsHuman: true, reason: true, sources: true, features: true },
+  });
   if (!turn) throw notFound('turn: not found');
   if (verdict === 'wrong' && !articleExternalId) throw badRequest('articleId: name the article that answers the message (its externalId) when the answer was wrong');
   if (verdict !== 'wrong' && articleExternalId) throw badRequest('articleId: only a "wrong" verdict names an article');
+  const cited = (turn.sources as { externalId?: string }[])[0]?.externalId;
+  if (verdict === 'should_answer' && !handedOver(turn)) throw badRequest('verdict: should_answer is for a turn that was handed over; this one was answered (right or wrong)');
+  if (verdict === 'should_answer' && !cited) throw badRequest('verdict: should_answer says the cited article was right, and this turn cited none (name the article with wrong)');
+  const idOf = async (externalId: string) => (await db.article.findUnique({ where: { workspaceId_externalId: { workspaceId, externalId } }, select: { id: true } }))?.id ?? null;
   let articleId: number | null = null;
   if (verdict === 'wrong') {
-    const article = await db.article.findUnique({ where: { workspaceId_externalId: { workspaceId, externalId: articleExternalId! } }, select: { id: true } });
-    if (!article) throw badRequest(`articleId: this workspace has no article "${articleExternalId}"`);
-    articleId = article.id;
-  } else if (verdict === 'right' && !handedOver(turn)) {
-    const cited = (turn.sources as { externalId?: string }[])[0]?.externalId;
-    if (cited) articleId = (await db.article.findUnique({ where: { workspaceId_externalId: { workspaceId, externalId: cited } }, select: { id: true } }))?.id ?? null;
+    articleId = await idOf(articleExternalId!);
+    if (articleId === null) throw badRequest(`articleId: this workspace has no article "${articleExternalId}"`);
+  } else if ((verdict === 'right' && !handedOver(turn)) || verdict === 'should_answer') {
+    if (cited) articleId = await idOf(cited);
   }
+  let why = undecided(turn);
+  if (!why && verdict === 'wrong' && articleExternalId !== cited) why = await whyNotFirst({ db, workspaceId, question: turn.question, articleId: articleId!, externalId: articleExternalId! });
+  const counts = why === null;
   return db.$transaction(async (tx) => {
     await lockWorkspaceFeedback(tx, workspaceId);
-    const before = await tx.turnFeedback.findUnique({ where: { turnId }, select: { verdict: true, articleId: true } });
+    const before = await tx.turnFeedback.findUnique({ where: { turnId }, select: { verdict: true, articleId: true, counts: true } });
     await tx.turnFeedback.upsert({
       where: { turnId },
-      create: { turnId, workspaceId, verdict, articleId, userId },
-      update: { verdict, articleId, userId },
+      create: { turnId, workspaceId, verdict, articleId, userId, counts, why },
+      update: { verdict, articleId, userId, counts, why },
     });
-    const unchanged = before?.verdict === verdict && before.articleId === articleId;
+    const unchanged = before?.verdict === verdict && before.articleId === articleId && before.counts === counts;
     const refit = unchanged ? await learningStatus({ db: tx, workspaceId }) : await refitWorkspace(tx, workspaceId, (before?.articleId ?? null) !== articleId);
-    return { turnId, verdict, articleExternalId: verdict === 'wrong' ? articleExternalId! : null, ...refit };
+    return { turnId, verdict, articleExternalId: verdict === 'wrong' ? articleExternalId! : null, ...refit, counts, why };
   });
+}
+
+/**
+ * Whether the article staff named ranks first for the turn's message with the workspace's knowledge
+ * as it is now (the phrasings staff confirmed so far included): null when it does; else why the
+ * verdict teaches the decision nothing. Teaching "answer turns like this" where another article ranks
+ * first would make the agent answer them citing that other article.
+ */
+async function whyNotFirst({ db, workspaceId, question, articleId, externalId }: { db: DbClient; workspaceId: number; question: string; articleId: number; externalId: string }) {
+  const workspace = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { knowledgeVersion: true } });
+  const index = await knowledgeIndex({ db, workspaceId, version: workspace.knowledgeVersion });
+  const { candidates } = retrieve(index, { message: question }, DEFAULT_QUERY, 10);
+  if (candidates[0]?.article.doc.id === articleId) return null;
+  const rank = candidates.findIndex((c) => c.article.doc.id === articleId);
+  const where = rank < 0 ? 'is not among the first 10 matches' : `ranks ${rank + 1}${rank === 1 ? 'nd' : rank === 2 ? 'rd' : 'th'}`;
+  return `"${externalId}" ${where} for this message, behind "${candidates[0]?.article.doc.externalId ?? '?'}": the decision learns to answer only where the right article ranks first, so this verdict only adds the message as a phrasing of "${externalId}" (it helps rank it for messages worded like this one).`;
 }
 
 /** Takes a verdict back (the decision is refitted without it); 404 when the turn has none. */
@@ -142,7 +182,7 @@ export async function learningStatus({ db, workspaceId }: { db: DbClient; worksp
 /** The decision's samples: each verdict on a turn the decision made, with the features it was made on (the latest MAX_SAMPLES). */
 async function samplesOf(db: DbClient, workspaceId: number): Promise<Sample[]> {
   const rows = await db.turnFeedback.findMany({
-    where: { workspaceId, turn: { features: { not: Prisma.DbNull } } },
+    where: { workspaceId, counts: true, turn: { features: { not: Prisma.DbNull } } },
     select: { verdict: true, turn: { select: { needsHuman: true, reason: true, features: true } } },
     orderBy: { turnId: 'desc' },
     take: MAX_SAMPLES,

@@ -89,13 +89,14 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Give a verdict on an answer: right, wrong (naming the right article), or it should have gone to a person',
+        summary: 'Give a verdict on an answer: right, wrong (naming the right article), it should have gone to a person, or (a hand-off) it should have answered',
         description:
           'Any member of the workspace may give one (it replaces an earlier verdict on the turn). The agent learns from them: ' +
           'the message becomes a searchable phrasing of the article it was confirmed for (the cited one when right, the named one when wrong) ' +
           'from the next answer on, and from `labelsNeeded` verdicts on, the workspace\'s needs_human decision is refitted on them, ' +
           'shrunk toward the global model (thresholds unchanged). Verdicts on turns handed over for a request for a person or an unreadable file ' +
-          'teach the decision nothing.',
+          'teach the decision nothing, nor does a `wrong` verdict whose named article does not rank first for the message with the knowledge as it is ' +
+          'now (it only adds the phrasing): the response says so in `counts` and `why`. `should_answer` is for a hand-off whose first source was right.',
         params: turnParams,
         body: v.feedbackBody,
         response: { 200: v.feedbackResult, ...errors },

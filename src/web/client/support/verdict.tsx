@@ -7,7 +7,10 @@ const SAID: Record<NonNullable<Turn['feedback']>['verdict'], string> = {
   right: 'right',
   wrong: 'wrong',
   needs_human: 'should have gone to a person',
+  should_answer: 'should have answered (the cited article was right)',
 };
+
+type Verdict = NonNullable<Turn['feedback']>['verdict'];
 
 /**
  * What the agent made of the verdicts so far, in words: those on answers it weighed (not on messages
@@ -21,13 +24,15 @@ export function learningText(l: { labels: number; labelsNeeded: number; refitted
 /** What a saved verdict changed, in words. */
 function savedText(saved: FeedbackResult, turn: Turn) {
   const answered = !turn.needsHuman || turn.reason === 'earlier_turn';
-  const found = saved.articleId ?? (saved.verdict === 'right' && answered ? turn.sources[0]?.externalId : undefined);
-  return found ? `Saved. Messages worded like this one will now find “${found}”. ` : 'Saved. ';
+  const confirmed = (saved.verdict === 'right' && answered) || saved.verdict === 'should_answer';
+  const found = saved.articleId ?? (confirmed ? turn.sources[0]?.externalId : undefined);
+  const counts = saved.counts ? '' : `It does not teach the agent when to hand over: ${saved.why ?? ''} `;
+  return `${found ? `Saved. Messages worded like this one will now find “${found}”. ` : 'Saved. '}${counts}`;
 }
 
 /**
- * A staff member's verdict on one answer: right, wrong (naming the article that answers it), or it
- * should have gone to a person. The agent learns from them (see the answer API's README section).
+ * A staff member's verdict on one answer: right, wrong (naming the article that answers it), it
+ * should have gone to a person, or (on a hand-off that cited an article) it should have answered. The agent learns from them (see the answer API's README section).
  */
 export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { workspaceId: number; conversationId: string; turn: Turn; onChanged: () => void }) {
   const url = `/agent/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversationId)}/turns/${turn.id}/feedback`;
@@ -36,7 +41,7 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
   const [article, setArticle] = useState('');
   const [found, setFound] = useState<Article[]>([]);
   const [saved, setSaved] = useState<FeedbackResult | null>(null);
-  const give = (body: { verdict: 'right' | 'wrong' | 'needs_human'; articleId?: string }) =>
+  const give = (body: { verdict: Verdict; articleId?: string }) =>
     action.run(async () => {
       setSaved(await put<FeedbackResult>(url, body));
       setChoosing(false);
@@ -58,6 +63,8 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
       onChanged();
     });
   const current = turn.feedback?.verdict;
+  // Handed over, citing an article: staff may say that article was right and it should have answered.
+  const handedOverCiting = turn.needsHuman && turn.reason !== 'earlier_turn' && turn.sources.length > 0;
   const suggestions = [...turn.sources.map((s) => ({ externalId: s.externalId, title: s.title })), ...found.filter((a) => !turn.sources.some((s) => s.externalId === a.externalId))];
   const listId = `articles-${turn.id}`;
 
@@ -68,6 +75,7 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
           Marked <strong>{SAID[turn.feedback.verdict]}</strong>
           {turn.feedback.articleId && <> (the right article: {turn.feedback.articleId})</>}
           {turn.feedback.by && <> by {turn.feedback.by}</>}.{' '}
+          {!turn.feedback.counts && <span data-testid="verdict-not-counted">It does not count toward when to hand over: {turn.feedback.why} </span>}
           <button type="button" class="link" disabled={action.busy} onClick={() => void takeBack()}>
             Take it back
           </button>
@@ -82,6 +90,11 @@ export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { 
         <button type="button" class="small" aria-pressed={current === 'wrong'} disabled={action.busy} aria-expanded={choosing} onClick={() => setChoosing(!choosing)}>
           Wrong…
         </button>
+        {handedOverCiting && (
+          <button type="button" class="small" aria-pressed={current === 'should_answer'} disabled={action.busy} onClick={() => void give({ verdict: 'should_answer' })}>
+            Should have answered: “{turn.sources[0]!.title}” was right
+          </button>
+        )}
         <button type="button" class="small" aria-pressed={current === 'needs_human'} disabled={action.busy} onClick={() => void give({ verdict: 'needs_human' })}>
           Should have gone to a person
         </button>
