@@ -125,6 +125,9 @@ function NotFound({ message = 'There is no page here.' }: { message?: string }) 
 }
 
 function Shell({ user, path, signOut, children }: { user: User; path: string; signOut: () => Promise<void>; children: preact.ComponentChildren }) {
+  // On a phone the links fold behind "Menu" (styles.css shows the button at phone width only); a link followed closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   const item = (to: string, label: string) => (
     <li>
       <a href={to} onClick={link(to)} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
@@ -137,12 +140,15 @@ function Shell({ user, path, signOut, children }: { user: User; path: string; si
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header class="top">
+      <header class={menuOpen ? 'top menu-open' : 'top'}>
         <nav aria-label="Main">
           <a class="brand" href="/boards" onClick={link('/boards')}>
             Task boards
           </a>
-          <ul>
+          <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="main-menu" onClick={() => setMenuOpen(!menuOpen)}>
+            Menu
+          </button>
+          <ul id="main-menu">
             {item('/boards', 'Boards')}
             {item('/support', 'Support')}
             {item('/settings/keys', 'API keys')}

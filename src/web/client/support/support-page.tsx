@@ -96,6 +96,17 @@ function WorkspaceConsole({ workspace, workspaces, section: given, sub }: { work
           {workspace.role}
         </span>
       </div>
+      {/* On a phone the tabs are one control (styles.css shows one or the other). */}
+      <label class="tabs-select">
+        Section
+        <select value={section} onChange={(e) => navigate(`${base}/${e.currentTarget.value}`)}>
+          {SECTIONS.map(([key, label]) => (
+            <option key={key} value={key}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
       <nav class="tabs" aria-label="Support console">
         <ul>
           {SECTIONS.map(([key, label]) => (

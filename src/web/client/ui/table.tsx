@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * Items as a table: a header row (`columns`; `actions` adds a last column for row buttons, its
@@ -34,8 +35,16 @@ export function Table<T>({
   wrap?: boolean;
 }) {
   const none = !!rows && rows.length === 0;
+  const ref = useRef<HTMLTableElement>(null);
+  // Each cell carries its column's name: on a phone the rows stack, and each value says what it is.
+  useLayoutEffect(() => {
+    if (!columns || !ref.current) return;
+    for (const tr of ref.current.tBodies[0]?.rows ?? []) {
+      [...tr.cells].forEach((cell, i) => cell.setAttribute('data-label', columns[i] ?? ''));
+    }
+  });
   const table = (
-    <table class={className}>
+    <table class={className} ref={ref}>
       {columns && (
         <thead>
           <tr>
