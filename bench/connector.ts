@@ -145,7 +145,7 @@ for (const [name, viaRest, viaMcp] of pairs) {
 // What building the per-request MCP server (every tool, one resource template) and its transport costs.
 const build: number[] = [];
 const ctx = {
-  db: db.prisma, events: app.events, generator: null as never, log: app.log,
+  db: db.prisma, events: app.events, generator: null as never, semanticRanking: null, log: app.log,
   actor: { userId: user.id, name: user.name, email: user.email, siteAdmin: false, via: 'session' as const, keyId: null, sessionId: null, permission: 'write' as const, boardIds: null },
   credential: { connectionId: 0, clientId: '', clientName: 'bench', scope: 'read write', userId: user.id, name: user.name, email: user.email, siteAdmin: false },
   outbox: { wake() {} },

@@ -7,6 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import { Bm25 } from './baseline-bm25.js';
+import type { ArticleVectors } from '../src/answers/retrieval/semantic.js';
+import { articleVectors, embedAll, save } from './vectors.js';
+import { semanticText } from '../src/answers/compose-answer.js';
 
 export interface Article {
   externalId: string;
@@ -36,6 +39,8 @@ export interface Base {
    * someone who read only the articles (attachments-heldout.json): never fitted or tuned on, only reported.
    */
   heldOutAttachments: Question[];
+  /** The articles' vectors (eval/vectors.ts); empty with --lexical. */
+  vectors: ArticleVectors;
 }
 
 const read = <T>(...parts: string[]) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, ...parts), 'utf8')) as T;
@@ -43,6 +48,7 @@ const read = <T>(...parts: string[]) => JSON.parse(readFileSync(path.resolve(imp
 function base(name: string, dir: string, questionFiles: string[]): Base {
   const articles = read<Article[]>(dir, 'articles.json');
   return {
+    vectors: new Map(),
     name,
     index: new KnowledgeIndex(articles.map((a, i) => prepareArticle({ id: i + 1, externalId: a.externalId, title: a.title, body: a.body, url: a.url ?? null }))),
     bm25: new Bm25(articles),
@@ -54,13 +60,30 @@ function base(name: string, dir: string, questionFiles: string[]): Base {
   };
 }
 
-/** The three bases the decision is fitted and measured on, leaving one out at a time. */
-export function loadBases(): Base[] {
-  return [
+/** What composeAnswer embeds for a message's turns: each alone and with the one before it (the last with its attachment's text). */
+export function messageTexts(q: Question): string[] {
+  return q.turns.flatMap((turn, i) => {
+    const attachment = i === q.turns.length - 1 ? q.attachmentText : undefined;
+    const alone = semanticText(turn, attachment);
+    return i ? [alone, semanticText(`${q.turns[i - 1]}\n${turn}`, attachment)] : [alone];
+  });
+}
+
+/** The three bases the decision is fitted and measured on, leaving one out at a time; with vectors unless `lexical`. */
+export async function loadBases({ lexical = false } = {}): Promise<Base[]> {
+  const bases = [
     base('set A (+C)', 'set-a', ['set-a/questions.json', 'set-c/questions.json']),
     base('GNOME', 'kb-gnome', ['kb-gnome/questions.json']),
     base('Python', 'kb-python', ['kb-python/questions.json']),
   ];
+  if (!lexical) {
+    for (const b of bases) {
+      b.vectors = await articleVectors(b.index.articles.map((a) => a.doc));
+      await embedAll(b.questions.concat(b.heldOutAttachments).flatMap(messageTexts));
+    }
+    save();
+  }
+  return bases;
 }
 
 /** Set B: more messages over set A's articles, held out from everything (reported with --set-b only). */

@@ -9,6 +9,7 @@ import { composeAnswer } from '../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
 import type { DecisionModel } from '../src/answers/retrieval/decide.js';
 import type { Base } from './bases.js';
+import { semanticOf } from './loko.js';
 
 export const GENERIC_FOLLOW_UPS = [
   'do you ship to Canada?',
@@ -31,11 +32,11 @@ export async function genericFollowUps(base: Base, model: DecisionModel): Promis
   let answeredFromFirst = 0;
   let answered = 0;
   for (const q of base.questions.filter((x) => x.turns.length === 1 && !x.needsHuman && !x.attachmentText)) {
-    const first = await composeAnswer({ index: base.index, message: q.turns[0]!, thread: [], agent, generator, model });
+    const first = await composeAnswer({ index: base.index, message: q.turns[0]!, thread: [], agent, generator, model, semantic: semanticOf(base) });
     if (first.needsHuman) continue;
     for (const message of GENERIC_FOLLOW_UPS) {
       tried++;
-      const next = await composeAnswer({ index: base.index, message, thread: [{ question: q.turns[0]!, reply: first.message }], agent, generator, model });
+      const next = await composeAnswer({ index: base.index, message, thread: [{ question: q.turns[0]!, reply: first.message }], agent, generator, model, semantic: semanticOf(base) });
       if (!next.needsHuman) answered++;
       if (!next.needsHuman && next.sources[0]?.externalId === first.sources[0]?.externalId) answeredFromFirst++;
     }

@@ -10,7 +10,8 @@
  * --ceiling: each base's figures with the decision fitted on that base itself, out of fold (as `fit` measures them).
  * --failures NAME: the left-out base's messages the agent got wrong.
  */
-import { composeAnswer } from '../src/answers/compose-answer.js';
+import { composeAnswer, semanticText } from '../src/answers/compose-answer.js';
+import { cachedVector, semanticOver } from './vectors.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
 import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/retrieval/decide.js';
 import { humanIntent, pleasantry } from '../src/answers/retrieval/intents.js';
@@ -29,11 +30,16 @@ export async function ours(base: Base, q: Question, model: DecisionModel): Promi
   let last;
   for (const [i, message] of q.turns.entries()) {
     const attachmentText = i === q.turns.length - 1 ? q.attachmentText : undefined;
-    last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore });
+    last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore, semantic: semanticOf(base) });
     thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;
   }
   return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman, features: last!.features };
+}
+
+/** composeAnswer's semantic options on a base (none when it was loaded --lexical). */
+export function semanticOf(base: Base) {
+  return base.vectors.size ? semanticOver(base.vectors) : undefined;
 }
 
 /** Plain BM25 on the last message (with its attachment's text): its top three as sources, needs_human below the threshold. */
@@ -54,7 +60,10 @@ export function tuneBaseline(bases: Base[]): number {
 
 /** Features of a message's last turn with its thread and attachment, as composeAnswer computes them; null when nothing is retrieved. */
 export function featuresOf(base: Base, q: Question): Features | null {
-  const r = retrieve(base.index, { message: q.turns.at(-1)!, context: q.turns.slice(0, -1), attachmentText: q.attachmentText });
+  const message = q.turns.at(-1)!;
+  const vector = base.vectors.size ? cachedVector(semanticText(message, q.attachmentText)) : undefined;
+  const semantic = vector ? { vector, vectors: base.vectors } : undefined;
+  const r = retrieve(base.index, { message, context: q.turns.slice(0, -1), attachmentText: q.attachmentText }, undefined, 10, semantic);
   return r.candidates.length ? r.features : null;
 }
 
@@ -88,8 +97,14 @@ export const FEATURES: (keyof Features)[] = ['top', 'coverage', 'titleCoverage',
 
 /** The feature sets --compare measures (the first was the previous round's model). */
 export const CANDIDATES: (keyof Features)[][] = [
-  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap'],
   FEATURES,
+  [...FEATURES, 'cosine'],
+  [...FEATURES, 'cosine', 'cosineMargin'],
+  [...FEATURES, 'blended', 'blendedMargin'],
+  [...FEATURES.filter((f) => f !== 'top' && f !== 'margin'), 'blended', 'blendedMargin'],
+  [...FEATURES, 'cosine', 'blendedMargin'],
+  [...FEATURES.filter((f) => f !== 'margin'), 'cosine', 'blendedMargin'],
+  ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap'],
   ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'length', 'keyCoverage', 'capabilityGap', 'unknownMass'],
   ['top', 'coverage', 'titleCoverage', 'margin', 'unknownNouns', 'unknownShare', 'unknownMass', 'length', 'keyCoverage', 'capabilityGap'],
   ['top', 'coverage', 'keyCoverage', 'margin', 'unknownNouns', 'unknownMass'],

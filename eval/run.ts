@@ -3,14 +3,15 @@
  */
 import { DEFAULT_MODEL } from '../src/answers/retrieval/decide.js';
 import { loadBases, loadSetB } from './bases.js';
+import { closeVectors } from './vectors.js';
 import { avg, baseline, CANDIDATES, FEATURES, fit, leaveOneOut, ours, tuneBaseline } from './loko.js';
 import { genericFollowUps } from './generic-follow-ups.js';
 import { labelEffect } from './labels.js';
 import { HEADER, metrics, row } from './metrics.js';
 
 async function main() {
-  const bases = loadBases();
   const args = process.argv.slice(2);
+  const bases = await loadBases({ lexical: args.includes('--lexical') });
   if (args.includes('--compare')) {
     for (const features of CANDIDATES) {
       const results = await leaveOneOut(bases, features);
@@ -76,3 +77,4 @@ async function main() {
 }
 
 await main();
+await closeVectors();

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { generatorFromConfig } from './answers/generators/from-config.js';
 import type { Generator } from './answers/generators/generator.js';
 import { attachmentReaderPlugin } from './answers/attachment-reader/plugin.js';
+import { semanticRankingPlugin } from './answers/vectors/plugin.js';
 import { personalCredentialIdentifier, personalCredentials } from './accounts/credentials/credential-identity.js';
 import { answerKeyIdentifier } from './answers/keys/resolve-answer-key.js';
 import { agentRoutes } from './answers/routes/agents.js';
@@ -15,6 +16,7 @@ import { answerRoutes } from './answers/routes/answer.js';
 import { tryRoutes } from './answers/routes/try.js';
 import { insightRoutes } from './answers/routes/insights.js';
 import { knowledgeRoutes } from './answers/routes/knowledge.js';
+import { configureIndexCache } from './answers/knowledge/index-cache.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
@@ -56,7 +58,7 @@ import { registerCors } from './platform/cors.js';
 import { registerQueryRules } from './platform/query-rules.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/errors.js';
 import { registerGracefulClose } from './platform/graceful-close.js';
-import { genRequestId, loggerOptions, RequestLog, registerRequestId } from './platform/logging.js';
+import { genRequestId, loggerOptions, RequestLog, registerRequestId, registerSecretPaths } from './platform/logging.js';
 import { metricsPlugin } from './platform/metrics.js';
 import { boardMetrics } from './boards/metrics.js';
 import { webhookMetrics } from './webhooks/metrics.js';
@@ -161,6 +163,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerQueryRules(app);
 
   registerRequestId(app);
+  // Before any route: the request log redacts the path parameters that are secrets.
+  registerSecretPaths(app);
   registerGracefulClose(app);
   registerErrorHandling(app);
   // Before shedding, rate limiting and authentication: preflights answered at once, errors readable.
@@ -183,10 +187,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ({ ticketWorkspaceId }) => (ticketWorkspaceId !== undefined && ticketWorkspaceId !== null ? `w:${ticketWorkspaceId}` : null),
     ({ connector }) => (connector ? `c:${connector.connectionId}` : null),
   );
+  // Knowledge indexes are kept per process within KNOWLEDGE_INDEX_CACHE_MB, least recently used out first.
+  configureIndexCache({ db: app.db.prisma, maxBytes: config.KNOWLEDGE_INDEX_CACHE_MB * 1024 * 1024 });
   await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
   await app.register(boardCachePlugin, { config });
   await app.register(attachmentStorePlugin, { config });
   await app.register(attachmentReaderPlugin, { config });
+  await app.register(semanticRankingPlugin, { config });
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
@@ -259,9 +266,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
         await session.register(adminRoutes, { config, signUp, userChanged });
-        await session.register(workspaceRoutes);
+        await session.register(workspaceRoutes, { config });
         await session.register(agentRoutes);
-        await session.register(knowledgeRoutes);
+        await session.register(knowledgeRoutes, { config });
         await session.register(insightRoutes);
         await session.register(tryRoutes, { config, generator });
         await session.register(ticketConsoleRoutes);

@@ -214,6 +214,25 @@ export const configSchema = z.object({
   /** Pass the message's images to the model (for models that read images). */
   LLM_IMAGES: bool.default(false),
   /**
+   * Rank knowledge by meaning as well as by words: each article's vectors are computed in the background
+   * and kept in the database, blended with the lexical score (README, "Answer API"). Off: lexical only.
+   */
+  SEMANTIC_RANKING: bool.default(true),
+  /** Share of the cosine in the blended ranking (0-1); 0.4 was chosen on the evaluation's bases for the built-in encoder. */
+  SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.4),
+  /** How long an answer waits for its message's vector; past it that answer is ranked lexically. */
+  SEMANTIC_QUERY_TIMEOUT_MS: int(10, 60_000).default(400),
+  /** Memory (MB) each process may keep workspaces' vectors in, least recently used out first. */
+  SEMANTIC_CACHE_MB: int(1, 1_000_000).default(256),
+  /**
+   * An OpenAI-compatible embeddings endpoint's base (`http://127.0.0.1:11434/v1` for Ollama): `/embeddings`
+   * is appended. Unset: the built-in sentence encoder (Universal Sentence Encoder Lite, offline).
+   */
+  EMBEDDINGS_URL: url(['http:', 'https:']).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).max(90).default('text-embedding-3-small'),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_TIMEOUT_MS: int(100, 300_000).default(10_000),
+  /**
    * How long one answer call's attachments may take to read (PDF text, image headers); a reader
    * still busy then is terminated and its attachment counts as unreadable.
    */

@@ -113,9 +113,11 @@ export interface TestApp {
  * rate limit is far away unless a test sets it; and a loaded CI machine (browser tests beside the
  * rest) can lag the loop past the shedding threshold, so load shedding is off — tests of
  * behaviour must not get 503 "overloaded" for it. test/platform/overload.test.ts turns it on.
+ * Semantic ranking is off unless a test turns it on (test/answers/semantic-ranking.test.ts): the
+ * sentence encoder costs each app a worker of ~200 MB, and the answers tests pin lexical behaviour.
  */
 export function testConfig(env: Record<string, string> = {}) {
-  return configFrom({ NODE_ENV: 'test', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000000', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
+  return configFrom({ NODE_ENV: 'test', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000000', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', SEMANTIC_RANKING: 'false', ...env });
 }
 
 /**

@@ -1,10 +1,12 @@
 import { type Generator } from './generators/generator.js';
+import { answerExcerpt } from './retrieval/excerpt.js';
 import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
 import { handoffTopic, humanIntent, type Pleasantry, pleasantry } from './retrieval/intents.js';
 import { synonymLookup } from './retrieval/synonyms.js';
 import { normalize } from './retrieval/text.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
-import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, retrieve, threadReading } from './retrieval/retrieve.js';
+import type { ArticleVectors, SemanticQuery } from './retrieval/semantic.js';
+import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, onlyPointsAtAttachment, retrieve, threadReading, threadText } from './retrieval/retrieve.js';
 
 export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'handoff_topic' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
 
@@ -55,11 +57,24 @@ export interface ComposeOptions {
   conversationNeedsHuman?: boolean;
   model?: DecisionModel;
   queryParams?: QueryParams;
+  /** Semantic ranking: the knowledge's vectors and a way to embed the message; absent, ranking is lexical. */
+  semantic?: SemanticOptions | undefined;
+}
+
+/** What composeAnswer needs to rank by meaning too (semantic.ts). */
+export interface SemanticOptions {
+  /** The articles' vectors computed so far; an article without any is ranked lexically. */
+  vectors: ArticleVectors;
+  /** Unit vectors of the texts, in order; null where none could be had in time (that reading is then lexical). */
+  embed(texts: string[]): Promise<(Float32Array | null)[]>;
 }
 
 /** Sources cited: at most this many, each scoring at least this share of the best one. */
 const MAX_SOURCES = 3;
 const MIN_RELATIVE = 0.5;
+
+/** A cosine from which an article is about the message even without a word in common (Universal Sentence Encoder Lite: related texts score 0.5-0.8, unrelated 0.0-0.35). */
+const SEMANTIC_RELEVANT = 0.5;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -90,14 +105,14 @@ function asksForMore(message: string, retrieval: Retrieval): boolean {
  * best article is the one ranked first and holds one of the message's own key words (or the message asks for more:
  * asksForMore), and the features it weighed; null when the thread adds nothing.
  */
-function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel): { p: number; features: Features } | null {
+function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel, semantic: SemanticQuery | undefined): { p: number; features: Features } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
   // The message must say something the article says: its key words (its rarest) found in it. Otherwise the earlier
   // message's words alone make any next message look covered: "who made this feature?", "is it secure?", or "no,
   // that's not it" after an answered question was answered again from the same article. A message with no words of
   // its own that asks for more ("how?", "where is it?", "and then?") has only the thread to go on.
   if (!best || (retrieval.features.keyCoverage === 0 && !asksForMore(input.message, retrieval))) return null;
-  const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY);
+  const reading = threadReading(options.index, input, options.queryParams ?? DEFAULT_QUERY, semantic);
   const top = reading?.candidates[0]?.article.doc.externalId;
   if (!reading || !top || top !== best) return null;
   // What this message brings that the knowledge lacks ("is NordVPN any good?" after a VPN question) is not
@@ -105,6 +120,24 @@ function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, opti
   const own = retrieval.features;
   const features = { ...reading.features, unknownShare: own.unknownShare, unknownNouns: own.unknownNouns, capabilityGap: own.capabilityGap };
   return { p: probability(features, model), features };
+}
+
+/** The message's vectors for its two readings (alone, and with the message before it), when semantic ranking is on. */
+async function semanticQueries(options: ComposeOptions, input: RetrievalInput): Promise<[SemanticQuery | undefined, SemanticQuery | undefined]> {
+  const semantic = options.semantic;
+  if (!semantic || semantic.vectors.size === 0) return [undefined, undefined];
+  const thread = threadText(input);
+  const texts = [semanticText(input.message, input.attachmentText), ...(thread ? [semanticText(thread, input.attachmentText)] : [])];
+  const vectors = await semantic.embed(texts);
+  const query = (v: Float32Array | null | undefined) => (v ? { vector: v, vectors: semantic.vectors } : undefined);
+  return [query(vectors[0]), query(vectors[1])];
+}
+
+/** What is embedded of a message: its text, and the start of what its attachments say (an error dialog's words). */
+export function semanticText(message: string, attachmentText: string | undefined): string {
+  if (!attachmentText) return message;
+  // A message that only points at its attachment ("see attached") is the attachment's text.
+  return onlyPointsAtAttachment(message) ? attachmentText.slice(0, 500) : `${message}\n${attachmentText.slice(0, 300)}`;
 }
 
 /**
@@ -128,10 +161,11 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     attachmentText: options.attachmentText,
     synonyms: synonymLookup(agent.synonyms ?? []),
   };
-  const retrieval = retrieve(index, input, options.queryParams ?? DEFAULT_QUERY);
+  const [own, threaded] = await semanticQueries(options, input);
+  const retrieval = retrieve(index, input, options.queryParams ?? DEFAULT_QUERY, 10, own);
   const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
   const alone = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
-  const thread = threadReadingDecision(retrieval, input, options, model);
+  const thread = threadReadingDecision(retrieval, input, options, model, threaded);
   const p = Math.max(alone, thread?.p ?? 0);
   // Kept with the turn: the features of the reading that decided, which a staff verdict refits on.
   const features = thread && thread.p > alone ? thread.features : retrieval.candidates.length ? retrieval.features : null;
@@ -144,8 +178,11 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     // caller) start from them, unless the best shares no word with the message itself, nor with a message staff
     // confirmed it answers (nothing relevant: it matched only through the thread or a synonym). An unreadable
     // attachment hands over before the message is weighed at all.
-    const first = retrieval.candidates[0]?.article;
-    const relevant = retrieval.features.coverage > 0 || (first !== undefined && retrieval.query.own.some((t) => first.phraseTf.has(t.term)));
+    const best = retrieval.candidates[0];
+    const first = best?.article;
+    // Ranked by meaning, an article sharing no word with the message is still relevant when it is near enough in meaning.
+    const near = own !== undefined && best !== undefined && best.cosine >= SEMANTIC_RELEVANT;
+    const relevant = retrieval.features.coverage > 0 || near || (first !== undefined && retrieval.query.own.some((t) => first.phraseTf.has(t.term)));
     const handed = reason !== 'attachment_unreadable' && relevant ? sources : [];
     const parts = [agent.fallbackMessage, agent.referralText, handed.length ? handOffLine(cited) : ''];
     return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking, features };
@@ -165,6 +202,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
       title: c.article.doc.title,
       url: c.article.doc.url,
       passages: bestPassages(c.article, retrieval.query.terms, index, 1).map((ps) => ps.text),
+      excerpt: answerExcerpt(c.article, retrieval.query.terms, index, options.message),
     })),
     attachmentText: options.attachmentText,
     images: options.images ?? [],

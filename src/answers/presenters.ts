@@ -1,3 +1,4 @@
+import { whyHuman } from './explain.js';
 import type { z } from 'zod';
 import { synonymGroups } from './agents/find-answering-agent.js';
 import type * as v from './web-schemas.js';
@@ -67,6 +68,7 @@ export function presentTurn(t: TurnRow): z.infer<typeof v.turn> {
     confidence: t.confidence,
     needsHuman: t.needsHuman,
     reason: t.reason,
+    why: whyHuman(t.reason, t.sources as z.infer<typeof v.turn>['sources']),
     attachments: t.attachments as z.infer<typeof v.turn>['attachments'],
     latencyMs: t.latencyMs,
     feedback: t.feedback

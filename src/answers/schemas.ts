@@ -69,6 +69,14 @@ export const answerResponse = z
   })
   .meta({ id: 'AnswerResponse', description: 'The agent\'s reply, its sources and whether a human is needed.' });
 
+/** "Try the agent" in the console: the answer, and why it went to a person, in words. */
+export const tryAnswerResponse = answerResponse
+  .extend({
+    reason: z.string().nullable().describe('Why a human was needed (the codes of a conversation turn\'s `reason`); null when none was.'),
+    why: z.string().nullable().describe('That reason in a sentence that matches what happened; null when no human was needed.'),
+  })
+  .meta({ id: 'TryAnswerResponse', description: 'The agent\'s reply as POST /v1/answer gives it, with why a human was needed.' });
+
 const httpUrl = z
   .string()
   .max(2000, { message: 'must be at most 2000 characters' })

@@ -139,7 +139,7 @@ describe('learning from verdicts', () => {
 });
 
 describe('the refit (refitDecision)', () => {
-  const x = { top: 0.68, coverage: 1, titleCoverage: 0.58, keyCoverage: 1, margin: 0.71, unknownShare: 0, unknownNouns: 0, unknownMass: 0, length: 1.1, capabilityGap: 0 };
+  const x = { top: 0.68, coverage: 1, titleCoverage: 0.58, keyCoverage: 1, margin: 0.71, unknownShare: 0, unknownNouns: 0, unknownMass: 0, length: 1.1, capabilityGap: 0, cosine: 0.68, cosineMargin: 0.1, blended: 0.68, blendedMargin: 0.2 };
 
   it('reaches the penalised optimum when every label says the same (a full Newton step overshoots there)', () => {
     const samples = Array.from({ length: MIN_LABELS }, () => ({ x, y: 0 }));

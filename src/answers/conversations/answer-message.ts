@@ -5,9 +5,11 @@ import type { PrismaClient } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { findAnsweringAgent } from '../agents/find-answering-agent.js';
 import { composeAnswer } from '../compose-answer.js';
+import { whyHuman } from '../explain.js';
 import { type Generator, GeneratorError } from '../generators/generator.js';
 import type { AttachmentReader } from '../attachment-reader/reader-pool.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
+import type { SemanticRanking } from '../vectors/semantic-ranking.js';
 import { type AttachmentInput, readAttachments } from '../read-attachments.js';
 import { workspaceModel } from './turn-feedback.js';
 
@@ -26,6 +28,10 @@ export interface AnswerResponse {
   sources: { externalId: string; title: string; score: number }[];
   needs_human: boolean;
   confidence: 'high' | 'medium' | 'low';
+  /** Why a human was needed (a turn's reason code); left out by /v1/answer's schema, shown by the console. */
+  reason: string | null;
+  /** The reason in words (explain.ts). */
+  why: string | null;
 }
 
 /** Earlier turns the agent reads to understand a follow-up. */
@@ -48,6 +54,7 @@ export async function answerMessage({
   workspaceId,
   request,
   attachmentReader,
+  semanticRanking,
   startedAt = performance.now(),
 }: {
   db: PrismaClient;
@@ -56,6 +63,8 @@ export async function answerMessage({
   request: AnswerRequest;
   /** Reads the request's attachments (app.attachmentReader); required when it has any (the connector sends none). */
   attachmentReader?: AttachmentReader | undefined;
+  /** Ranks by meaning too (app.semanticRanking); absent or null, lexically. */
+  semanticRanking?: SemanticRanking | null | undefined;
   /** When the request arrived (performance.now()), for the stored latency. */
   startedAt?: number;
 }): Promise<AnswerResponse> {
@@ -75,6 +84,7 @@ export async function answerMessage({
 
   const attachments = await readAttachments({ attachments: request.attachments ?? [], reader: attachmentReader });
   const index = await knowledgeIndex({ db, workspaceId, version: agent.knowledgeVersion });
+  const semantic = await semanticRanking?.forWorkspace({ db, workspaceId, version: agent.knowledgeVersion });
   let composed;
   try {
     composed = await composeAnswer({
@@ -89,6 +99,7 @@ export async function answerMessage({
       attachmentsUnreadable: attachments.unreadable,
       conversationNeedsHuman: existing?.needsHuman ?? false,
       model: workspaceModel(agent.decisionModel),
+      semantic,
     });
   } catch (error) {
     if (error instanceof GeneratorError) throw new AppError(502, 'answer_failed', `the AI service could not answer (${error.message}); retry with backoff`);
@@ -143,6 +154,8 @@ export async function answerMessage({
     sources: composed.sources,
     needs_human: composed.needsHuman,
     confidence: composed.confidence,
+    reason: composed.reason,
+    why: whyHuman(composed.reason, composed.sources),
   };
 }
 

@@ -1,9 +1,13 @@
+import type { Excerpt } from '../retrieval/excerpt.js';
+
 /** One knowledge article as a generator sees it: the passages retrieval chose. */
 export interface GroundingSource {
   externalId: string;
   title: string;
   url: string | null;
   passages: string[];
+  /** The part of the article that answers the message, under its heading (retrieval/excerpt.ts). */
+  excerpt: Excerpt;
 }
 
 export interface GenerationInput {

@@ -11,16 +11,18 @@ function clip(text: string): string {
 }
 
 /**
- * The built-in generator: works offline and never invents anything. It quotes the passage of the
- * best article that matches the message best and names the article (and its link).
+ * The built-in generator: works offline and never invents anything. It replies with the part of the
+ * best article that answers the message (a paragraph, a few sentences or the numbered steps, in
+ * Markdown as the article has it) under its section's heading, and points to the whole article.
  */
 export class OfflineGenerator implements Generator {
   readonly name = 'offline';
 
   async generate(input: GenerationInput) {
     const [source] = input.sources;
-    const passage = clip(source!.passages.join('\n\n').trim());
-    const more = source!.url ? `\n\nMore in "${source!.title}": ${source!.url}` : `\n\n(From "${source!.title}".)`;
-    return { message: `${passage}${more}`, covered: true };
+    const { heading, text } = source!.excerpt;
+    const body = clip(text.trim());
+    const more = source!.url ? `Read the whole article, "${source!.title}": ${source!.url}` : `(From "${source!.title}".)`;
+    return { message: [heading ? `**${heading}**` : '', body, more].filter(Boolean).join('\n\n'), covered: true };
   }
 }

@@ -22,7 +22,7 @@ export const DEFAULT_MODEL: DecisionModel = {
   // carry to another knowledge base (measured by leaving each base out). Messages decided without it (a request
   // for a person, a pleasantry such as "thanks!") are not its samples.
   bias: -2.846,
-  weights: { top: 1.66, coverage: 1.629, titleCoverage: 0.778, keyCoverage: 1.164, margin: 0.362, unknownShare: -1.978, unknownNouns: -0.25, unknownMass: 0, length: 0.847, capabilityGap: 0.143 },
+  weights: { top: 1.66, coverage: 1.629, titleCoverage: 0.778, keyCoverage: 1.164, margin: 0.362, unknownShare: -1.978, unknownNouns: -0.25, unknownMass: 0, length: 0.847, capabilityGap: 0.143, cosine: 0, cosineMargin: 0, blended: 0, blendedMargin: 0 },
   threshold: 0.59,
   high: 0.69,
 };
@@ -31,7 +31,8 @@ export const featureNames = Object.keys(DEFAULT_MODEL.weights) as (keyof Feature
 
 export function probability(features: Features, model: DecisionModel = DEFAULT_MODEL): number {
   let z = model.bias;
-  for (const name of featureNames) z += model.weights[name] * features[name];
+  // A feature or weight missing (a turn stored, or a workspace's model fitted, before the feature existed) counts 0.
+  for (const name of featureNames) z += (model.weights[name] ?? 0) * (features[name] ?? 0);
   return 1 / (1 + Math.exp(-z));
 }
 

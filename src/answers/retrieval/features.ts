@@ -36,11 +36,22 @@ export interface Features {
    * product does, so a feature whose words it never mentions is most likely one it does not have.
    */
   capabilityGap: number;
+  /** The best article's cosine to the message (semantic.ts; its lexical share when no vectors are at hand). */
+  cosine: number;
+  /** That cosine less the second article's. */
+  cosineMargin: number;
+  /** The best article's blended score (0-1): what ranked it first. */
+  blended: number;
+  /** (first − second) / first of the blended scores (0-1). */
+  blendedMargin: number;
 }
 
 export interface Scored {
   article: PreparedArticle;
+  /** What ranked it (semantic.ts: the blend). */
   score: number;
+  /** Its best cosine to the message (its lexical share without vectors). */
+  cosine: number;
   /** The article's text's part of the score, without confirmed phrasings: what the decision weighs. */
   textScore: number;
 }
@@ -97,5 +108,9 @@ export function measure(options: {
     unknownMass: total > 0 ? masses.filter((m) => !found((t) => index.has(t), m.term)).reduce((n, m) => n + m.mass, 0) / total : 0,
     length: Math.log1p(own.length),
     capabilityGap: CAPABILITY.test(options.text) ? 1 - keyCoverage : 0,
+    cosine: first?.cosine ?? 0,
+    cosineMargin: first ? first.cosine - (second?.cosine ?? 0) : 0,
+    blended: first?.score ?? 0,
+    blendedMargin: first && first.score > 0 ? Math.max(0, first.score - (second?.score ?? 0)) / first.score : 0,
   };
 }

@@ -1,5 +1,6 @@
 import { isCommonEnglish, partOfSpeech } from './english.js';
 import { type Features, measure } from './features.js';
+import { blend, type SemanticQuery } from './semantic.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
 import { foldPhrases, type Synonyms, synonymsOf } from './synonyms.js';
 import { contentWords, frequencies, normalize, stemWord, terms } from './text.js';
@@ -27,6 +28,8 @@ export interface QueryParams {
   attachmentTerms: number;
   /** Sentences around the question ("hi there! we moved from another tool last week…"). */
   chatterWeight: number;
+  /** Share of the cosine in the blended ranking when vectors are at hand (semantic.ts); chosen by leaving each base out. */
+  semanticWeight: number;
 }
 
 export const DEFAULT_QUERY: QueryParams = {
@@ -37,10 +40,29 @@ export const DEFAULT_QUERY: QueryParams = {
   attachmentWeight: 0.6,
   attachmentTerms: 15,
   chatterWeight: 0.35,
+  semanticWeight: 0.4,
 };
 
 /** Words of a message that point at its attachment rather than say what it is about. */
 export const POINTING_AT_ATTACHMENT = new Set(['attached', 'attach', 'attachment', 'attachments', 'screenshot', 'screenshots', 'screencap', 'pic', 'photo']);
+
+/** Words of a message asking about its attachment without saying what it is about ("please look at the attached PDF, what should I do?"). */
+const ASKING_ABOUT_ATTACHMENT = new Set([
+  'see', 'look', 'check', 'read', 'find', 'please', 'pls', 'plz', 'help', 'pdf', 'file', 'files', 'document', 'doc', 'image', 'images',
+  'picture', 'pictures', 'photo', 'photos', 'scan', 'page', 'pasted', 'below', 'above', 'here', 'mean', 'means', 'meaning', 'wrong',
+  'happening', 'happened', 'fix', 'solve', 'problem', 'issue', 'error', 'message', 'get', 'getting', 'got', 'keep', 'keeps', 'showing',
+  'shows', 'show', 'says', 'say', 'said', 'want', 'wants', 'tell', 'explain', 'idea', 'ideas', 'thanks', 'thank', 'hi', 'hello', 'hey',
+  'now', 'next', 'anyone', 'someone', 'know', 'understand', 'sent', 'send', 'sending', 'included', 'include', 'enclosed', 'appears',
+  'appear', 'popped', 'pops', 'pop', 'up', 'came', 'comes', 'seeing', 'thing', 'stuff', 'supposed', 'question', 'answer',
+]);
+
+/**
+ * The message only points at its attachments ("see the attached screenshot, what does it mean?"): the
+ * attachments' text is then the question, for ranking and for the decision.
+ */
+export function onlyPointsAtAttachment(message: string): boolean {
+  return contentWords(foldPhrases(message)).every((w) => POINTING_AT_ATTACHMENT.has(w) || ASKING_ABOUT_ATTACHMENT.has(w));
+}
 
 const ASKING = /\?|\b(how|what|where|when|why|which|who|can|could|would|will|is|are|does|do|did|should|need|needs|want|wants|help|cannot|can't|cant|unable|won't|doesn't|isn't|not|problem|error|issue|please)\b/i;
 
@@ -113,12 +135,14 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
     }
   }
   if (input.attachmentText) {
+    // Read as the question when the message says nothing else; else among the message's own words, for less.
+    const weight = onlyPointsAtAttachment(input.message) ? 1 : params.attachmentWeight;
     // The attachment's most telling words the knowledge knows (an error's name, a dialog's title) join the
     // message's own: they are the customer's too, and often all there is ("what does this mean? see attached").
     const tf = frequencies(terms(foldPhrases(input.attachmentText)).filter((t) => index.has(t)));
     const ranked = [...tf].sort((a, b) => b[1] * index.idf(b[0]) - a[1] * index.idf(a[0]));
     for (const [term] of ranked.slice(0, params.attachmentTerms)) {
-      if (!ownWeights.has(term)) own(term, params.attachmentWeight);
+      if (!ownWeights.has(term)) own(term, weight);
     }
   }
   for (const [term, weight] of ownWeights) put(term, weight);
@@ -145,9 +169,14 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
 
 export interface Candidate {
   article: PreparedArticle;
+  /** What ranks it: the blend of its lexical share and its cosine (semantic.ts). */
   score: number;
   /** Without confirmed phrasings (see Hit.textScore). */
   textScore: number;
+  /** Its lexical score over the query's best possible one (0-1). */
+  lexical: number;
+  /** Its best cosine to the message (its lexical share without vectors). */
+  cosine: number;
 }
 
 export type { Features } from './features.js';
@@ -159,10 +188,10 @@ export interface Retrieval {
 }
 
 /** Searches the index and measures how well the best article covers the message. */
-export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, limit = 10): Retrieval {
+export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, limit = 10, semantic?: SemanticQuery): Retrieval {
   const query = buildQuery(index, input, params);
-  const result = index.search(query.terms, limit);
-  const candidates = result.hits.map((h) => ({ article: index.articles[h.index]!, score: h.score, textScore: h.textScore }));
+  const result = index.search(query.terms, semantic ? Math.max(limit, 20) : limit);
+  const candidates = blend(index, result, semantic, params.semanticWeight, limit).map((b) => ({ article: index.articles[b.index]!, score: b.score, textScore: b.textScore, lexical: b.lexical, cosine: b.cosine }));
   const features = measure({ index, synonyms: input.synonyms ?? synonymsOf, own: query.own, unknownShare: query.unknownShare, unknownNounShare: query.unknownNounShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
   return { query, candidates, features };
 }
@@ -173,10 +202,16 @@ export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: Q
  * the more confident one about the same best article, so a follow-up gains from the thread and a short
  * standalone question after an unrelated one loses nothing. Null without a thread.
  */
-export function threadReading(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY): Retrieval | null {
+export function threadReading(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, semantic?: SemanticQuery): Retrieval | null {
+  const text = threadText(input);
+  if (!text) return null;
+  return retrieve(index, { message: text, attachmentText: input.attachmentText, synonyms: input.synonyms }, params, 10, semantic);
+}
+
+/** The text threadReading reads: the earlier message and this one as one; null without a thread. */
+export function threadText(input: RetrievalInput): string | null {
   const before = input.context?.at(-1);
-  if (!before) return null;
-  return retrieve(index, { message: `${before}\n${input.message}`, attachmentText: input.attachmentText, synonyms: input.synonyms }, params);
+  return before ? `${before}\n${input.message}` : null;
 }
 
 /** The article's passages that best match the query, best first (ties: earlier first). */

@@ -55,6 +55,7 @@ export const answerRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Ge
         workspaceId: request.answerKey.workspaceId,
         request: body,
         attachmentReader: app.attachmentReader,
+        semanticRanking: app.semanticRanking,
         startedAt: performance.now() - reply.elapsedTime,
       });
     },

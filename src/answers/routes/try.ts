@@ -5,7 +5,7 @@ import { errorBody } from '../../platform/openapi.js';
 import { answerMessage } from '../conversations/answer-message.js';
 import type { Generator } from '../generators/generator.js';
 import { checkAttachmentSizes } from '../read-attachments.js';
-import { answerRequest, answerResponse } from '../schemas.js';
+import { answerRequest, tryAnswerResponse } from '../schemas.js';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import { z } from 'zod';
 
@@ -28,7 +28,7 @@ export const tryRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Gener
         summary: 'Ask the agent as POST /v1/answer would (channel "console"); any member may',
         params: z.strictObject(workspaceParam),
         body: answerRequest.omit({ channel: true }),
-        response: { 200: answerResponse, 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody, 429: errorBody, 502: errorBody },
+        response: { 200: tryAnswerResponse, 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody, 429: errorBody, 502: errorBody },
       },
     },
     async (request, reply) => {
@@ -40,6 +40,7 @@ export const tryRoutes: FastifyPluginAsyncZod<{ config: Config; generator: Gener
         workspaceId: workspace.id,
         request: { ...request.body, channel: CONSOLE_CHANNEL },
         attachmentReader: app.attachmentReader,
+        semanticRanking: app.semanticRanking,
         startedAt: performance.now() - reply.elapsedTime,
       });
     },

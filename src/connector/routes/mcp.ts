@@ -115,6 +115,7 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
       events: app.events,
       boardCache: app.boardCache,
       generator,
+      semanticRanking: app.semanticRanking,
       actor: actorOf(credential),
       credential,
       log: request.log,

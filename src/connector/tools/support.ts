@@ -71,7 +71,7 @@ export const supportTools = [
     input: { workspaceId, ...answerRequest.pick({ message: true, conversationRef: true, agentId: true }).shape },
     async run(ctx, { workspaceId: wid, ...request }) {
       const workspace = await member(ctx, wid);
-      return answerMessage({ db: ctx.db, generator: ctx.generator, workspaceId: workspace.id, request: { ...request, channel: ASSISTANT_CHANNEL }, startedAt: performance.now() });
+      return answerMessage({ db: ctx.db, generator: ctx.generator, semanticRanking: ctx.semanticRanking, workspaceId: workspace.id, request: { ...request, channel: ASSISTANT_CHANNEL }, startedAt: performance.now() });
     },
   }),
   tool({

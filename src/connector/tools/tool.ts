@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Generator } from '../../answers/generators/generator.js';
+import type { SemanticRanking } from '../../answers/vectors/semantic-ranking.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from '../../boards/activity/event-bus.js';
@@ -16,6 +17,8 @@ export interface ToolContext {
   /** Board fetches kept in memory (the same cache as GET /api/boards/{id}); absent: always read. */
   boardCache?: BoardCache | undefined;
   generator: Generator;
+  /** The answer agent's semantic ranking (app.semanticRanking); null: lexical. */
+  semanticRanking: SemanticRanking | null;
   /** The user, for the board domain functions (the same rules as /api). */
   actor: Actor;
   credential: ConnectorCredential;

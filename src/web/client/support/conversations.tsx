@@ -8,7 +8,7 @@ import { learningText, TurnVerdict } from './verdict';
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
 export const REASONS: Record<string, string> = {
-  no_knowledge: 'Nothing in the knowledge matched the question',
+  no_knowledge: 'The knowledge did not answer it closely enough',
   not_covered: 'The articles found did not cover the question',
   human_requested: 'The customer asked for a person',
   account_action: 'It needs staff to act on the account',
@@ -185,15 +185,7 @@ export function ConversationThread({ workspaceId, base, conversationId, headingI
                   <strong>Customer</strong> <span class="hint">({t.channel ?? 'no channel'}, {formatDate(t.createdAt, { time: true })})</span>: {t.question}
                 </p>
                 {(t.attachments ?? []).length > 0 && <p class="hint">Attachments: {t.attachments!.map((a) => a.filename ?? a.mime).join(', ')}</p>}
-                <AnswerView answer={{ message: t.reply, sources: t.sources, confidence: t.confidence, needsHuman: t.needsHuman }} base={base} />
-                {t.reason && (
-                  <p class="hint why">
-                    Why a human is needed:{' '}
-                    <span title={`reason: ${t.reason}`} data-reason={t.reason}>
-                      {reasonText(t.reason)}
-                    </span>
-                  </p>
-                )}
+                <AnswerView answer={{ message: t.reply, sources: t.sources, confidence: t.confidence, needsHuman: t.needsHuman, reason: t.reason, why: t.why ?? (t.reason ? reasonText(t.reason) : null) }} base={base} />
                 {t.latencyMs !== undefined && <p class="hint">Answered in {t.latencyMs} ms</p>}
                 <TurnVerdict workspaceId={workspaceId} conversationId={conversationId} turn={t} onChanged={() => void conversation.reload()} />
               </li>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { link } from '../router';
-import { Alert, useAction, useLoad } from '../ui';
+import { Alert, Markdown, useAction, useLoad } from '../ui';
 import type { Agent, Answer, Confidence, SectionProps, Source } from './types';
 
 async function toBase64(file: File) {
@@ -99,17 +99,26 @@ export function TryPage({ workspace, base }: SectionProps) {
   );
 }
 
-export function AnswerView({ answer, base }: { answer: { message: string; sources: Source[]; confidence: Confidence; needs_human?: boolean; needsHuman?: boolean }; base: string }) {
+export function AnswerView({ answer, base }: { answer: { message: string; sources: Source[]; confidence: Confidence; needs_human?: boolean; needsHuman?: boolean; why?: string | null; reason?: string | null }; base: string }) {
   const needsHuman = answer.needs_human ?? answer.needsHuman ?? false;
   return (
     <div class="answer" data-testid="answer">
-      <p class="reply">
-        <strong>Agent:</strong> {answer.message}
-      </p>
+      <div class="reply">
+        <strong>Agent:</strong>
+        <Markdown text={answer.message} />
+      </div>
       <p>
         <span class={`badge confidence-${answer.confidence}`}>Confidence: {answer.confidence}</span>
         {needsHuman ? <span class="badge warn">Needs a human</span> : <span class="badge ok">Answered</span>}
       </p>
+      {answer.why && (
+        <p class="hint why">
+          Why a human is needed:{' '}
+          <span title={answer.reason ? `reason: ${answer.reason}` : undefined} data-reason={answer.reason ?? undefined}>
+            {answer.why}
+          </span>
+        </p>
+      )}
       {answer.sources.length > 0 && (
         <>
           <h4>Sources</h4>

@@ -4,7 +4,7 @@
  * to import, are written out below and say where they come from.
  */
 import type { z } from 'zod';
-import type { answerResponse, confidence, source } from '../../../answers/schemas.js';
+import type { confidence, source, tryAnswerResponse } from '../../../answers/schemas.js';
 import type { agent, answerKey, article, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
 import type { ticket } from '../../../tickets/schemas.js';
 import type { WEBHOOK_EVENT_TYPES } from '../../../webhooks/event-types.js';
@@ -33,7 +33,7 @@ export type Article = z.output<typeof article>;
 export type Source = z.output<typeof source>;
 export type Confidence = z.output<typeof confidence>;
 /** The answer API's reply (POST /v1/answer, and "Try the agent"). */
-export type Answer = z.output<typeof answerResponse>;
+export type Answer = z.output<typeof tryAnswerResponse>;
 export type Turn = z.output<typeof turn>;
 /** A conversation as lists show it: its last turn, not all of them. */
 export type ConversationSummary = z.output<typeof conversationSummary>;

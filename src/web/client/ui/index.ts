@@ -6,3 +6,4 @@ export * from './hooks';
 export * from './page';
 export * from './secrets';
 export * from './table';
+export * from './markdown';

@@ -1,0 +1,58 @@
+import { dot } from '../vectors/vector-source.js';
+import type { KnowledgeIndex, SearchResult } from './knowledge-index.js';
+
+/** Article id → its unit vectors (title, passages): see vectors/article-texts.ts. */
+export type ArticleVectors = ReadonlyMap<number, readonly Float32Array[]>;
+
+/** What semantic ranking needs for one reading of a message. */
+export interface SemanticQuery {
+  /** The message's unit vector, from the same source as the articles'. */
+  vector: Float32Array;
+  vectors: ArticleVectors;
+}
+
+/** Articles taken from the cosine ranking into the pool that is blended, besides the lexical hits. */
+const SEMANTIC_POOL = 20;
+
+export interface Blended {
+  index: number;
+  /** (1 − w) · lexical + w · cosine. */
+  score: number;
+  /** The lexical score over the query's best possible one (0-1). */
+  lexical: number;
+  /** The best cosine of the article's vectors to the message; the lexical share when it has none yet. */
+  cosine: number;
+  /** The article's text's lexical score (see Hit.textScore). */
+  textScore: number;
+}
+
+/**
+ * The lexical hits and the articles nearest in meaning, ranked by (1 − w) · (score ÷ the best possible
+ * score) + w · (best cosine of the article's title and passages). An article whose vectors are not
+ * computed yet is ranked lexically (its cosine taken as its lexical share), so a fresh import is
+ * answered while its vectors are built.
+ */
+export function blend(index: KnowledgeIndex, lexical: SearchResult, semantic: SemanticQuery | undefined, weight: number, limit: number): Blended[] {
+  const max = lexical.maxPossible || 1;
+  const pool = new Map<number, Blended>();
+  for (const h of lexical.hits) pool.set(h.index, { index: h.index, score: h.score / max, lexical: h.score / max, cosine: h.score / max, textScore: h.textScore });
+  if (!semantic || weight <= 0 || semantic.vectors.size === 0) return [...pool.values()].slice(0, limit);
+  const cosines: { index: number; cosine: number }[] = [];
+  index.articles.forEach((a, i) => {
+    const vs = semantic.vectors.get(a.doc.id);
+    if (!vs?.length) return;
+    let best = -1;
+    for (const v of vs) best = Math.max(best, dot(v, semantic.vector));
+    cosines.push({ index: i, cosine: best });
+  });
+  const byIndex = new Map(cosines.map((c) => [c.index, c.cosine]));
+  cosines.sort((a, b) => b.cosine - a.cosine || a.index - b.index);
+  for (const c of cosines.slice(0, SEMANTIC_POOL)) {
+    if (!pool.has(c.index)) pool.set(c.index, { index: c.index, score: 0, lexical: 0, cosine: 0, textScore: 0 });
+  }
+  for (const b of pool.values()) {
+    b.cosine = byIndex.get(b.index) ?? b.lexical;
+    b.score = (1 - weight) * b.lexical + weight * b.cosine;
+  }
+  return [...pool.values()].sort((x, y) => y.score - x.score || x.index - y.index).slice(0, limit);
+}

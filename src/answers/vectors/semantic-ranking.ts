@@ -1,0 +1,174 @@
+import type { DbClient } from '../../platform/db.js';
+import type { SemanticOptions } from '../compose-answer.js';
+import type { ArticleVectors } from '../retrieval/semantic.js';
+import { articleTexts } from './article-texts.js';
+import { articlesWithoutVectors, loadArticleVectors, storeArticleVectors } from './article-vectors.js';
+import type { VectorSource } from './vector-source.js';
+
+export interface SemanticRankingOptions {
+  source: VectorSource;
+  /** How long an answer waits for its message's vector; past it the answer is ranked lexically. */
+  queryTimeoutMs: number;
+  /** Memory the workspaces' vectors may take in this process; least recently used out first. */
+  cacheBytes: number;
+  log: { warn(details: object, message: string): void; info(details: object, message: string): void };
+}
+
+interface Entry {
+  version: number;
+  vectors: ArticleVectors;
+  complete: boolean;
+  bytes: number;
+  loadedAt: number;
+  refreshing: Promise<void> | null;
+}
+
+/** While some article lacks vectors, a workspace's vectors are read again at most this often (another process may be computing them). */
+const RELOAD_INCOMPLETE_MS = 5000;
+/** Articles read per round of a build. */
+const BUILD_BATCH = 16;
+/** A build that failed (the embeddings server down) is not tried again for this long. */
+const RETRY_AFTER_MS = 30_000;
+
+/**
+ * Semantic ranking for the answer path: each workspace's article vectors, computed in the background
+ * (never on the request path: an answer uses the vectors that exist, and an article without any is
+ * ranked lexically) and kept in the database, and the message's own vector, waited for at most
+ * queryTimeoutMs. One build per workspace at a time in this process; several processes may compute
+ * the same article once each (the last write wins; the vectors are the same).
+ */
+export class SemanticRanking {
+  readonly #options: SemanticRankingOptions;
+  readonly #entries = new WeakMap<object, Map<number, Entry>>();
+  readonly #builds = new Map<string, Promise<void>>();
+  readonly #failedAt = new Map<string, number>();
+  #closed = false;
+  #idle: Set<Promise<void>> = new Set();
+
+  constructor(options: SemanticRankingOptions) {
+    this.#options = options;
+  }
+
+  get model() {
+    return this.#options.source.id;
+  }
+
+  /**
+   * composeAnswer's semantic options for the workspace at this knowledge version; undefined while it has
+   * no vectors at all. Starts a background build when some article lacks them.
+   */
+  async forWorkspace({ db, workspaceId, version }: { db: DbClient; workspaceId: number; version: number }): Promise<SemanticOptions | undefined> {
+    if (this.#closed) return undefined;
+    let perDb = this.#entries.get(db);
+    if (!perDb) this.#entries.set(db, (perDb = new Map()));
+    let entry = perDb.get(workspaceId);
+    if (entry) {
+      perDb.delete(workspaceId);
+      perDb.set(workspaceId, entry);
+    }
+    if (!entry || entry.version !== version) {
+      // A knowledge change: read again before answering (an edited article's old vectors no longer count).
+      entry = await this.#load(db, workspaceId, version);
+      perDb.set(workspaceId, entry);
+      this.#evict(perDb);
+    } else if (!entry.complete && Date.now() - entry.loadedAt > RELOAD_INCOMPLETE_MS && !entry.refreshing) {
+      // Vectors arriving: picked up in the background, this answer uses what is here.
+      const current = entry;
+      current.refreshing = this.#load(db, workspaceId, version)
+        .then((fresh) => {
+          if (perDb.get(workspaceId) === current) perDb.set(workspaceId, fresh);
+        })
+        .catch(() => {})
+        .finally(() => (current.refreshing = null));
+    }
+    if (!entry.complete) this.build({ db, workspaceId });
+    if (entry.vectors.size === 0) return undefined;
+    const vectors = entry.vectors;
+    return { vectors, embed: (texts) => this.#embedQuery(texts) };
+  }
+
+  /** Computes the vectors the workspace's articles lack, in the background (one build per workspace at a time). */
+  build({ db, workspaceId }: { db: DbClient; workspaceId: number }): Promise<void> {
+    const key = `${workspaceId}`;
+    const running = this.#builds.get(key);
+    if (running) return running;
+    if (this.#closed || Date.now() - (this.#failedAt.get(key) ?? 0) < RETRY_AFTER_MS) return Promise.resolve();
+    const run = this.#build(db, workspaceId)
+      .catch((error: Error) => {
+        this.#failedAt.set(key, Date.now());
+        if (!this.#closed) this.#options.log.warn({ err: { message: error.message }, workspaceId }, 'computing the knowledge vectors failed; answers rank lexically until they exist');
+      })
+      .finally(() => {
+        this.#builds.delete(key);
+        this.#idle.delete(run);
+      });
+    this.#builds.set(key, run);
+    this.#idle.add(run);
+    return run;
+  }
+
+  async #build(db: DbClient, workspaceId: number) {
+    const model = this.#options.source.id;
+    let done = 0;
+    for (;;) {
+      if (this.#closed) return;
+      const rows = await articlesWithoutVectors({ db, workspaceId, model, limit: BUILD_BATCH });
+      if (!rows.length) break;
+      for (const row of rows) {
+        if (this.#closed) return;
+        const vectors = await this.#options.source.embed(articleTexts(row), 'background');
+        await storeArticleVectors({ db, workspaceId, articleId: row.id, model, contentHash: row.contentHash, vectors });
+        done++;
+      }
+      // The next answer ranks with what was stored.
+      const perDb = this.#entries.get(db);
+      const entry = perDb?.get(workspaceId);
+      if (perDb && entry) {
+        const fresh = await this.#load(db, workspaceId, entry.version);
+        if (perDb.get(workspaceId) === entry) perDb.set(workspaceId, fresh);
+      }
+    }
+    if (done) this.#options.log.info({ workspaceId, articles: done, model }, 'knowledge vectors computed');
+  }
+
+  async #load(db: DbClient, workspaceId: number, version: number): Promise<Entry> {
+    const loaded = await loadArticleVectors({ db, workspaceId, model: this.#options.source.id });
+    return { version, ...loaded, loadedAt: Date.now(), refreshing: null };
+  }
+
+  #evict(perDb: Map<number, Entry>) {
+    let total = 0;
+    for (const e of perDb.values()) total += e.bytes;
+    for (const [id, e] of perDb) {
+      if (total <= this.#options.cacheBytes || perDb.size <= 1) break;
+      perDb.delete(id);
+      total -= e.bytes;
+    }
+  }
+
+  /** The message's vectors, or null for each when the source is slow or down (that answer is ranked lexically). */
+  async #embedQuery(texts: string[]): Promise<(Float32Array | null)[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.#options.queryTimeoutMs);
+    });
+    try {
+      const vectors = await Promise.race([this.#options.source.embed(texts, 'query').catch(() => null), timeout]);
+      return vectors ?? texts.map(() => null);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits for the builds under way (tests, benchmarks). */
+  async idle(): Promise<void> {
+    while (this.#idle.size) await Promise.all([...this.#idle]);
+  }
+
+  async close() {
+    this.#closed = true;
+    // Closing the source fails what a build waits for, so the builds end at once.
+    await this.#options.source.close();
+    await Promise.allSettled([...this.#idle]);
+  }
+}
