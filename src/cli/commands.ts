@@ -5,11 +5,11 @@ import { keyCreate, keyList, keyRevoke } from './key-commands.js';
 import { agentCreate, agentUpdate, answerKeyCreate, answerKeyRevoke, knowledgeAdd, knowledgeImport, knowledgeRemove } from './answer-commands.js';
 import { workspaceCreate, workspaceLimit, workspaceToken } from './workspace-commands.js';
 import { webhookCreate, webhookDeliveries, webhookDelete, webhookList, webhookRedeliver, webhookRotateSecret, webhookUpdate } from './webhook-commands.js';
-import { userBlock, userCreate, userDelete, userList, userSetEmail, userUnblock } from './user-commands.js';
+import { userBlock, userCreate, userDelete, userList, userResetLink, userSetEmail, userUnblock } from './user-commands.js';
 
 /** Every admin command. Later modules add theirs here: the list is the map. */
 export const commands: Command[] = [
-  dbMigrate, userCreate, userList, userSetEmail, userBlock, userUnblock, userDelete, keyCreate, keyList, keyRevoke, boardList,
+  dbMigrate, userCreate, userList, userSetEmail, userResetLink, userBlock, userUnblock, userDelete, keyCreate, keyList, keyRevoke, boardList,
   workspaceCreate, workspaceLimit, workspaceToken, answerKeyCreate, answerKeyRevoke, agentCreate, agentUpdate,
   knowledgeAdd, knowledgeImport, knowledgeRemove,
   webhookCreate, webhookList, webhookUpdate, webhookRotateSecret, webhookDelete, webhookDeliveries, webhookRedeliver,

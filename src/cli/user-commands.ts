@@ -4,6 +4,7 @@ import { listUsers } from '../accounts/users/list-users.js';
 import * as s from '../accounts/schemas.js';
 import { setUserStatus } from '../accounts/users/set-user-status.js';
 import { setUserEmail } from '../accounts/email/set-user-email.js';
+import { createSetupLink } from '../accounts/join/create-setup-link.js';
 import { createUserWithInvitations } from '../boards/members/sign-up.js';
 import { defineCommand } from './command.js';
 
@@ -48,6 +49,20 @@ export const userSetEmail = defineCommand({
     const userChanged = events && ((userId: number) => events.invalidate({ userId }));
     const updated = await setUserEmail({ db: db.prisma, userId: user.id, email: f.newEmail, userChanged });
     return { id: updated.id, email: updated.email };
+  },
+});
+
+export const userResetLink = defineCommand({
+  name: 'user reset-link',
+  usage: 'user reset-link --email E',
+  summary: 'print a link with which the user sets a new password (their sessions end when they use it); for servers without mail, or a lost mail',
+  flags: byEmail,
+  run: async ({ db, config }, f) => {
+    const user = await findUserByEmail({ db: db.prisma, email: f.email });
+    const link = await createSetupLink({ db: db.prisma, userId: user.id });
+    // The CLI has no request to take an origin from: PUBLIC_BASE_URL, else where this server listens.
+    const origin = config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : `http://${config.HOST}:${config.PORT}`;
+    return { url: `${origin}/join/${link.token}`, expiresAt: link.expiresAt.toISOString() };
   },
 });
 

@@ -198,3 +198,14 @@ describe('the browser console', () => {
     }
   });
 });
+
+describe('a forgotten password on a server without mail', () => {
+  it('the sign-in page says to ask a site administrator', async () => {
+    const tab = await openTab(browser, web);
+    await tab.page.goto('/signin');
+    await tab.page.getByRole('button', { name: 'Forgot password?' }).click();
+    await tab.page.getByRole('status').filter({ hasText: 'This server sends no mail. Ask your site administrator for a link to set a new password.' }).waitFor();
+    expect(tab.problems).toEqual([]);
+    await tab.close();
+  });
+});

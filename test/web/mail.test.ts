@@ -57,3 +57,31 @@ describe('a new e-mail address', () => {
     await tab.close();
   });
 });
+
+describe('a forgotten password', () => {
+  it('is reset from the sign-in page: the mailed link sets a new password and signs in; the other sessions end', { timeout: 120_000 }, async () => {
+    const user = await makeUser(web.db, { name: 'Mary Jackson' });
+    const elsewhere = await openTab(browser, web, { user });
+    const tab = await openTab(browser, web);
+    const { page } = tab;
+    await page.goto('/signin');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('button', { name: 'Mail me a link' }).click();
+    await page.getByRole('status').filter({ hasText: 'If an account uses this address, a link to set a new password is on its way' }).waitFor();
+
+    const mail = await smtp.waitFor(user.email);
+    expect(mail.subject).toBe('Set a new password for Taskboard');
+    await page.goto(linkTo(mail.text));
+    await page.getByLabel(/^Password/).fill('a brand new password');
+    await page.getByRole('button', { name: 'Set up and sign in' }).click();
+    await page.waitForURL(/\/boards$/);
+    expect((await web.call({}, 'POST', '/auth/login', { email: user.email, password: 'a brand new password' })).status).toBe(200);
+    // The session the other browser had is over.
+    await elsewhere.page.goto('/boards');
+    await elsewhere.page.waitForURL(/\/signin/);
+    expect(tab.problems).toEqual([]);
+    await elsewhere.close();
+    await tab.close();
+  });
+});

@@ -119,14 +119,21 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Login
           'For pages that work signed in or not (the web app asks this first): an absent, expired or ended session is `user: null`, never an error. ' +
           'GET /auth/me is the same for a session that must exist (401 otherwise).',
         security: [],
-        response: { 200: z.object({ user: s.user.nullable(), setupNeeded: z.boolean().describe('No user exists yet: the first-run page (POST /auth/setup) applies.') }), 429: errorBody },
+        response: {
+          200: z.object({
+            user: s.user.nullable(),
+            setupNeeded: z.boolean().describe('No user exists yet: the first-run page (POST /auth/setup) applies.'),
+            mail: z.boolean().describe('The server sends mail (SMTP is set up): password resets and new e-mail addresses go by mail; without it, a site administrator makes the links.'),
+          }),
+          429: errorBody,
+        },
       },
     },
     async (request) => {
       const token = request.cookies[SESSION_COOKIE];
       const session = token ? await resolveSession({ db: app.db.prisma, token }) : null;
-      if (session) return { user: presentUser({ ...session, id: session.userId }), setupNeeded: false };
-      return { user: null, setupNeeded: await setupNeeded(app.db.prisma) };
+      if (session) return { user: presentUser({ ...session, id: session.userId }), setupNeeded: false, mail: app.mail.enabled };
+      return { user: null, setupNeeded: await setupNeeded(app.db.prisma), mail: app.mail.enabled };
     },
   );
 

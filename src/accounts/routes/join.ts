@@ -5,6 +5,8 @@ import { errorBody } from '../../platform/openapi.js';
 import { acceptJoinLink } from '../join/accept-join-link.js';
 import type { SignUp } from '../users/create-user.js';
 import { findJoinLink } from '../join/find-join-link.js';
+import { requestPasswordReset, RESET_LINK_MINUTES, RESETS_PER_WINDOW } from '../join/request-password-reset.js';
+import { joinUrl } from '../join/join-url.js';
 import { openSession } from '../sessions/open-session.js';
 import { presentJoinLink, presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
@@ -33,6 +35,28 @@ export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp;
       },
     },
     async (request) => ({ link: presentJoinLink(await findJoinLink({ db: app.db.prisma, token: request.params.token })) }),
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      schema: {
+        operationId: 'requestPasswordReset',
+        tags: ['web session'],
+        summary: 'Forgot password: mail a link that sets a new password (the answer never says whether the address has an account)',
+        description:
+          `An active account's address is mailed a single-use link (\`/join/set_…\`, valid ${RESET_LINK_MINUTES} minutes); using it sets a new password and ends every session. ` +
+          `The answer is the same 202 for any address, and past ${RESETS_PER_WINDOW} mails an hour to an address or account no more are sent. ` +
+          'A server that sends no mail answers 403: a site administrator makes the link there (POST /admin/users/{id}/setup-link, or `npm run admin -- user reset-link --email E`).',
+        security: [],
+        body: z.strictObject({ email: s.email }),
+        response: { 202: z.object({ message: z.string().describe('What happens next, the same whatever the address.') }), 400: errorBody, 403: errorBody, 429: errorBody },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset({ db: app.db.prisma, mail: app.mail, email: request.body.email, linkFor: (token) => joinUrl(request, config, token) });
+      return reply.status(202).send({ message: `If an account uses this address, a link to set a new password is on its way. It works for ${RESET_LINK_MINUTES} minutes.` });
+    },
   );
 
   app.post(

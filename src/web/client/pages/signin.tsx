@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { post } from '../api';
 import type { User } from '../types';
 import { Alert, Notice, PageTitle, useAction } from '../ui';
+import { ForgotPassword } from './forgot-password';
 
 export function SignInPage({ notice, onSignedIn }: { notice?: string | undefined; onSignedIn: (user: User) => void }) {
   const [email, setEmail] = useState('');
@@ -33,6 +34,7 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string | undefined
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <ForgotPassword email={email} />
     </main>
   );
 }
