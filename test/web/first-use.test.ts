@@ -244,3 +244,42 @@ describe('wording', () => {
     await tab.close();
   });
 });
+
+describe('attachments', () => {
+  it('upload as soon as they are picked (no Upload button), with a progress bar, and a picture shows as a thumbnail', async () => {
+    const user = await makeUser(web.db);
+    const auth = (await makeKey(web.db, user.id)).auth;
+    const board = await makeBoard(web.db, user.id, [], 'Files board');
+    const list = (await web.call(auth, 'POST', `/api/boards/${board.id}/lists`, { name: 'To do' })).json;
+    const card = (await web.call(auth, 'POST', `/api/lists/${list.id}/cards`, { title: 'With a picture' })).json;
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    await page.locator(`li.card[data-card-id="${card.id}"]`).getByRole('button').first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Attachments' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Upload' }).count()).toBe(0);
+    // Whether a progress bar was shown while the file went up (it may be brief).
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { sawProgress: boolean; MutationObserver: any };
+      w.sawProgress = false;
+      new w.MutationObserver(() => {
+        if (document.querySelector('dialog progress')) w.sawProgress = true;
+      }).observe(document.body, { subtree: true, childList: true });
+    });
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    await dialog.getByLabel('Add files').setInputFiles([
+      { name: 'screen.png', mimeType: 'image/png', buffer: png },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Call at nine.') },
+    ]);
+    await dialog.getByRole('status').filter({ hasText: 'Uploaded notes.txt.' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
+    const stored = (await web.call(auth, 'GET', `/api/cards/${card.id}`)).json.attachments as { filename: string }[];
+    expect(stored.map((a) => a.filename).sort()).toEqual(['notes.txt', 'screen.png']);
+    const thumb = dialog.locator('li', { hasText: 'screen.png' }).locator('img.thumb');
+    await expect.poll(() => thumb.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(1);
+    expect(await dialog.locator('li', { hasText: 'notes.txt' }).locator('img').count()).toBe(0);
+    await tab.close();
+  });
+});

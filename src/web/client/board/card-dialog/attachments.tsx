@@ -1,20 +1,49 @@
 import { useState } from 'preact/hooks';
-import { api, del } from '../../api';
+import { ApiError, del } from '../../api';
 import { formatDate, formatSize } from '../../ui';
 import type { Part } from './part';
 
-/** The card's files: download, delete, upload. */
+/**
+ * Sends one file as the API's multipart upload, telling how much has gone: fetch cannot report an
+ * upload's progress, XMLHttpRequest can. Refusals become the same ApiError as every other call.
+ */
+function upload(cardId: number, file: File, onProgress: (fraction: number) => void): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/cards/${cardId}/attachments`);
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      const body = ((): { error?: string; message?: string } | null => {
+        try {
+          return xhr.responseText ? (JSON.parse(xhr.responseText) as { error?: string; message?: string }) : null;
+        } catch {
+          return null;
+        }
+      })();
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else reject(new ApiError(xhr.status, body?.message ?? body?.error ?? `The server answered ${xhr.status}.`));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'The server cannot be reached. Check your connection and try again.'));
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
+
+/** The card's files: pictures as thumbnails, download, delete; files upload as soon as they are picked, with progress. */
 export function Attachments({ card, canEdit, change }: Part) {
-  const [file, setFile] = useState<File | null>(null);
+  const [sending, setSending] = useState<{ name: string; fraction: number } | null>(null);
+  const [done, setDone] = useState('');
   return (
     <section>
       <h3>Attachments</h3>
-      {card.attachments.length === 0 && <p class="hint">None.</p>}
+      {card.attachments.length === 0 && <p class="hint">None yet.{canEdit ? ' Add a file below: it uploads as soon as you pick it.' : ''}</p>}
       <ul class="attachments">
         {card.attachments.map((a) => (
-          <li key={a.id}>
-            <a href={`/api/attachments/${a.id}/download`} download={a.filename}>
-              {a.filename}
+          <li key={a.id} data-attachment-id={a.id}>
+            <a href={`/api/attachments/${a.id}/download`} download={a.filename} class="attachment-link">
+              {a.mimeType.startsWith('image/') && <img class="thumb" src={`/api/attachments/${a.id}/download`} alt="" width={48} height={48} loading="lazy" />}
+              <span>{a.filename}</span>
             </a>{' '}
             <span class="hint">
               {formatSize(a.size)} · {formatDate(a.createdAt)}
@@ -28,29 +57,36 @@ export function Attachments({ card, canEdit, change }: Part) {
         ))}
       </ul>
       {canEdit && (
-        <form
-          class="row"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (!file) return;
-            const form = new FormData();
-            form.append('file', file, file.name);
-            const input = e.currentTarget.querySelector('input[type=file]') as HTMLInputElement | null;
-            if (await change(() => api('POST', `/api/cards/${card.id}/attachments`, form))) {
-              setFile(null);
-              if (input) input.value = '';
-            }
-          }}
-        >
-          <label>
-            Upload a file
-            <input type="file" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
-          </label>
-          <button type="submit" class="small" disabled={!file}>
-            Upload
-          </button>
-        </form>
+        <label>
+          Add files
+          <input
+            type="file"
+            multiple
+            disabled={sending !== null}
+            onChange={async (e) => {
+              const input = e.currentTarget;
+              const files = [...(input.files ?? [])];
+              setDone('');
+              for (const file of files) {
+                setSending({ name: file.name, fraction: 0 });
+                const ok = await change(() => upload(card.id, file, (fraction) => setSending({ name: file.name, fraction })));
+                if (!ok) break;
+                setDone(`Uploaded ${file.name}.`);
+              }
+              setSending(null);
+              input.value = '';
+            }}
+          />
+        </label>
       )}
+      {sending && (
+        <div class="upload-progress">
+          <progress value={sending.fraction} max={1} aria-label={`Uploading ${sending.name}`} /> <span class="hint">{Math.round(sending.fraction * 100)} %</span>
+        </div>
+      )}
+      <p role="status" class="hint">
+        {sending ? `Uploading ${sending.name}…` : done}
+      </p>
     </section>
   );
 }
