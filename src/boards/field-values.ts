@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { FieldRow } from '../rows.js';
-import { LONE_SURROGATE } from '../../platform/schemas.js';
+import type { FieldRow } from './rows.js';
+import { LONE_SURROGATE } from '../platform/schemas.js';
 
 export type FieldValue = string | number | boolean;
 

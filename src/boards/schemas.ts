@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { email } from '../accounts/schemas.js';
 import { id, idParams, MAX_ID, queryBoolean, queryInteger, text } from '../platform/schemas.js';
-import { dueInstant } from './custom-fields/field-values.js';
+import { dueInstant } from './field-values.js';
 
 export const boardId = idParams('Board');
 export const listId = idParams('List');

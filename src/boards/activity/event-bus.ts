@@ -30,6 +30,9 @@ export type StaleData = { boardId: number } | { userId: number } | { all: true }
  * they keep of it before reading the row; `b` is absent from older senders), or stale data without
  * an activity (`s`).
  */
+/** A follow-up of every activity this process commits (EventBus.onCommitted). */
+export type CommittedHook = (activity: ActivityView) => void;
+
 type Message = { o: string; id: number; b?: number } | { o: string; s: StaleData } | { o: string; p: number };
 
 /**
@@ -72,6 +75,34 @@ export class EventBus {
   publish(activity: ActivityView, stale: StaleData[]) {
     for (const s of stale) this.emitter.emit('stale', s);
     this.emitter.emit(`board:${activity.boardId}`, activity);
+    for (const hook of this.committedHooks) {
+      try {
+        hook(activity);
+      } catch (error) {
+        // The change is committed and answered: a follow-up that throws must not fail it.
+        this.log?.warn({ err: error, activityId: activity.id }, 'a committed-activity hook failed');
+      }
+    }
+  }
+
+  private readonly committedHooks = new Set<CommittedHook>();
+
+  /** Where failed notifications and hooks are reported. */
+  useLog(log: { warn(o: object, m: string): void }) {
+    this.log = log;
+  }
+
+  /**
+   * Calls fn once with every activity THIS process commits, right after its commit (never for a
+   * change that rolled back, nor for other processes' changes: each change is followed up once,
+   * by the process that made it). The hook for follow-ups such as e-mail notifications: narrow
+   * on `activity.type` and `activity.data` is typed (activity-types.ts). Runs synchronously
+   * after the commit: queue slow work (an outbox row, a job) rather than do it here; a throw is
+   * logged, never the request's failure. Returns the unsubscribe function.
+   */
+  onCommitted(fn: CommittedHook): () => void {
+    this.committedHooks.add(fn);
+    return () => this.committedHooks.delete(fn);
   }
 
   /**
@@ -244,6 +275,7 @@ declare module 'fastify' {
 export const eventBusPlugin = fp<{ bus: EventBus }>(
   async (app, { bus }) => {
     app.decorate('events', bus);
+    bus.useLog(app.log);
     if (app.db.kind === 'postgres') await bus.connectPostgres(app.db, app.log);
     app.addHook('onClose', async () => bus.close());
   },

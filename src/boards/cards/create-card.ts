@@ -6,7 +6,7 @@ import type { FieldRow } from '../rows.js';
 import { fullCard } from './card-change.js';
 import { summaryOf } from './card-json.js';
 import type { BoardContext } from '../context.js';
-import { type FieldValue, fitValue } from '../custom-fields/field-values.js';
+import { type FieldValue, fitValue } from '../field-values.js';
 import { authorize } from '../policy.js';
 import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
 import { RETRY, withRetry } from '../retry.js';

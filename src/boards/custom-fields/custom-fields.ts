@@ -5,7 +5,7 @@ import { requireCustomField, requireRole } from '../access.js';
 import type { FieldRow } from '../rows.js';
 import { changeCardParts, touchCards } from '../cards/card-change.js';
 import type { BoardContext } from '../context.js';
-import { carryValue, fitValue } from './field-values.js';
+import { carryValue, fitValue } from '../field-values.js';
 import { authorize } from '../policy.js';
 import { presentCustomField } from '../presenters.js';
 import { withRetry } from '../retry.js';

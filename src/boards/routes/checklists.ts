@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { convertItem } from '../cards/convert-item.js';
+import { convertItem } from '../checklists/convert-item.js';
 import { createChecklist, createItem, deleteChecklist, deleteItem, renameChecklist, updateItem } from '../checklists/checklists.js';
 import { getChecklist } from '../checklists/get-checklist.js';
 import { getItem } from '../checklists/get-item.js';
