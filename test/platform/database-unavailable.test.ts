@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,16 +80,30 @@ describe.each([
  * keeps every connection open but stops forwarding in both directions, as a frozen or
  * partitioned server does. Never the shared server itself.
  */
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
+
 async function startFreezableProxy(target: { host: string; port: number }) {
   let frozen = false;
+  let freezeAfter: string | undefined;
+  let watched: [net.Socket, net.Socket] | undefined;
   const pairs = new Set<[net.Socket, net.Socket]>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     const pair: [net.Socket, net.Socket] = [client, upstream];
     pairs.add(pair);
     for (const s of pair) s.on('error', () => {});
-    client.on('data', (d) => void (frozen ? held.push([upstream, d]) : upstream.write(d)));
-    upstream.on('data', (d) => void (frozen ? held.push([client, d]) : client.write(d)));
+    client.on('data', (d) => {
+      if (freezeAfter && !watched && d.includes(freezeAfter)) watched = pair;
+      return void (frozen ? held.push([upstream, d]) : upstream.write(d));
+    });
+    upstream.on('data', (d) => {
+      if (frozen) return void held.push([client, d]);
+      client.write(d);
+      // Armed: frozen right after the server says it is ready for the next query (ReadyForQuery,
+      // 'Z' of length 5) on the connection that sent the query named, so its answer arrives and
+      // what follows does not.
+      if (watched === pair && d.includes(READY_FOR_QUERY)) frozen = true;
+    });
     client.on('close', () => {
       upstream.destroy();
       pairs.delete(pair);
@@ -101,6 +116,10 @@ async function startFreezableProxy(target: { host: string; port: number }) {
     port: (server.address() as net.AddressInfo).port,
     freeze() {
       frozen = true;
+    },
+    /** Freezes once the server has answered the next query holding `text` (that answer arrives, what follows is held). */
+    freezeAfterAnswerTo(text: string) {
+      freezeAfter = text;
     },
     /** Forwards again, what was held first (a server that wakes up answers late). */
     thaw() {
@@ -188,6 +207,10 @@ describe.skipIf(!serverAnswers)('with a PostgreSQL server that stops answering w
 
     // The server answers again: no restart, no stuck connection left in the pool.
     proxy.thaw();
+    await recovers();
+  }, 30_000);
+
+  async function recovers() {
     const deadline = Date.now() + 10_000;
     let recovered = false;
     while (!recovered && Date.now() < deadline) {
@@ -198,5 +221,49 @@ describe.skipIf(!serverAnswers)('with a PostgreSQL server that stops answering w
     expect(recovered).toBe(true);
     expect((await timed('/api/_probe/transaction')).res.statusCode).toBe(200);
     expect((await timed('/readyz')).res.statusCode).toBe(200);
+  }
+});
+
+describe.skipIf(!serverAnswers)('a request has one database budget: the wait for a connection and its query share it', () => {
+  let proxy: Awaited<ReturnType<typeof startFreezableProxy>>;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    const u = new URL(realServer);
+    proxy = await startFreezableProxy({ host: u.hostname, port: Number(u.port || 5432) });
+    u.host = `127.0.0.1:${proxy.port}`;
+    const url = u.toString();
+    const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+    // One connection, so that a request waits for it (the defaults: 2 s to connect, 2 s a query).
+    // No webhook dispatcher: its polls would take the one connection.
+    app = await buildApp({ config, webhookDispatcher: false, db: openPostgres({ url, poolSize: 1, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS }) });
+    const probe = { config: { rateLimit: false } };
+    app.get('/api/_probe/query', probe, async () => app.db.prisma.$queryRaw`SELECT 1 AS one`.then(() => ({ ok: true })));
+    app.get('/api/_probe/busy', probe, async () => app.db.prisma.$queryRaw`SELECT 1 AS one FROM pg_sleep(1.6)`.then(() => ({ ok: true })));
+  });
+  afterAll(async () => {
+    proxy.thaw();
+    await app.close();
+    await proxy.close();
+  });
+
+  it('answers 503 within its budget after waiting for a connection that then meets a frozen server', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/_probe/query' })).statusCode).toBe(200);
+    const t0 = performance.now();
+    // The one connection is busy for 1.6 s (under load); the next request waits for it, and the
+    // server freezes as the busy query's answer arrives: the waiting request's query meets it.
+    proxy.freezeAfterAnswerTo('pg_sleep(1.6)');
+    const acquired = once(app.db.pool!, 'acquire');
+    const busy = app.inject({ method: 'GET', url: '/api/_probe/busy' });
+    await acquired; // the busy query holds the connection
+    const waiting = app.inject({ method: 'GET', url: '/api/_probe/query' }).then((res) => ({ res, ms: performance.now() - t0 }));
+    expect((await busy).statusCode).toBe(200);
+    const { res, ms } = await waiting;
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    // Its budget is ~2.25 s from when it began to wait. Wait and query apart came to 1.6 + 2.25 ≈ 3.9 s;
+    // measured 2.5 s and 4.1 s on a loaded machine: the bound leaves each side most of a second.
+    expect(ms).toBeLessThan(3400);
+    expect(ms).toBeGreaterThan(1500);
+    proxy.thaw();
   }, 30_000);
 });
