@@ -1,7 +1,8 @@
 /**
  * Learning from staff labels, simulated (issue #26 item 7): on each base's tune half, staff mark `n`
  * of the agent's answers (seeded draws): right, wrong with the right article, or should have gone to a
- * person. The decision is refitted from them (refitDecision, shrunk toward the model fitted without
+ * person. As on the server, a "wrong, it is X" verdict teaches "answer" only where X ranks first with the
+ * phrasings confirmed before it (else it only adds the phrasing). The decision is refitted from them (refitDecision, shrunk toward the model fitted without
  * the base) and the confirmed message→article pairs become phrasings of their articles; both are then
  * measured on the base's test half, which no label came from, against the same half without labels.
  */
@@ -9,6 +10,7 @@ import { type DecisionModel } from '../src/answers/retrieval/decide.js';
 import { refitDecision, type Sample } from '../src/answers/retrieval/fit.js';
 import { humanIntent } from '../src/answers/retrieval/intents.js';
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
+import { DEFAULT_QUERY, retrieve } from '../src/answers/retrieval/retrieve.js';
 import type { Base, Question } from './bases.js';
 import { ours } from './loko.js';
 import { type Metrics, metrics } from './metrics.js';
@@ -34,16 +36,26 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
   const pool = shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
   const samples: Sample[] = [];
   const phrasings = new Map<string, string[]>();
+  // The knowledge as it is when each verdict is given: the phrasings confirmed before it included (as the server re-ranks).
+  let current: KnowledgeIndex | null = base.index;
+  const now = () => (current ??= withPhrasings(base, phrasings));
   for (const q of pool) {
     const message = q.turns.at(-1)!;
     const answered = await ours(base, q, global);
     // A turn an intent handed over was not the decision's: its label teaches the decision nothing.
     // The features the turn was decided on, as the server keeps them (the thread's reading when it decided).
-    if (q.kind !== 'human_request' && !humanIntent(message) && answered.features) samples.push({ x: answered.features, y: q.needsHuman ? 0 : 1 });
-    if (q.needsHuman || !q.expected.length) continue;
-    // "Right" confirms the cited article; "wrong, the right article is …" names another.
-    const article = q.expected.includes(answered.sources[0] ?? '') ? answered.sources[0]! : q.expected[0]!;
+    const decided = q.kind !== 'human_request' && !humanIntent(message) && answered.features ? answered.features : null;
+    if (q.needsHuman || !q.expected.length) {
+      if (decided) samples.push({ x: decided, y: q.needsHuman ? 0 : 1 });
+      continue;
+    }
+    // "Right" (or, on a hand-off, "should have answered") confirms the cited article; "wrong, the right article is …" names another,
+    // and teaches "answer" only when that article ranks first for the message with the knowledge as it is now (issue #32 item 7).
+    const cited = q.expected.includes(answered.sources[0] ?? '');
+    const article = cited ? answered.sources[0]! : q.expected[0]!;
+    if (decided && (cited || retrieve(now(), { message }, DEFAULT_QUERY, 1).candidates[0]?.article.doc.externalId === article)) samples.push({ x: decided, y: 1 });
     phrasings.set(article, [...(phrasings.get(article) ?? []), message]);
+    current = null;
   }
   return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings) };
 }
