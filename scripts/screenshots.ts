@@ -292,7 +292,32 @@ try {
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   await phone.addCookies([{ name: 'tb_session', value: session, url: base, httpOnly: true, sameSite: 'Strict' }]);
-  await shoot(await phone.newPage(), 'board-phone', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor());
+  const onPhone = await phone.newPage();
+  await shoot(onPhone, 'board-phone', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor());
+  await shoot(onPhone, 'menu-phone', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor(), (p) => p.getByRole('button', { name: 'Menu' }).click());
+  await shoot(
+    onPhone,
+    'card-dialog-phone',
+    `/boards/${board.id}`,
+    (p) => p.locator('[data-live="live"]').waitFor(),
+    async (p) => {
+      await p.locator(`li.card[data-card-id="${featured.id}"] .card-open`).click();
+      await p.getByRole('dialog').waitFor();
+    },
+  );
+  await shoot(onPhone, 'api-keys-phone', '/settings/keys', (p) => p.getByText('Nightly import job').waitFor(), (p) => p.getByRole('heading', { name: 'Your keys' }).scrollIntoViewIfNeeded());
+  await shoot(
+    onPhone,
+    'support-try-phone',
+    `/support/${workspace.id}/try`,
+    (p) => p.getByLabel('Message').waitFor(),
+    async (p) => {
+      await p.getByLabel('Message').fill('I forgot my password, how do I get a reset link?');
+      await p.getByRole('button', { name: 'Ask' }).click();
+      await p.getByTestId('answer').first().waitFor();
+    },
+  );
+  await shoot(onPhone, 'support-conversations-phone', `/support/${workspace.id}/conversations`, (p) => p.getByText('How do I export my data?').first().waitFor());
   await phone.close();
   console.log(shots.join('\n'));
 } finally {
