@@ -283,3 +283,28 @@ describe('attachments', () => {
     await tab.close();
   });
 });
+
+describe('keyboard moves', () => {
+  it('are announced in a live region: the card, its list and its place', async () => {
+    const user = await makeUser(web.db);
+    const auth = (await makeKey(web.db, user.id)).auth;
+    const board = await makeBoard(web.db, user.id, [], 'Said board');
+    const todo = (await web.call(auth, 'POST', `/api/boards/${board.id}/lists`, { name: 'To do' })).json;
+    const done = (await web.call(auth, 'POST', `/api/boards/${board.id}/lists`, { name: 'Done' })).json;
+    const first = (await web.call(auth, 'POST', `/api/lists/${todo.id}/cards`, { title: 'Write the brief' })).json;
+    await web.call(auth, 'POST', `/api/lists/${todo.id}/cards`, { title: 'Book the room' });
+    await web.call(auth, 'POST', `/api/lists/${done.id}/cards`, { title: 'Hire the band' });
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    const said = page.getByTestId('move-announcement');
+    expect(await said.getAttribute('aria-live')).toBe('polite');
+    await page.locator(`li.card[data-card-id="${first.id}"] .card-open`).focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect.poll(() => said.innerText()).toBe('Moved “Write the brief” to To do, position 2 of 2.');
+    await page.keyboard.press('Alt+ArrowRight');
+    await expect.poll(() => said.innerText()).toBe('Moved “Write the brief” to Done, position 2 of 2.');
+    await tab.close();
+  });
+});

@@ -53,6 +53,8 @@ export function BoardPage({ boardId }: { boardId: number }) {
   // focused node itself), and the render that does so can come after the one showing the move
   // (the server's answer, a live event), so focus is given back after any render that lost it.
   const keyboardMoved = useRef<number | null>(null);
+  /** What a keyboard move did, said by screen readers (a polite live region): the card's place is otherwise only seen. */
+  const [moveSaid, setMoveSaid] = useState('');
 
   // Coalesced: one fetch in flight, and at most one more queued behind it, however many events come.
   // `moves` counts this tab's moves not yet answered and `generation` every move started: a fetch
@@ -202,6 +204,10 @@ export function BoardPage({ boardId }: { boardId: number }) {
     const side = key === 'ArrowLeft' ? board.lists[listIndex - 1] : key === 'ArrowRight' ? board.lists[listIndex + 1] : undefined;
     if (side) target = [side.id, Math.min(at.index, side.cards.length)];
     if (!target) return false;
+    const [toList, toIndex] = target;
+    const list = board.lists.find((l) => l.id === toList)!;
+    const count = list.id === at.list.id ? list.cards.length : list.cards.length + 1;
+    setMoveSaid(`Moved “${card.title}” to ${list.name}, position ${toIndex + 1} of ${count}.`);
     keyboardMoved.current = card.id;
     void moveCard(card.id, target[0], target[1]);
     return true;
@@ -209,6 +215,9 @@ export function BoardPage({ boardId }: { boardId: number }) {
 
   return (
     <main class="board-page">
+      <p class="visually-hidden" role="status" aria-live="polite" data-testid="move-announcement">
+        {moveSaid}
+      </p>
       <header class="board-head">
         <PageTitle>{board.name}</PageTitle>
         <span class="badge" title="Your role on this board">
