@@ -308,3 +308,30 @@ describe('keyboard moves', () => {
     await tab.close();
   });
 });
+
+describe('avatars', () => {
+  it('have a colour per person, the same on every card', async () => {
+    const ana = await makeUser(web.db, { name: 'Ana Owner' });
+    const bob = await makeUser(web.db, { name: 'Bob Builder' });
+    const auth = (await makeKey(web.db, ana.id)).auth;
+    const board = await makeBoard(web.db, ana.id, [{ userId: bob.id, role: 'member' }], 'Faces board');
+    const list = (await web.call(auth, 'POST', `/api/boards/${board.id}/lists`, { name: 'To do' })).json;
+    for (const title of ['One', 'Two']) {
+      const card = (await web.call(auth, 'POST', `/api/lists/${list.id}/cards`, { title })).json;
+      for (const who of [ana, bob]) expect((await web.call(auth, 'PUT', `/api/cards/${card.id}/members/${who.id}`)).status).toBeLessThan(300);
+    }
+    const tab = await openTab(browser, web, { user: ana });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    const colour = (name: string) =>
+      page.locator(`.avatar[title="${name}"]`).evaluateAll((els: any[]) => els.map((el) => (globalThis as any).getComputedStyle(el).backgroundColor));
+    await expect.poll(async () => (await colour('Ana Owner')).length).toBe(2);
+    const anas = await colour('Ana Owner');
+    const bobs = await colour('Bob Builder');
+    expect(new Set(anas).size).toBe(1);
+    expect(new Set(bobs).size).toBe(1);
+    if (ana.id % 8 !== bob.id % 8) expect(anas[0]).not.toBe(bobs[0]);
+    await tab.close();
+  });
+});

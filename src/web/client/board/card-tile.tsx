@@ -1,6 +1,6 @@
 import { setQuery } from '../router';
 import type { CardSummary, Label, Member } from '../types';
-import { formatDate, initials, plural } from '../ui';
+import { avatarColour, formatDate, initials, plural } from '../ui';
 
 /** A card in its list: labels, title (opens the card; Alt+arrows move it), due date and counts, assignees. */
 export function CardTile({
@@ -80,7 +80,7 @@ export function CardTile({
           </span>
         )}
         {members.map((m) => (
-          <span key={m.userId} class="avatar" title={m.name}>
+          <span key={m.userId} class={`avatar ${avatarColour(m.userId)}`} title={m.name}>
             {initials(m.name)}
           </span>
         ))}

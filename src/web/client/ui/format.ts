@@ -25,3 +25,8 @@ export function initials(name: string) {
 export function plural(count: number, one: string, many = `${one}s`) {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** One of eight avatar colours (styles.css `.avatar.hue-0` … `hue-7`), the same for a person everywhere: by user id. */
+export function avatarColour(userId: number) {
+  return `hue-${((userId % 8) + 8) % 8}`;
+}
