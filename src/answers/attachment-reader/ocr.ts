@@ -14,6 +14,11 @@ export interface OcrLanguage {
 export interface Ocr {
   /** The words Tesseract is fairly sure of, line by line; '' for a photo. Throws on a file it cannot decode. */
   recognize(image: Uint8Array): Promise<string>;
+  /**
+   * Bytes of Tesseract's WebAssembly memory. It grows with the largest image decoded (a 16-bit
+   * 4000×4000 PNG: +187 MiB) and a WebAssembly memory never shrinks: the pool replaces a reader past its mark.
+   */
+  memoryBytes(): number;
 }
 
 /**
@@ -47,8 +52,31 @@ export function ocrLanguage(code: string): OcrLanguage {
  */
 export async function startOcr(languages: OcrLanguage[]): Promise<Ocr> {
   const tesseract = require('tesseract.js/src/worker-script/index.js') as TesseractWorkerScript;
+  const getCore = require('tesseract.js/src/worker-script/node/getCore.js') as (...args: unknown[]) => Promise<(options: object) => Promise<unknown>>;
+  let memory: { buffer: ArrayBuffer } | undefined;
   tesseract.setAdapter({
-    getCore: require('tesseract.js/src/worker-script/node/getCore.js'),
+    // The core's WebAssembly memory, kept to read its size: the core does not export it, so it is
+    // taken from the instance as the core starts (this thread starts no other WebAssembly meanwhile).
+    getCore: async (...args: unknown[]) => {
+      const factory = await getCore(...args);
+      return async (options: object) => {
+        const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+        const instantiate = wasm.instantiate;
+        wasm.instantiate = async (...given: unknown[]) => {
+          const result = await instantiate.apply(wasm, given);
+          const instance = result instanceof wasm.Instance ? result : (result as { instance: { exports: object } }).instance;
+          // Exported by the module, or handed in among its imports.
+          const imports = Object.values((given[1] ?? {}) as Record<string, object>).flatMap((group) => Object.values(group ?? {}));
+          memory ??= [...Object.values(instance.exports), ...imports].find((e): e is { buffer: ArrayBuffer } => e instanceof wasm.Memory);
+          return result;
+        };
+        try {
+          return await factory(options);
+        } finally {
+          wasm.instantiate = instantiate;
+        }
+      };
+    },
     gunzip: require('tesseract.js/src/worker-script/node/gunzip.js'),
     fetch: () => Promise.reject(new Error('OCR: language data comes from node_modules, never from the network')),
     readCache: (file: string) => readFile(file),
@@ -75,6 +103,7 @@ export async function startOcr(languages: OcrLanguage[]): Promise<Ocr> {
       const result = await call('recognize', { image, options: {}, output: { text: false, tsv: true } });
       return confidentText(String(result.tsv ?? ''));
     },
+    memoryBytes: () => memory?.buffer.byteLength ?? 0,
   };
 }
 
@@ -91,6 +120,13 @@ export function confidentText(tsv: string): string {
     lines.set(line, [...(lines.get(line) ?? []), word]);
   }
   return [...lines.values()].map((words) => words.join(' ')).join('\n');
+}
+
+/** The little of the WebAssembly global used here (the project's TypeScript libs do not declare it). */
+interface WasmApi {
+  instantiate(...args: unknown[]): Promise<unknown>;
+  Instance: new (...args: never[]) => { exports: object };
+  Memory: new (...args: never[]) => { buffer: ArrayBuffer };
 }
 
 interface TesseractWorkerScript {

@@ -13,6 +13,12 @@ export const READER_HEAP_MB = 128;
  * reading stops at MAX_TEXT); a bomb stops here after about 0.1 s of inflating.
  */
 export const MAX_DECODED_BYTES = 16 * 1024 * 1024;
+/**
+ * Past this a reader is replaced once its attachment is done: what it holds that it cannot give
+ * back (Tesseract's WebAssembly memory, which grows with the largest image decoded and never
+ * shrinks, and its V8 heap). A started reader with English OCR holds about 60 MiB of it.
+ */
+export const READER_MEMORY_MARK_MB = 128;
 /** A pool that cannot start a reader in this long gives up on the call (unreadable), not hangs. */
 const START_TIMEOUT_MS = 15_000;
 
@@ -29,6 +35,8 @@ export interface AttachmentReaderOptions {
   maxDecodedBytes?: number;
   /** Default READER_HEAP_MB. */
   heapMb?: number;
+  /** Default READER_MEMORY_MARK_MB. */
+  memoryMarkMb?: number;
   /** Languages images are OCR'd in (ocrLanguage()); default none: images are checked by header only. */
   ocrLanguages?: OcrLanguage[];
 }
@@ -210,6 +218,14 @@ export class AttachmentReader {
         // stays. Replacing it costs a start (tsx, pdf.js: 0.3-1 s of CPU) out of other calls' deadlines.
         if (status === 'too_large') this.#options.log.warn({ kind: slot.job.kind }, 'attachment reader: attachment past a cap');
         this.#settle(slot.job, status, text, title);
+        // Memory a reader cannot give back stays until the reader goes: past the mark, it goes now
+        // (its attachment is answered), and another starts when there is work.
+        const markBytes = (this.#options.memoryMarkMb ?? READER_MEMORY_MARK_MB) * 1024 * 1024;
+        if (message.memoryBytes > markBytes) {
+          this.#options.log.warn({ memoryMb: Math.round(message.memoryBytes / 1024 / 1024) }, 'attachment reader: past its memory mark, replaced');
+          this.#retire(slot, 'unreadable');
+          return;
+        }
       }
       this.#dispatch();
     });

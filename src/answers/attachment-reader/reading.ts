@@ -34,7 +34,8 @@ export interface ReadMessage {
 }
 
 /** What a reader sends back: once when it can take work, then once per attachment. */
-export type ReaderMessage = { type: 'ready' } | { type: 'done'; id: number; reading: AttachmentReading };
+/** `memoryBytes`: what the reader holds that it cannot give back (its OCR engine's WebAssembly memory and its V8 heap). */
+export type ReaderMessage = { type: 'ready' } | { type: 'done'; id: number; reading: AttachmentReading; memoryBytes: number };
 
 /** The pool's workerData for a reader. */
 export interface ReaderData {

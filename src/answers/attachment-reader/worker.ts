@@ -20,7 +20,8 @@ await getResolvedPDFJS();
 
 port.on('message', async ({ id, kind, contentBase64, deadlineAt }: ReadMessage) => {
   const reading = await readAttachment({ kind, contentBase64, budget, ocr, deadlineAt });
-  port.postMessage({ type: 'done', id, reading } satisfies ReaderMessage);
+  const memoryBytes = (ocr?.memoryBytes() ?? 0) + v8.getHeapStatistics().total_heap_size;
+  port.postMessage({ type: 'done', id, reading, memoryBytes } satisfies ReaderMessage);
   // What a PDF decoded up to the budget is garbage now, but V8 collects on its own only once
   // tens of MB more are held outside its heap; freed at once, the next attachment reuses the
   // memory instead of adding to it (measured: RSS +65 MiB rather than +120 MiB over 30 bombs).
