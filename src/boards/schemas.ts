@@ -256,6 +256,7 @@ export const invitationWithLink = invitation
     url: z
       .string()
       .describe('The link to hand to the invitee (/join/inv_…): they choose their name and password there and join the board. Shown in this response only; stored as a hash.'),
+    mailed: z.boolean().describe('The link was also mailed to the address (the server sends mail: SMTP_URL); false: hand it over yourself.'),
   })
   .meta({ id: 'InvitationWithLink', description: 'A new invitation, or a new link for one, with the link to hand over.' });
 

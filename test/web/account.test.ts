@@ -122,7 +122,7 @@ describe('invitation links', () => {
     await Promise.all([tab.close(), invitee.close()]);
   });
 
-  it('an expired link gets a page saying so and whom to ask; a lost link is replaced with New link', async () => {
+  it('an expired link gets a page saying so and whom to ask; a lost link is replaced with Resend', async () => {
     const admin = await makeUser(web.db, { name: 'Ada Admin' });
     const board = await makeBoard(web.db, admin.id, [], 'Expiring');
     const { cookie } = await sessionFor(web, admin.email, admin.password);
@@ -135,7 +135,7 @@ describe('invitation links', () => {
     await page.goto(`/boards/${board.id}`);
     await page.getByRole('button', { name: /^Members/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Members' });
-    await dialog.getByRole('button', { name: `New invitation link for ${email}` }).click();
+    await dialog.getByRole('button', { name: `Resend the invitation of ${email}` }).click();
     const newLink = (await dialog.getByTestId('invitation-link').textContent())!.trim();
     expect(newLink).not.toBe(oldLink);
 

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../factories.js';
+import { makeBoard, makeUser } from '../factories.js';
 import { LoopbackSmtp, linkIn } from '../smtp-server.js';
 import { launchBrowser, openTab, startWebApp, type WebApp } from './browser.js';
 
@@ -83,5 +83,46 @@ describe('a forgotten password', () => {
     expect(tab.problems).toEqual([]);
     await elsewhere.close();
     await tab.close();
+  });
+});
+
+describe('an invitation', () => {
+  it('is mailed to an address without an account; Resend in the members dialog mails a new link, which the invitee opens to join', { timeout: 120_000 }, async () => {
+    const admin = await makeUser(web.db, { name: 'Ada Admin' });
+    const board = await makeBoard(web.db, admin.id, [], 'Mailed');
+    const email = `invitee-${board.id}@example.test`;
+    const tab = await openTab(browser, web, { user: admin });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.getByRole('button', { name: /^Members/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Members' });
+    await dialog.getByLabel('E-mail').fill(email);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByRole('status').filter({ hasText: `Mailed to ${email}.` }).waitFor();
+    const first = await smtp.waitFor(email);
+    expect(first.subject).toBe('Ada Admin invited you to “Mailed” on Taskboard');
+
+    await dialog.getByRole('button', { name: `Resend the invitation of ${email}` }).click();
+    await dialog.getByRole('status').filter({ hasText: `Mailed to ${email}.` }).waitFor();
+    const deadline = Date.now() + 20_000;
+    while (smtp.to(email).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const resent = smtp.to(email);
+    expect(resent).toHaveLength(2);
+    const oldPath = linkTo(first.text);
+    const newPath = linkTo(resent[1]!.text);
+    expect(newPath).not.toBe(oldPath);
+
+    const invitee = await openTab(browser, web);
+    await invitee.page.goto(oldPath);
+    await invitee.page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+    await invitee.page.goto(newPath);
+    await invitee.page.getByRole('heading', { name: 'Join “Mailed”' }).waitFor();
+    await invitee.page.getByLabel('Name').fill('Ivy Invitee');
+    await invitee.page.getByLabel(/^Password/).fill('ivy joins boards');
+    await invitee.page.getByRole('button', { name: 'Join the board' }).click();
+    await invitee.page.waitForURL(new RegExp(`/boards/${board.id}$`));
+    expect(tab.problems).toEqual([]);
+    expect(invitee.problems).toEqual([]);
+    await Promise.all([tab.close(), invitee.close()]);
   });
 });

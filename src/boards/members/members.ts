@@ -5,6 +5,7 @@ import type { DbClient } from '../../platform/db.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
+import { type InvitationMailer, recordInvitationMail } from './invitation-mail.js';
 import { authorize, type BoardRole } from '../policy.js';
 import { lockBoards } from '../positions.js';
 import { touchCards } from '../cards/card-change.js';
@@ -24,7 +25,7 @@ export async function listMembers({ db, actor, boardId }: { db: DbClient; actor:
 
 export type AddMemberResult =
   | { kind: 'member'; member: Awaited<ReturnType<typeof listMembers>>[number] }
-  | { kind: 'invitation'; invitation: { email: string; role: BoardRole; expiresAt: Date; token: string } };
+  | { kind: 'invitation'; invitation: { email: string; role: BoardRole; expiresAt: Date; token: string; /** A mail with the link was written (the server sends mail). */ mailed: boolean } };
 
 /**
  * Adds a registered user (a member) or invites an unknown address (an invitation that becomes a
@@ -33,13 +34,16 @@ export type AddMemberResult =
  * 409 (an invitation is never silently changed: revoke it, then invite again). An expired
  * invitation is replaced by a new one.
  */
-export async function addMember(ctx: BoardContext & { boardId: number; email: string; role: BoardRole; invitesPerDay: number }): Promise<AddMemberResult> {
+export async function addMember(
+  ctx: BoardContext & { boardId: number; email: string; role: BoardRole; invitesPerDay: number; mailer?: InvitationMailer | undefined },
+): Promise<AddMemberResult> {
   const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
   authorize(ctx.actor, 'members.manage', actorRole);
   const email = ctx.email.toLowerCase();
   const user = await ctx.db.user.findUnique({ where: { email } });
   if (user && user.status !== 'active') throw badRequest(`email: ${email} cannot be added (account ${user.status})`);
-  return changeBoard(ctx, async (tx, record) => {
+  let mailed = false;
+  const result = await changeBoard(ctx, async (tx, record): Promise<AddMemberResult> => {
     await lockBoards(tx, [ctx.boardId]);
     if (user) {
       const existing = await tx.boardMember.findUnique({ where: { boardId_userId: { boardId: ctx.boardId, userId: user.id } } });
@@ -76,8 +80,12 @@ export async function addMember(ctx: BoardContext & { boardId: number; email: st
       update: { role: ctx.role, invitedById: ctx.actor.userId, createdAt: now, expiresAt, tokenHash },
     });
     await record({ boardId: ctx.boardId, type: 'member.invited', data: { email, role: ctx.role } });
-    return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt, token } };
+    // Mailed in the same transaction when the server sends mail: the invitee gets the link themselves.
+    mailed = await recordInvitationMail(tx, ctx.mailer, { ...invitation, token });
+    return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt, token, mailed } };
   });
+  if (mailed) ctx.mailer!.mail.wake();
+  return result;
 }
 
 /** The board must keep an admin: refuses (409) a change that would leave it with none. */

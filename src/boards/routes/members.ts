@@ -29,18 +29,19 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
         operationId: 'addMember',
         tags: ['members'],
         summary: 'Add a registered user (201), or invite an unknown address (202)',
-        description: `Board admins only. An address without an account gets an invitation valid 14 days, with a link (\`url\`, shown in this response only) to hand to the invitee: they open it, choose their name and password, and join the board. It also becomes a membership when the address registers otherwise; at most INVITES_PER_DAY (default ${config.INVITES_PER_DAY}) new addresses per inviter per day, then 429. Already a member: 409. An address with a pending invitation: 409 naming its role (an invitation is never changed silently: revoke it with DELETE /boards/{id}/invitations/{email}, then invite again); an expired invitation is replaced.`,
+        description: `Board admins only. An address without an account gets an invitation valid 14 days, with a link (\`url\`, shown in this response only; mailed to the address too when the server sends mail, \`mailed\`) to hand to the invitee: they open it, choose their name and password, and join the board. It also becomes a membership when the address registers otherwise; at most INVITES_PER_DAY (default ${config.INVITES_PER_DAY}) new addresses per inviter per day, then 429. Already a member: 409. An address with a pending invitation: 409 naming its role (an invitation is never changed silently: revoke it with DELETE /boards/{id}/invitations/{email}, then invite again); an expired invitation is replaced.`,
         params: s.boardId,
         body: z.strictObject({ email, role: s.role }),
         response: { 201: s.member, 202: z.object({ invitation: s.invitationWithLink }), ...errors, 429: errorBody },
       },
     },
     async (request, reply) => {
-      const result = await addMember({ ...boardContext(request), boardId: request.params.id, ...request.body, invitesPerDay: config.INVITES_PER_DAY });
+      const mailer = { mail: app.mail, linkFor: (token: string) => joinUrl(request, config, token) };
+      const result = await addMember({ ...boardContext(request), boardId: request.params.id, ...request.body, invitesPerDay: config.INVITES_PER_DAY, mailer });
       if (result.kind === 'member') return reply.status(201).send(presentMember(result.member));
       const { invitation } = result;
       return reply.status(202).send({
-        invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(request, config, invitation.token) },
+        invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(request, config, invitation.token), mailed: invitation.mailed },
       });
     },
   );
@@ -51,7 +52,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       schema: {
         operationId: 'renewInvitationLink',
         tags: ['members'],
-        summary: "A new link for a pending invitation (board admins); the previous link stops working",
+        summary: "Resend a pending invitation: a new link, mailed to the address when the server sends mail (board admins); the previous link stops working",
         description:
           'Links are stored as a hash and shown once: a lost link is replaced here. The invitation keeps its role and expiry. ' +
           'No pending invitation for the address (never invited, accepted, expired or revoked): 404.',
@@ -60,8 +61,9 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       },
     },
     async (request) => {
-      const invitation = await renewInvitationLink({ ...boardContext(request), boardId: request.params.id, email: request.params.email });
-      return { invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(request, config, invitation.token) } };
+      const mailer = { mail: app.mail, linkFor: (token: string) => joinUrl(request, config, token) };
+      const invitation = await renewInvitationLink({ ...boardContext(request), boardId: request.params.id, email: request.params.email, mailer });
+      return { invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(request, config, invitation.token), mailed: invitation.mailed } };
     },
   );
 

@@ -21,6 +21,8 @@ export function MembersDialog({ board, onClose, onChanged, lastEvent }: { board:
   const [added, setAdded] = useState<string | null>(null);
   /** Invitation links made in this dialog, by address: stored as a hash, a link is shown only when made. */
   const [links, setLinks] = useState<Record<string, string>>({});
+  /** Addresses whose invitation was mailed from this dialog (the server sends mail). */
+  const [mailed, setMailed] = useState<Record<string, boolean>>({});
   const act = (fn: () => Promise<unknown>) =>
     action.run(async () => {
       await fn();
@@ -72,8 +74,9 @@ export function MembersDialog({ board, onClose, onChanged, lastEvent }: { board:
               void act(async () => {
                 const result = await post<Member | { invitation: InvitationWithLink }>(`/api/boards/${board.id}/members`, { email, role });
                 if ('invitation' in result && result.invitation) {
-                  const { email: invited, url } = result.invitation;
+                  const { email: invited, url, mailed: sent } = result.invitation;
                   setLinks((l) => ({ ...l, [invited]: url }));
+                  setMailed((m) => ({ ...m, [invited]: sent }));
                 } else setAdded('name' in result ? result.name : email);
                 setEmail('');
               });
@@ -112,28 +115,32 @@ export function MembersDialog({ board, onClose, onChanged, lastEvent }: { board:
                 {invitations.data!.map((i) => (
                   <li key={i.email} class="invitation">
                     {i.email} as {i.role} <span class="hint">until {formatDate(i.expiresAt)}</span>{' '}
-                    {!links[i.email] && (
-                      <button
-                        type="button"
-                        class="link small"
-                        aria-label={`New invitation link for ${i.email}`}
-                        title="Links are shown only when made: this makes a new one, and the previous link stops working."
-                        onClick={() =>
-                          act(async () => {
-                            const { invitation } = await post<{ invitation: InvitationWithLink }>(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}/link`);
-                            setLinks((l) => ({ ...l, [i.email]: invitation.url }));
-                          })
-                        }
-                      >
-                        New link
-                      </button>
-                    )}
+                    {/* Always there: a mail that went astray is resent, and a lost link replaced. */}
+                    <button
+                      type="button"
+                      class="link small"
+                      aria-label={`Resend the invitation of ${i.email}`}
+                      title="Makes a new link (the previous one stops working), mailed to the address when this server sends mail, and shown here once."
+                      onClick={() =>
+                        act(async () => {
+                          const { invitation } = await post<{ invitation: InvitationWithLink }>(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}/link`);
+                          setLinks((l) => ({ ...l, [i.email]: invitation.url }));
+                          setMailed((m) => ({ ...m, [i.email]: invitation.mailed }));
+                        })
+                      }
+                    >
+                      Resend
+                    </button>
                     <button type="button" class="link small" onClick={() => act(() => del(`/api/boards/${board.id}/invitations/${encodeURIComponent(i.email)}`))} aria-label={`Revoke the invitation of ${i.email}`}>
                       Revoke
                     </button>
                     {links[i.email] && (
                       <>
-                        <p class="hint">Send this link to {i.email}: they choose a name and password there and join the board. It is shown only now.</p>
+                        <p class="hint" role="status">
+                          {mailed[i.email]
+                            ? `Mailed to ${i.email}. The link is also here, shown only now, to send it yourself:`
+                            : `Send this link to ${i.email}: they choose a name and password there and join the board. It is shown only now.`}
+                        </p>
                         <CopyValue value={links[i.email]!} label="invitation link" testId="invitation-link" />
                       </>
                     )}
