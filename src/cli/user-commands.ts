@@ -32,7 +32,10 @@ function statusCommand(verb: 'block' | 'unblock' | 'delete', status: 'blocked' |
     run: async ({ db, events }, f) => {
       const user = await findUserByEmail({ db: db.prisma, email: f.email });
       // The servers' cached boards show a deleted user's address: they drop them.
-      const userChanged = events && ((userId: number) => events.invalidate({ userId }));
+      // Without a bus (no server shares this database's events) there is nobody to tell.
+      const userChanged = async (userId: number) => {
+        await events?.invalidate({ userId });
+      };
       const updated = await setUserStatus({ db: db.prisma, userId: user.id, status, userChanged });
       return { id: updated.id, status: updated.status };
     },

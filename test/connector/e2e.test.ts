@@ -295,7 +295,7 @@ describe('assistant connector, end to end', () => {
     const { user, browser } = await signedIn();
     const { provider } = await connectAssistant(t, browser);
     expect((await listToolsRaw(provider.saved!.access_token)).status).toBe(200);
-    await setUserStatus({ db: t.db.prisma, userId: user.id, status: 'blocked' });
+    await setUserStatus({ db: t.db.prisma, userId: user.id, status: 'blocked', userChanged: (userId) => t.app.events.invalidate({ userId }) });
     expect((await listToolsRaw(provider.saved!.access_token)).status).toBe(401);
     const refresh = await refreshWith(provider, provider.saved!.refresh_token!);
     expect(refresh.status).toBe(400);

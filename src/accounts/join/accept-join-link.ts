@@ -12,7 +12,8 @@ export interface AcceptJoinLinkOptions {
   /** What other modules do on sign-up (app.ts hands in the boards' invitations). */
   signUp?: SignUp | undefined;
   /** Told after a set-up link renamed its user (the boards' cached member lists). */
-  userChanged?: UserChanged | undefined;
+  /** Required: what other modules drop when a user changes (the board cache); a caller cannot forget it. */
+  userChanged: UserChanged;
   token: string;
   name: string;
   password: string;
@@ -42,6 +43,6 @@ export async function acceptJoinLink({ db, signUp, userChanged, token, name, pas
     return tx.user.update({ where: { id: link.userId }, data: { name, passwordHash } });
   });
   forgetCredentials(db);
-  await userChanged?.(user.id);
+  await userChanged(user.id);
   return { user, boardId: null };
 }

@@ -8,7 +8,8 @@ export interface SetUserStatusOptions {
   userId: number;
   status: 'active' | 'blocked' | 'deleted';
   /** Told after the change (a deleted user's address changes on every board they belong to). */
-  userChanged?: UserChanged | undefined;
+  /** Required: what other modules drop when a user changes (the board cache); a caller cannot forget it. */
+  userChanged: UserChanged;
 }
 
 /**
@@ -32,6 +33,6 @@ export async function setUserStatus({ db, userId, status, userChanged }: SetUser
     return tx.user.update({ where: { id: userId }, data: { status } });
   });
   forgetCredentials(db);
-  await userChanged?.(userId);
+  await userChanged(userId);
   return updated;
 }

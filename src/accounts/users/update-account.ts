@@ -8,7 +8,8 @@ export interface UpdateAccountOptions {
   userId: number;
   name: string;
   /** Told after the change (the boards' cached member lists). */
-  userChanged?: UserChanged | undefined;
+  /** Required: what other modules drop when a user changes (the board cache); a caller cannot forget it. */
+  userChanged: UserChanged;
 }
 
 /**
@@ -22,6 +23,6 @@ export async function updateAccount({ db, userId, name, userChanged }: UpdateAcc
   const updated = await db.user.update({ where: { id: userId }, data: { name } });
   // Sessions and keys carry the name: read them again.
   forgetCredentials(db);
-  await userChanged?.(userId);
+  await userChanged(userId);
   return updated;
 }
