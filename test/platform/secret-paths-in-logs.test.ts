@@ -11,11 +11,11 @@ const t = useTestApp({ LOG_LEVEL: 'trace' });
 
 /**
  * What this test takes for a secret path parameter, on its own terms (not the server's rule): a
- * parameter named like a secret, or the last segment of a route about joining, invite links,
+ * parameter named like a secret (an OAuth interaction's uid too), or the last segment of a route about joining, invite links,
  * set-up, resets, unsubscribing or confirming. A new route of that kind fails here until it is
  * declared (`config.secretParams`) or named so.
  */
-const SECRET_NAME = /token|secret|code|password|signature|nonce|otp|link/i;
+const SECRET_NAME = /token|secret|code|password|signature|nonce|otp|link|^uid$/i;
 const SECRET_ROUTE = /\/(join|invite|setup|set-up|reset\w*|unsubscribe|confirm\w*|verify\w*|magic\w*|email-change\w*)\/(:\w+|\*)$/i;
 const looksSecret = (url: string, param: string) =>
   SECRET_NAME.test(param) || (SECRET_ROUTE.test(url) && url.endsWith(param === '*' ? '*' : `:${param}`));
@@ -43,7 +43,7 @@ describe('the request log', () => {
       checked.push(`${method} ${route.url}`);
     }
     // The routes known today are among them (a walk that checks nothing proves nothing).
-    expect(checked).toEqual(expect.arrayContaining(['GET /auth/join/:token', 'POST /auth/join/:token', 'GET /join/*']));
+    expect(checked).toEqual(expect.arrayContaining(['GET /auth/join/:token', 'POST /auth/join/:token', 'GET /join/*', 'GET /oauth/consent/:uid', 'POST /oauth/consent/:uid']));
   });
 
   it('holds none of the links a run of invitations and set-ups created, used or not', async () => {

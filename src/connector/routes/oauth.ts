@@ -64,6 +64,8 @@ export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle
         method: ['GET', 'POST', 'OPTIONS'],
         url,
         schema: { hide: true },
+        // An interaction's id is half of what continues a sign-in (with its cookie): kept out of the request log.
+        ...(url.includes(':uid') ? { config: { secretParams: ['uid'] } } : {}),
         handler: async (request, reply) => {
           // RFC 8414's location for the same document the library serves as OpenID discovery.
           if (url === '/.well-known/oauth-authorization-server') request.raw.url = '/.well-known/openid-configuration';
@@ -124,7 +126,7 @@ export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle
       return { server, details, user, clientId, client };
     };
 
-    consent.get(`${CONSENT_PATH}/:uid`, { schema: { hide: true, params } }, async (request, reply) => {
+    consent.get(`${CONSENT_PATH}/:uid`, { schema: { hide: true, params }, config: { secretParams: ['uid'] } }, async (request, reply) => {
       const found = await interaction(request, reply, request.params.uid);
       if (!found) return reply;
       const { details, user, clientId, client } = found;
@@ -154,6 +156,7 @@ export const oauthRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle
           params,
           body: z.object({ decision: z.enum(['approve', 'approve_read', 'deny'], { message: 'must be approve, approve_read or deny' }) }),
         },
+        config: { secretParams: ['uid'] },
         // The session cookie is SameSite=Strict, and a browser's cross-site post is refused by Origin.
         onRequest: sameOriginOnly(config),
       },
