@@ -173,8 +173,10 @@ describe('the card dialog', () => {
     await newField.getByLabel(/^Choices/).fill('Low, High');
     await newField.getByRole('button', { name: 'Add field' }).click();
     await dialog.getByRole('combobox', { name: 'Priority' }).waitFor();
-    // The live event can show the field before the POST's answer resets the form.
+    // The live event can show the field before the POST's answer resets the form; used, it closes (#35).
     await expect.poll(() => newField.getByLabel('Name').inputValue()).toBe('');
+    await expect.poll(() => newField.evaluate((d: { open: boolean }) => d.open)).toBe(false);
+    await newField.getByText('New field').click();
     expect(await newField.getByLabel('Type').inputValue()).toBe('text');
     expect(await newField.getByLabel(/^Choices/).count()).toBe(0);
     await newField.getByLabel('Type').selectOption('list');
