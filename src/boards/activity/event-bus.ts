@@ -246,12 +246,13 @@ export class EventBus {
     }
   }
 
-  /** One of this process's pings came back: every change committed before `sentAt` was heard. */
+  /**
+   * One of this process's pings came back: every change committed before `sentAt` was heard (and
+   * dropped from memory as it was). Nothing was lost while pings were late on a live connection
+   * (notifications wait in order), so, unlike after a reconnect, streams are not restarted.
+   */
   private heard(sentAt: number) {
-    const wasDeaf = !this.hearsAll;
     if (this.pingHeardSentAt === null || sentAt > this.pingHeardSentAt) this.pingHeardSentAt = sentAt;
-    // Deaf for a while: whatever was missed meanwhile must be caught up with, as after a reconnect.
-    if (wasDeaf && this.hearsAll) this.emitter.emit('reconnected');
   }
 
   async close() {
