@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeMail } from '../../src/mail/compose.js';
 import { recordMail } from '../../src/mail/record-mail.js';
+import { loginCookie, makeUser } from '../factories.js';
 import { buildTestApp, useTestApp } from '../helper.js';
 import { LoopbackSmtp, linkIn } from '../smtp-server.js';
 
@@ -117,6 +118,35 @@ describe('the mail outbox', () => {
     await until(async () => (await t.db.prisma.mailMessage.count({ where: { key: { in: keys }, status: 'sent' } })) === keys.length);
     await sleep(1500);
     for (const address of to) expect(smtp.to(address)).toHaveLength(1);
+  });
+});
+
+describe('the delivery log for site admins', () => {
+  const t = useTestApp(() => smtp.env());
+
+  it('GET /admin/mail shows queued, sent and failed mail with why, never a body; others get 403', async () => {
+    const admin = await makeUser(t.db, { siteAdmin: true });
+    const user = await makeUser(t.db);
+    const refused = `refused-${tag()}@example.test`;
+    const fine = `fine-${tag()}@example.test`;
+    smtp.refuse.set(refused, { code: 550, message: 'Mailbox unavailable' });
+    await t.app.ready();
+    await t.db.prisma.$transaction(async (tx) => {
+      for (const to of [refused, fine]) await recordMail(tx, { key: `log:${to}`, kind: 'test', to, subject: `To ${to}`, text: 'secret link', html: 'secret link' });
+    });
+    t.app.mail.wake();
+    await until(async () => (await t.db.prisma.mailMessage.count({ where: { key: { in: [`log:${refused}`, `log:${fine}`] }, status: { not: 'pending' } } })) === 2);
+    const adminCookie = await loginCookie(t.app, admin.email, admin.password);
+    const log = await t.app.inject({ method: 'GET', url: '/admin/mail', headers: adminCookie });
+    expect(log.statusCode, log.body).toBe(200);
+    expect(log.json().mailEnabled).toBe(true);
+    const byRecipient = Object.fromEntries(log.json().mail.map((m: { recipient: string }) => [m.recipient, m]));
+    expect(byRecipient[refused]).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/550.*Mailbox unavailable/) });
+    expect(byRecipient[fine]).toMatchObject({ status: 'sent', lastError: null, sentAt: expect.any(String) });
+    expect(log.body).not.toContain('secret link');
+    const failedOnly = await t.app.inject({ method: 'GET', url: '/admin/mail?status=failed', headers: adminCookie });
+    expect(failedOnly.json().mail.every((m: { status: string }) => m.status === 'failed')).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: '/admin/mail', headers: await loginCookie(t.app, user.email, user.password) })).statusCode).toBe(403);
   });
 });
 

@@ -10,6 +10,7 @@ import { joinUrl } from '../join/join-url.js';
 import { listUsers } from '../users/list-users.js';
 import { setUserStatus } from '../users/set-user-status.js';
 import { setUserEmail } from '../email/set-user-email.js';
+import { listMail } from '../../mail/list-mail.js';
 import type { UserChanged } from '../users/user-changed.js';
 import * as s from '../schemas.js';
 import { userStatus } from '../schemas.js';
@@ -87,6 +88,53 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
       const link = await createSetupLink({ db: app.db.prisma, userId: request.params.id });
       return reply.status(201).send({ setupLink: { url: joinUrl(request, config, link.token), expiresAt: link.expiresAt.toISOString() } });
     },
+  );
+
+  app.get(
+    '/admin/mail',
+    {
+      schema: {
+        operationId: 'listMail',
+        tags: ['administration'],
+        summary: 'The mail delivery log, newest first (100): queued, sent or failed, and why',
+        description:
+          'Every mail the server wrote (invitations, password resets, e-mail confirmations), with its state: `pending` (queued, or waiting ' +
+          'for a retry at `nextAttemptAt` after `lastError`), `sent`, or `failed` (the SMTP server refused it with a 5xx, or the retries ran ' +
+          'out; `lastError` is its answer). The bodies are not kept once a mail is settled: they held working links. `mailEnabled`: SMTP is set up.',
+        querystring: z.strictObject({ status: z.enum(['pending', 'sent', 'failed']).optional().describe('Only mail in this state.') }),
+        response: {
+          200: z.object({
+            mailEnabled: z.boolean(),
+            mail: z.array(
+              z.object({
+                id: z.number().int(),
+                kind: z.string().describe('invitation, password-reset, email-change, email-changed.'),
+                recipient: z.string(),
+                subject: z.string(),
+                status: z.enum(['pending', 'sent', 'failed']),
+                attempts: z.number().int().describe('Hand-overs to the SMTP server so far.'),
+                lastError: z.string().nullable().describe("The last failure: the SMTP server's answer (`550 …`) or the connection error."),
+                nextAttemptAt: z.string().nullable().describe('Pending only: when it is tried next.'),
+                sentAt: z.string().nullable(),
+                createdAt: z.string(),
+              }),
+            ),
+          }),
+          400: errorBody,
+          401: errorBody,
+          403: errorBody,
+        },
+      },
+    },
+    async (request) => ({
+      mailEnabled: app.mail.enabled,
+      mail: (await listMail({ db: app.db.prisma, status: request.query.status })).map((m) => ({
+        ...m,
+        nextAttemptAt: m.status === 'pending' ? m.nextAttemptAt.toISOString() : null,
+        sentAt: m.sentAt?.toISOString() ?? null,
+        createdAt: m.createdAt.toISOString(),
+      })),
+    }),
   );
 
   app.put(
