@@ -1,4 +1,5 @@
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A mail the loopback server accepted, decoded enough for tests to read. */
 export interface ReceivedMail {
@@ -108,7 +109,7 @@ export class LoopbackSmtp {
   }
 
   /** Waits until a mail to `address` has arrived (up to `timeoutMs`), and returns the latest. */
-  async waitFor(address: string, timeoutMs = 20_000): Promise<ReceivedMail> {
+  async waitFor(address: string, timeoutMs = 60_000): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.to(address);
@@ -123,6 +124,22 @@ export class LoopbackSmtp {
       });
     }
   }
+}
+
+/**
+ * A loopback SMTP server for the tests of this file (or describe block): started before them, stopped after.
+ * Tests that wait for mail get 90 s (their describe's timeout): the worker sends in the background,
+ * and a loaded 2-core machine runs it late; nothing in them is timed tightly.
+ */
+export function useLoopbackSmtp(): LoopbackSmtp {
+  const smtp = new LoopbackSmtp();
+  beforeAll(async () => {
+    await smtp.start();
+  });
+  afterAll(async () => {
+    await smtp.stop();
+  });
+  return smtp;
 }
 
 /** The first http(s) link in a text. */

@@ -3,7 +3,7 @@ import type { Database } from '../platform/db.js';
 import { withJitter } from '../platform/jitter.js';
 import { MAIL_ATTEMPT_CHANNEL } from './metrics.js';
 import { type OutboxSql, outboxSql } from '../platform/outbox-sql.js';
-import { OutboxWaker } from '../platform/outbox-waker.js';
+import { OutboxWaker, settleWithin } from '../platform/outbox-waker.js';
 import { type ClaimedMail, claimMail, type MailResult, nextMailAt, recordMailResult } from './claim-mail.js';
 import type { MailOutbox } from './outbox.js';
 import type { MailSender, SendOutcome } from './transport.js';
@@ -69,11 +69,7 @@ export class MailWorker implements MailOutbox {
    */
   async stop(graceMs: number) {
     await this.waker.stop();
-    if (this.inFlight.size) {
-      let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timeout);
-    }
+    await settleWithin(this.inFlight, graceMs);
     this.options.sender.close();
   }
 

@@ -1,3 +1,14 @@
+/**
+ * Waits until every one of `pending` has settled, or `graceMs` has passed, whichever is first: how
+ * long an outbox worker that is stopping lets its sends in flight finish.
+ */
+export async function settleWithin(pending: Set<Promise<void>>, graceMs: number): Promise<void> {
+  if (!pending.size) return;
+  let timeout: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(pending), new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
+  clearTimeout(timeout);
+}
+
 export interface OutboxWakerOptions {
   /**
    * One look at the outbox: claims what is due and starts sending it. Returns true when it found

@@ -2,7 +2,7 @@ import { channel } from 'node:diagnostics_channel';
 import type { Database } from '../platform/db.js';
 import { type ClaimedDelivery, claimDeliveries, nextClaimableAt, releaseDeliveries, withholdDelivery } from './claim-deliveries.js';
 import { type OutboxSql, outboxSql } from '../platform/outbox-sql.js';
-import { OutboxWaker } from '../platform/outbox-waker.js';
+import { OutboxWaker, settleWithin } from '../platform/outbox-waker.js';
 import { type AttemptResult, recordAttempts } from './record-attempts.js';
 import { retryDelay } from './retry-schedule.js';
 import { createSender, type AttemptOutcome, type Sender } from './send-attempt.js';
@@ -130,14 +130,7 @@ export class WebhookDispatcher {
     this.queued = 0;
     await releaseDeliveries({ sql: this.sql, claims: unsent });
     if (this.unfinished.size) {
-      let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(this.unfinished),
-        new Promise((resolve) => {
-          timeout = setTimeout(resolve, graceMs);
-        }),
-      ]);
-      clearTimeout(timeout);
+      await settleWithin(this.unfinished, graceMs);
       this.sender.abortAll();
       await Promise.all(this.unfinished);
     }

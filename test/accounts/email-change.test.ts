@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { loginCookie, makeBoard, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
-import { LoopbackSmtp, linkIn } from '../smtp-server.js';
+import { linkIn, useLoopbackSmtp } from '../smtp-server.js';
 
 /** #31 item 2: an account never holds an address it has not confirmed (PATCH /account, /account/email/confirm, the admin ways). */
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT';
 const tag = () => Math.random().toString(36).slice(2, 10);
 
-describe('with SMTP: a new address is confirmed from that address', () => {
-  const smtp = new LoopbackSmtp();
-  beforeAll(async () => {
-    await smtp.start();
-  });
-  afterAll(async () => {
-    await smtp.stop();
-  });
+describe('with SMTP: a new address is confirmed from that address', { timeout: 90_000 }, () => {
+  const smtp = useLoopbackSmtp();
   const t = useTestApp(() => smtp.env({ PUBLIC_BASE_URL: 'https://tb.example.test' }));
   const send = (method: Method, url: string, headers: Record<string, string>, payload?: object) => t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { loginCookie, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
-import { LoopbackSmtp, linkIn } from '../smtp-server.js';
+import { linkIn, useLoopbackSmtp } from '../smtp-server.js';
 
 /** #34 item 3: forgot password (POST /auth/password-reset), its mailed link, and the admin's link without SMTP. */
 const tag = () => Math.random().toString(36).slice(2, 10);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('with SMTP', () => {
-  const smtp = new LoopbackSmtp();
-  beforeAll(async () => {
-    await smtp.start();
-  });
-  afterAll(async () => {
-    await smtp.stop();
-  });
+describe('with SMTP', { timeout: 90_000 }, () => {
+  const smtp = useLoopbackSmtp();
   const t = useTestApp(() => smtp.env({ PUBLIC_BASE_URL: 'https://tb.example.test' }));
   const ask = (email: string) => t.app.inject({ method: 'POST', url: '/auth/password-reset', payload: { email } });
 

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginCookie, makeBoard, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
-import { LoopbackSmtp, linkIn } from '../smtp-server.js';
+import { linkIn, useLoopbackSmtp } from '../smtp-server.js';
 
 /** #34 item 2: an invitation of an address without an account is mailed with its /join/ link; resend mails a new one. */
-describe('with SMTP', () => {
-  const smtp = new LoopbackSmtp();
-  beforeAll(async () => {
-    await smtp.start();
-  });
-  afterAll(async () => {
-    await smtp.stop();
-  });
+describe('with SMTP', { timeout: 90_000 }, () => {
+  const smtp = useLoopbackSmtp();
   const t = useTestApp(() => smtp.env({ PUBLIC_BASE_URL: 'https://tb.example.test' }));
 
   it('mails the invitee the link the admin also sees; the link joins the board; resend mails a new link and the old one stops', async () => {

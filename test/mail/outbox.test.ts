@@ -17,7 +17,7 @@ const tag = () => Math.random().toString(36).slice(2, 10);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until `check` holds, polling (a loaded machine gets its time; nothing here is timed tightly). */
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -25,7 +25,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000
   }
 }
 
-describe('the mail outbox', () => {
+describe('the mail outbox', { timeout: 90_000 }, () => {
   const t = useTestApp(() => smtp.env({ MAIL_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms' }));
 
   const send = async (to: string, key = `test:${tag()}`) => {
@@ -121,7 +121,7 @@ describe('the mail outbox', () => {
   });
 });
 
-describe('the delivery log for site admins', () => {
+describe('the delivery log for site admins', { timeout: 90_000 }, () => {
   const t = useTestApp(() => smtp.env());
 
   it('GET /admin/mail shows queued, sent and failed mail with why, never a body; others get 403', async () => {
@@ -150,7 +150,7 @@ describe('the delivery log for site admins', () => {
   });
 });
 
-describe('two processes on one database', () => {
+describe('two processes on one database', { timeout: 90_000 }, () => {
   it('never send one mail twice', async () => {
     const first = await buildTestApp(smtp.env());
     const second = await buildTestApp(smtp.env(), { db: first.db });
