@@ -3,6 +3,7 @@ import { getDocumentProxy } from 'unpdf';
 import type { DecodeBudget } from './decode-budget.js';
 import type { Ocr } from './ocr.js';
 import { pdfImages } from './pdf-images.js';
+import { scaledPng } from './scale-png.js';
 import { type AttachmentKind, type AttachmentReading, MAX_TEXT } from './reading.js';
 
 /** Pages of a PDF read for one answer. */
@@ -150,7 +151,8 @@ async function readImage(bytes: Uint8Array, ocr: Ocr | null): Promise<Attachment
   }
   let text: string;
   try {
-    text = (await ocr.recognize(bytes)).slice(0, MAX_TEXT);
+    // Large or 16-bit PNGs are scaled down first: what Tesseract decodes stays in its memory for good.
+    text = (await ocr.recognize((type === 'png' && scaledPng(bytes)) || bytes)).slice(0, MAX_TEXT);
   } catch {
     // The header parsed but the pixels did not decode (a truncated or forged file).
     return { kind: 'image', status: 'unreadable' };

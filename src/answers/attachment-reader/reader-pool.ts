@@ -16,7 +16,7 @@ export const MAX_DECODED_BYTES = 16 * 1024 * 1024;
 /**
  * Past this a reader is replaced once its attachment is done: what it holds that it cannot give
  * back (Tesseract's WebAssembly memory, which grows with the largest image decoded and never
- * shrinks, and its V8 heap). A started reader with English OCR holds about 60 MiB of it.
+ * shrinks, and its V8 heap). A reader with English OCR holds about 50 MiB of it after a 1280×720 screenshot.
  */
 export const READER_MEMORY_MARK_MB = 128;
 /** A pool that cannot start a reader in this long gives up on the call (unreadable), not hangs. */
