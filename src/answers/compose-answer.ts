@@ -6,7 +6,7 @@ import { synonymLookup } from './retrieval/synonyms.js';
 import { normalize } from './retrieval/text.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
 import type { ArticleVectors, SemanticQuery } from './retrieval/semantic.js';
-import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, onlyPointsAtAttachment, retrieve, threadReading, threadText } from './retrieval/retrieve.js';
+import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, looksLikeFollowUp, onlyPointsAtAttachment, retrieve, threadReading, threadText } from './retrieval/retrieve.js';
 
 export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'handoff_topic' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
 
@@ -130,10 +130,12 @@ async function semanticQueries(options: ComposeOptions, input: RetrievalInput): 
   const texts = [semanticText(input.message, input.attachmentText), ...(thread ? [semanticText(thread, input.attachmentText)] : [])];
   const vectors = await semantic.embed(texts);
   const query = (v: Float32Array | null | undefined) => (v ? { vector: v, vectors: semantic.vectors } : undefined);
+  // A follow-up ("and on android?") means little alone: its meaning is the thread's, for both readings.
+  if (thread && looksLikeFollowUp(input.message)) return [query(vectors[1] ?? vectors[0]), query(vectors[1])];
   return [query(vectors[0]), query(vectors[1])];
 }
 
-/** What is embedded of a message: its text, and the start of what its attachments say (an error dialog's words). */
+/** What is embedded of a message: its text and the start of what its attachments say; for one that only points at them, theirs alone. */
 export function semanticText(message: string, attachmentText: string | undefined): string {
   if (!attachmentText) return message;
   // A message that only points at its attachment ("see attached") is the attachment's text.

@@ -1,0 +1,142 @@
+/**
+ * The answer API with semantic ranking (the built-in sentence encoder) over 1,000 articles on
+ * PostgreSQL, the server in a child process: how long the knowledge's vectors take to compute in the
+ * background, answer latency while they are computed (an import of 1,000 articles answered
+ * throughout), then latency sequentially and at 8 connections with every vector there, next to the
+ * same server with SEMANTIC_RANKING=false in the same run.
+ * Usage: npx tsx bench/answers-semantic.ts [seconds per throughput run]   (BENCH_DATABASE_URL, default the local server)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createAgent } from '../src/answers/agents/create-agent.js';
+import { createAnswerKey } from '../src/answers/keys/create-answer-key.js';
+import { importArticles } from '../src/answers/knowledge/upsert-article.js';
+import { openPostgres } from '../src/platform/db.js';
+import { migrate } from '../src/platform/migrate.js';
+import { createWorkspace } from '../src/workspaces/create-workspace.js';
+import { freePort } from '../test/net.js';
+import { withBenchDatabase } from './bench-database.js';
+
+const seconds = Number(process.argv[2] ?? 5);
+const root = path.resolve(import.meta.dirname, '..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const data = path.join(root, 'eval/set-a');
+
+interface Article { externalId: string; title: string; body: string }
+const base = JSON.parse(readFileSync(path.join(data, 'articles.json'), 'utf8')) as Article[];
+const QUESTIONS = (JSON.parse(readFileSync(path.join(data, 'questions.json'), 'utf8')) as { turns: string[]; kind: string }[])
+  .filter((q) => q.turns.length === 1 && q.kind !== 'smalltalk')
+  .map((q) => q.turns[0]!);
+
+/** 1,000 articles: the evaluation's, then variants mixing their sentences (as bench/answers.ts). */
+function thousandArticles(): Article[] {
+  let s = 7;
+  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const sentences = base.flatMap((a) => a.body.split(/(?<=[.!?])\s+/)).filter((x) => x.length > 20);
+  const out = base.map((a) => ({ ...a }));
+  for (let i = out.length; i < 1000; i++) {
+    const from = base[i % base.length]!;
+    const own = from.body.split(/(?<=[.!?])\s+/);
+    const extra = Array.from({ length: 4 + Math.floor(rand() * 8) }, () => sentences[Math.floor(rand() * sentences.length)]!);
+    out.push({ externalId: `gen-${i}`, title: `${from.title} (${['team', 'enterprise', 'legacy', 'mobile', 'admin'][i % 5]} edition ${i})`, body: [...own.slice(0, Math.ceil(own.length / 2)), ...extra].join(' ') });
+  }
+  return out;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+// Each call a question of its own, so no vector or answer comes from a cache.
+const body = (n: number) => JSON.stringify({ message: `${QUESTIONS[n % QUESTIONS.length]}${n >= QUESTIONS.length ? ` (${n})` : ''}`, channel: 'bench' });
+
+async function startServer(url: string, semantic: boolean): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(tsx, ['src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', LLM_BASE_URL: '', SEMANTIC_RANKING: String(semantic), OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  // Two minutes: a loaded machine takes long to start a tsx server.
+  for (let i = 0; i < 1200; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return { port, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not start');
+}
+
+async function ask(port: number, token: string, n: number) {
+  const t0 = performance.now();
+  const res = await fetch(`http://127.0.0.1:${port}/v1/answer`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': token }, body: body(n) });
+  if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
+  return performance.now() - t0;
+}
+
+async function sequential(port: number, token: string, count: number, offset: number) {
+  const times: number[] = [];
+  for (let n = 0; n < count; n++) times.push(await ask(port, token, offset + n));
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), p99: pct(times, 99) };
+}
+
+async function concurrent(port: number, token: string, connections: number, offset: number) {
+  let n = offset;
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}/v1/answer`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': token },
+    requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: body(n++) }) }],
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+await withBenchDatabase('semantic answers', async (url) => {
+  const db = openPostgres({ url, poolSize: 4 });
+  await migrate(db);
+  const user = await db.prisma.user.create({ data: { email: `semantic-bench-${Date.now()}@example.com`, name: 'Bench' } });
+  const workspace = await createWorkspace({ db: db.prisma, name: 'Bench', ownerId: user.id });
+  await createAgent({ db: db.prisma, workspaceId: workspace.id, input: { name: 'Bench agent' } });
+  const { token } = await createAnswerKey({ db: db.prisma, workspaceId: workspace.id, name: 'bench' });
+  await importArticles({ db: db.prisma, workspaceId: workspace.id, articles: thousandArticles() });
+  const vectors = () => db.prisma.articleVector.count({ where: { workspaceId: workspace.id } });
+
+  const rows: string[] = [];
+  const semantic = await startServer(url, true);
+  try {
+    // The first answer starts the build; answers go on, one after another, while it runs.
+    const t0 = performance.now();
+    const during: number[] = [];
+    let n = 0;
+    await ask(semantic.port, token, n++);
+    let done = 0;
+    while ((done = await vectors()) < 1000 && performance.now() - t0 < 30 * 60_000) {
+      for (let i = 0; i < 20; i++) during.push(await ask(semantic.port, token, n++));
+    }
+    const buildS = (performance.now() - t0) / 1000;
+    during.sort((a, b) => a - b);
+    console.log(`vectors of ${done} articles computed in the background in ${buildS.toFixed(0)} s; ${during.length} answers meanwhile: p50 ${pct(during, 50).toFixed(1)} ms, p99 ${pct(during, 99).toFixed(1)} ms, max ${during.at(-1)!.toFixed(1)} ms`);
+    rows.push(`| while the vectors of 1,000 articles are computed (${buildS.toFixed(0)} s) | ${pct(during, 50).toFixed(1)} ms | ${pct(during, 99).toFixed(1)} ms | max ${during.at(-1)!.toFixed(0)} ms | – |`);
+    for (let i = 0; i < 20; i++) await ask(semantic.port, token, n++); // warm-up with every vector loaded
+    const seq = await sequential(semantic.port, token, 200, 10_000);
+    rows.push(`| semantic, sequential | ${seq.p50.toFixed(1)} ms | ${seq.p99.toFixed(1)} ms | – | – |`);
+    const c8 = await concurrent(semantic.port, token, 8, 20_000);
+    rows.push(`| semantic, 8 connections | ${c8.p50} ms | ${c8.p99} ms | ${c8.rps.toFixed(0)} answers/s | ${c8.errors} errors |`);
+  } finally {
+    semantic.child.kill();
+  }
+  const lexical = await startServer(url, false);
+  try {
+    for (let i = 0; i < 20; i++) await ask(lexical.port, token, i);
+    const seq = await sequential(lexical.port, token, 200, 30_000);
+    rows.push(`| lexical (SEMANTIC_RANKING=false), sequential | ${seq.p50.toFixed(1)} ms | ${seq.p99.toFixed(1)} ms | – | – |`);
+    const c8 = await concurrent(lexical.port, token, 8, 40_000);
+    rows.push(`| lexical, 8 connections | ${c8.p50} ms | ${c8.p99} ms | ${c8.rps.toFixed(0)} answers/s | ${c8.errors} errors |`);
+  } finally {
+    lexical.child.kill();
+    await db.close();
+  }
+  console.log('\n| POST /v1/answer, 1,000 articles, PostgreSQL | p50 | p99 | throughput | |\n|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+});
