@@ -4,6 +4,8 @@ import { humanIntent, pleasantry } from '../../src/answers/retrieval/intents.js'
 import { boundedDamerau, KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
 import { buildQuery, looksLikeFollowUp, retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
 import { foldPhrases } from '../../src/answers/retrieval/synonyms.js';
+import { answerExcerpt } from '../../src/answers/retrieval/excerpt.js';
+import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
 import { terms } from '../../src/answers/retrieval/text.js';
 
 const articles = [
@@ -257,5 +259,41 @@ describe('pleasantries', () => {
 
   it("takes the agent's name as part of one", () => {
     expect(pleasantry('thanks Helper!', ['Helper'])).toBe('thanks');
+  });
+});
+
+describe('the reply: the part of the article that answers (answerExcerpt, OfflineGenerator)', () => {
+  const doc = (body: string) => prepareArticle({ id: 1, externalId: 'a', title: 'Reset your password', body, url: null });
+  const index = (body: string) => new KnowledgeIndex([doc(body)]);
+  const query = (text: string, ix: KnowledgeIndex) => buildQuery(ix, { message: text }).terms;
+  const BODY = 'If you forgot your password, click "Forgot password?" on the sign-in page.\n\nThe reset link expired\n\nLinks expire after one hour. Ask for a new one from the sign-in page.\n\n## Two-factor codes\n\nTo turn on two-factor sign-in:\n\n1. Open Profile > Security.\n2. Click Enable two-factor.\n3. Scan the code with your app.';
+
+  it('quotes the best paragraph under its section\'s heading, not the article', () => {
+    const ix = index(BODY);
+    const e = answerExcerpt(ix.articles[0]!, query('my reset link expired', ix), ix, 'my reset link expired');
+    expect(e).toEqual({ heading: 'The reset link expired', text: 'Links expire after one hour. Ask for a new one from the sign-in page.' });
+  });
+
+  it('gives the whole list of steps, with the sentence introducing them, to a "how do I" question', () => {
+    const ix = index(BODY);
+    const e = answerExcerpt(ix.articles[0]!, query('how do I enable two-factor?', ix), ix, 'how do I enable two-factor?');
+    expect(e.heading).toBe('Two-factor codes');
+    expect(e.text).toBe('To turn on two-factor sign-in:\n\n1. Open Profile > Security.\n2. Click Enable two-factor.\n3. Scan the code with your app.');
+  });
+
+  it('quotes the best three sentences of a long paragraph', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `Sentence ${i} talks about nothing at all here.`).join(' ');
+    const ix = index(`${filler} Invoices are exported as CSV from the list. ${filler}`);
+    const e = answerExcerpt(ix.articles[0]!, query('export invoices csv', ix), ix, 'export invoices csv');
+    expect(e.text).toContain('Invoices are exported as CSV from the list.');
+    expect(e.text.split(/(?<=\.)\s/).length).toBe(3);
+  });
+
+  it('the offline reply puts the heading in bold and points to the whole article', async () => {
+    const reply = await new OfflineGenerator().generate({
+      message: 'm', thread: [], images: [], agentName: 'x',
+      sources: [{ externalId: 'a', title: 'Reset your password', url: 'https://help.example/pw', passages: [], excerpt: { heading: 'The reset link expired', text: 'Links expire after one hour.' } }],
+    });
+    expect(reply.message).toBe('**The reset link expired**\n\nLinks expire after one hour.\n\nRead the whole article, "Reset your password": https://help.example/pw');
   });
 });
