@@ -7,7 +7,6 @@
  * Usage: npx tsx bench/answers-semantic.ts [seconds per throughput run]   (BENCH_DATABASE_URL, default the local server)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createAgent } from '../src/answers/agents/create-agent.js';
@@ -18,32 +17,11 @@ import { migrate } from '../src/platform/migrate.js';
 import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
+import { QUESTIONS, thousandArticles } from './answer-knowledge.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
-const data = path.join(root, 'eval/set-a');
-
-interface Article { externalId: string; title: string; body: string }
-const base = JSON.parse(readFileSync(path.join(data, 'articles.json'), 'utf8')) as Article[];
-const QUESTIONS = (JSON.parse(readFileSync(path.join(data, 'questions.json'), 'utf8')) as { turns: string[]; kind: string }[])
-  .filter((q) => q.turns.length === 1 && q.kind !== 'smalltalk')
-  .map((q) => q.turns[0]!);
-
-/** 1,000 articles: the evaluation's, then variants mixing their sentences (as bench/answers.ts). */
-function thousandArticles(): Article[] {
-  let s = 7;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const sentences = base.flatMap((a) => a.body.split(/(?<=[.!?])\s+/)).filter((x) => x.length > 20);
-  const out = base.map((a) => ({ ...a }));
-  for (let i = out.length; i < 1000; i++) {
-    const from = base[i % base.length]!;
-    const own = from.body.split(/(?<=[.!?])\s+/);
-    const extra = Array.from({ length: 4 + Math.floor(rand() * 8) }, () => sentences[Math.floor(rand() * sentences.length)]!);
-    out.push({ externalId: `gen-${i}`, title: `${from.title} (${['team', 'enterprise', 'legacy', 'mobile', 'admin'][i % 5]} edition ${i})`, body: [...own.slice(0, Math.ceil(own.length / 2)), ...extra].join(' ') });
-  }
-  return out;
-}
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 // Each call a question of its own, so no vector or answer comes from a cache.
