@@ -39,6 +39,7 @@ async function startServer(url: string, semantic: boolean): Promise<{ port: numb
     if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return { port, child };
     await new Promise((r) => setTimeout(r, 100));
   }
+  child.kill();
   throw new Error('server did not start');
 }
 
