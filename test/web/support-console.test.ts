@@ -241,10 +241,11 @@ describe('the support console in a browser', () => {
 
     await row.getByRole('link').click();
     const why = page.locator('.thread > li').first().locator('.why');
-    await expect.poll(() => why.innerText().catch(() => '')).toContain('Nothing in the knowledge matched the question');
+    // Nothing was cited: the words say so (a turn that cites an article says how close it came instead).
+    await expect.poll(() => why.innerText().catch(() => '')).toContain('The message is outside what the knowledge covers');
     expect(await why.innerText()).not.toContain('no_knowledge');
     expect(await why.locator('[title]').getAttribute('title')).toBe('reason: no_knowledge');
-    expect(await page.locator('.thread > li').nth(1).locator('.why').innerText()).toContain('An earlier message of this conversation already needed a human');
+    expect(await page.locator('.thread > li').nth(1).locator('.why').innerText()).toContain('An earlier message of this conversation already went to a person');
 
     // The ticket: one way back (to Tickets), the conversation inside it, status and priority to change.
     await page.goto(`/support/${w.workspaceId}/tickets/${ticket.json.id}`);
