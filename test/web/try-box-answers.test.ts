@@ -32,7 +32,7 @@ describe('the try box answers what a new user asks', () => {
     const tab = await openTab(browser, web, { user: w.owner });
     const { page } = tab;
     await page.goto(`/support/${w.workspaceId}/try`);
-    const outcomes: { message: string; answered: boolean; first: string | null; right: boolean; reply: string }[] = [];
+    const outcomes: { message: string; answered: boolean; first: string | null; right: boolean; reply: string; why: string | null }[] = [];
     for (const [i, m] of MESSAGES.entries()) {
       // Each message a conversation of its own, as each customer's would be.
       if (i > 0) await page.getByRole('button', { name: 'New conversation' }).click();
@@ -50,7 +50,7 @@ describe('the try box answers what a new user asks', () => {
       const first = await answer.locator('.sources li a').first().innerText().catch(() => null);
       const answered = text.includes('Answered');
       const title = KNOWLEDGE.find((a) => a.externalId === m.article)!.title;
-      outcomes.push({ message: m.message, answered, first, right: answered && first === title, reply: await answer.locator('.reply').innerText() });
+      outcomes.push({ message: m.message, answered, first, right: answered && first === title, reply: await answer.locator('.reply').innerText(), why: answered ? null : await answer.locator('.why').innerText() });
     }
     console.log(outcomes.map((o) => `${o.right ? 'answered right' : o.answered ? 'answered WRONG' : 'handed over  '} | first: ${o.first} | ${o.message}`).join('\n'));
     const table = JSON.stringify(outcomes, null, 1);
@@ -62,6 +62,12 @@ describe('the try box answers what a new user asks', () => {
     // Never an answer from the wrong article.
     expect(outcomes.filter((o) => o.answered && !o.right)).toEqual([]);
 
+    // A hand-off that cites an article says how close it came, never that nothing matched.
+    const handed = outcomes.find((o) => !o.answered && o.first);
+    if (handed) {
+      expect(handed.why).toMatch(new RegExp(`The best match, "${handed.first}" \\(0\\.\\d\\d\\), was not close enough to answer on its own`));
+      expect(handed.why).not.toContain('Nothing');
+    }
     // The reply is the part of the article that answers, not the article: the paragraph about the reset link,
     // without the section on expired links, then where to read the whole article.
     const first = outcomes[0]!.reply;
