@@ -105,11 +105,12 @@ describe('/account', () => {
 describe('GET /auth/session', () => {
   it('answers 200 with user null for a visitor or an ended session, and the user for a live one', async () => {
     const user = await makeUser(t.db);
-    expect((await send('GET', '/auth/session')).json()).toEqual({ user: null, setupNeeded: false });
+    // `mail`: whether this server sends mail (the sign-in page offers "Forgot password?" only then).
+    expect((await send('GET', '/auth/session')).json()).toEqual({ user: null, setupNeeded: false, mail: false });
     const session = await loginCookie(t.app, user.email, user.password);
     const res = await send('GET', '/auth/session', session);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ user: { id: user.id, email: user.email, name: user.name, siteAdmin: false }, setupNeeded: false });
+    expect(res.json()).toEqual({ user: { id: user.id, email: user.email, name: user.name, siteAdmin: false }, setupNeeded: false, mail: false });
     await send('POST', '/auth/logout', session);
     const ended = await send('GET', '/auth/session', session);
     expect(ended.statusCode).toBe(200);

@@ -23,7 +23,7 @@ describe.each([
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).not.toMatch(/https?:\/\/(?!localhost)/);
-    expect(page.body).toMatch(/<title>[^<]*Taskboard server<\/title>/);
+    expect(page.body).toMatch(/<title>[^<]+ — Taskboard<\/title>/);
     const bundle = await t.app.inject({ method: 'GET', url: `${docs}/static/swagger-ui-bundle.js` });
     expect(bundle.statusCode).toBe(200);
     const init = await t.app.inject({ method: 'GET', url: `${docs}/static/swagger-initializer.js` });
