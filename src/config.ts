@@ -203,6 +203,14 @@ export const configSchema = z.object({
   MAIL_TIMEOUT_MS: int(100, 300_000).default(30_000),
   /** How often each process looks for due mail besides being woken by commits. */
   MAIL_POLL_MS: int(50, 600_000).default(5000),
+  /** Sent mail older than this is deleted from the delivery log (pending and failed mail are kept). */
+  MAIL_RETENTION: duration
+    .refine((ms) => ms >= 3_600_000, { message: 'must be at least 1h: a shorter one would delete the delivery log before anyone reads it' })
+    .default(duration.parse('30d')),
+  /** A person's unmailed notifications go in one mail this long after the first of them (#34 item 5). */
+  NOTIFY_MAIL_BATCH_SECONDS: int(1, 86_400).default(300),
+  /** How often each process looks for cards due tomorrow (a sweep that notifies once per due date). */
+  NOTIFY_DUE_SWEEP_SECONDS: int(1, 86_400).default(900),
   LLM_BASE_URL: url(['http:', 'https:']).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),

@@ -8,6 +8,8 @@ export interface ClaimedMail {
   text: string;
   html: string;
   messageId: string;
+  /** Extra headers, or null. */
+  headers: Record<string, string> | null;
   /** Attempts made before this one. */
   attempts: number;
   /** The lease, as PostgreSQL wrote it (text): the fencing token every later write of this claim checks. */
@@ -27,7 +29,7 @@ export async function claimMail({ sql, limit, leaseSeconds }: { sql: OutboxSql; 
        ORDER BY "nextAttemptAt" LIMIT $1
        FOR UPDATE SKIP LOCKED
      ))
-     RETURNING id, recipient, subject, text, html, "messageId", attempts, "leaseUntil"::text AS "leaseUntil"`,
+     RETURNING id, recipient, subject, text, html, "messageId", headers, attempts, "leaseUntil"::text AS "leaseUntil"`,
     [limit, leaseSeconds],
   );
 }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { NO_MAIL, type MailOutbox } from './outbox.js';
+import { PRUNE_EVERY_MS, pruneSentMail } from './prune-mail.js';
 import { createMailSender } from './transport.js';
 import { MailWorker } from './worker.js';
 
@@ -17,6 +18,17 @@ declare module 'fastify' {
  */
 export const mailPlugin = fp<{ config: Config; worker?: boolean }>(
   async (app, { config, worker = true }) => {
+    // MAIL_RETENTION, with or without SMTP (a server that stopped mailing still prunes its log).
+    let pruner: NodeJS.Timeout | null = null;
+    const prune = () =>
+      void pruneSentMail({ db: app.db.prisma, retentionMs: config.MAIL_RETENTION }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune sent mail; retrying in an hour'));
+    app.addHook('onReady', async () => {
+      prune();
+      pruner = setInterval(prune, PRUNE_EVERY_MS).unref();
+    });
+    app.addHook('preClose', async () => {
+      if (pruner) clearInterval(pruner);
+    });
     if (!config.SMTP_URL || !config.MAIL_FROM) {
       app.decorate('mail', NO_MAIL);
       return;

@@ -8,6 +8,8 @@ export interface RecordMailOptions extends ComposedMail {
   kind: string;
   to: string;
   subject: string;
+  /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post on notification mail). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -15,9 +17,9 @@ export interface RecordMailOptions extends ComposedMail {
  * exactly when the change does. Whether a row was written (false: that key was recorded before).
  * The caller wakes the worker after its commit (`MailOutbox.wake`).
  */
-export async function recordMail(tx: DbClient, { key, kind, to, subject, text, html }: RecordMailOptions): Promise<boolean> {
+export async function recordMail(tx: DbClient, { key, kind, to, subject, text, html, headers }: RecordMailOptions): Promise<boolean> {
   const { count } = await tx.mailMessage.createMany({
-    data: [{ key, kind, recipient: to, subject, text, html, messageId: `<${randomUUID()}@taskboard>` }],
+    data: [{ key, kind, recipient: to, subject, text, html, messageId: `<${randomUUID()}@taskboard>`, ...(headers ? { headers } : {}) }],
     skipDuplicates: true,
   });
   return count > 0;

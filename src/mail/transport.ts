@@ -15,6 +15,7 @@ export interface OutgoingMail {
   text: string;
   html: string;
   messageId: string;
+  headers?: Record<string, string> | undefined;
 }
 
 /** How one hand-over to the SMTP server went: sent, or refused / failed, and whether for good. */
@@ -33,7 +34,7 @@ export function createMailSender({ url, from, timeoutMs }: MailTransportOptions)
   return {
     async send(mail) {
       try {
-        const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+        const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId, ...(mail.headers ? { headers: mail.headers } : {}) });
         if (info.rejected.length) return { sent: false, permanent: true, error: `refused: ${info.response}` };
         return { sent: true };
       } catch (error) {

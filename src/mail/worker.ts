@@ -114,7 +114,7 @@ export class MailWorker implements MailOutbox {
       timer = setTimeout(() => resolve({ sent: false, permanent: false, error: `no answer from the SMTP server within ${this.deadlineMs} ms` }), this.deadlineMs);
     });
     try {
-      return await Promise.race([this.options.sender.send({ to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId }), late]);
+      return await Promise.race([this.options.sender.send({ to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId, headers: mail.headers ?? undefined }), late]);
     } finally {
       clearTimeout(timer);
     }
