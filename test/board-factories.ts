@@ -62,6 +62,7 @@ export function expectBoard(b: any) {
     id: expect.any(Number),
     name: expect.any(String),
     description: expect.any(String),
+    color: expect.any(String),
     archived: expect.any(Boolean),
     role: expect.stringMatching(/^(admin|member|observer)$/),
     createdAt: expect.stringMatching(ISO),
@@ -81,7 +82,7 @@ export function expectList(l: any) {
 
 export const CARD_SUMMARY_KEYS = [
   'id', 'boardId', 'listId', 'title', 'description', 'position', 'archived', 'dueAt', 'labelIds', 'memberIds',
-  'fieldValues', 'checklistItems', 'commentCount', 'attachmentCount', 'createdAt', 'updatedAt', 'version',
+  'fieldValues', 'checklistItems', 'commentCount', 'attachmentCount', 'coverAttachmentId', 'createdAt', 'updatedAt', 'version',
 ] as const;
 
 /** Every field of the card summary, with its type. */
@@ -340,11 +341,13 @@ export function expectQueryError(res: Res, field: string) {
 // ---- Attachments, invitations (appended for the single-object, search and invitation tests) ----
 
 /** A text file attached to a card through the API (201). */
-export async function makeAttachment(app: FastifyInstance, headers: Headers, cardId: number, filename = 'notes.txt', content = 'hello') {
+export async function makeAttachment(app: FastifyInstance, headers: Headers, cardId: number, filename = 'notes.txt', content: string | Buffer = 'hello') {
   const boundary = `----tbfactory${cardId}`;
-  const payload = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n--${boundary}--\r\n`,
-  );
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
   const res = await app.inject({ method: 'POST', url: `/api/cards/${cardId}/attachments`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
   expectStatus(res, 201);
   return res.json();

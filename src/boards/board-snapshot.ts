@@ -13,6 +13,7 @@ SELECT ${jsonObject({
   id: 'b.id',
   name: 'b.name',
   description: 'b.description',
+  color: 'b.color',
   archived: 'b.archived',
   role: 'me.role',
   createdAt: iso('b."createdAt"'),

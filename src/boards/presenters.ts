@@ -19,13 +19,15 @@ import type {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentBoard(
-  b: { id: number; name: string; description: string; archived: boolean; createdAt: Date; updatedAt: Date },
+  b: { id: number; name: string; description: string; archived: boolean; color: string; createdAt: Date; updatedAt: Date },
   role: BoardRole,
 ): BoardView {
   return {
     id: b.id,
     name: b.name,
     description: b.description,
+    // Written only through boardColor (create and update), so the column holds one of BOARD_COLORS.
+    color: b.color as BoardView['color'],
     archived: b.archived,
     role,
     createdAt: b.createdAt.toISOString(),
@@ -105,6 +107,7 @@ export function presentCardSummary(c: CardRow & CardRelations): CardSummaryView 
     checklistItems: { total: items.length, checked: items.filter((i) => i.checked).length },
     commentCount: c._count.comments,
     attachmentCount: c._count.attachments,
+    coverAttachmentId: c.coverAttachmentId,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
     version: c.version,

@@ -5,7 +5,7 @@ import { Prisma } from '../generated/prisma/client.js';
 
 /** The Card columns a CardRow holds, for raw queries (never `*`: the search vector has no JavaScript type). */
 export const CARD_COLUMNS = Prisma.raw(
-  ['id', 'boardId', 'listId', 'title', 'description', 'position', 'archived', 'dueAt', 'version', 'createdAt', 'updatedAt'].map((c) => `c."${c}"`).join(', '),
+  ['id', 'boardId', 'listId', 'title', 'description', 'position', 'archived', 'dueAt', 'coverAttachmentId', 'version', 'createdAt', 'updatedAt'].map((c) => `c."${c}"`).join(', '),
 );
 
 export interface CardRow {
@@ -17,6 +17,7 @@ export interface CardRow {
   position: number;
   archived: boolean;
   dueAt: Date | null;
+  coverAttachmentId: number | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;

@@ -70,11 +70,18 @@ export const dueBeforeQuery = z
   .optional()
   .describe('Only cards due strictly before this instant: an ISO-8601 date-time, or a date (YYYY-MM-DD) meaning 00:00 UTC of that day. Cards without a due date are then left out.');
 
+/** A board's colour or background: plain colours, then three gradients (the web app draws them). */
+export const BOARD_COLORS = ['blue', 'teal', 'green', 'lime', 'orange', 'red', 'pink', 'purple', 'grey', 'sunset', 'ocean', 'forest'] as const;
+export const boardColor = z
+  .enum(BOARD_COLORS, { message: `must be one of ${BOARD_COLORS.join(', ')}` })
+  .describe('The colour or background the web app shows on the board\'s tile and behind its lists: a plain colour, or a gradient (sunset, ocean, forest).');
+
 export const board = z
   .object({
     id: z.number().int().describe('Board id.'),
     name: z.string().describe('1-100 characters.'),
     description: z.string().describe('Up to 16,384 characters.'),
+    color: boardColor,
     archived: z.boolean().describe('Archived boards are listed with ?archived=true and stay reachable by id.'),
     role: role.describe("The caller's role on the board."),
     createdAt: z.string().describe('ISO-8601 UTC.'),
@@ -146,6 +153,11 @@ export const cardSummary = z
     checklistItems: z.object({ total: z.number().int(), checked: z.number().int() }).describe('Checklist progress.'),
     commentCount: z.number().int().describe('Comments on the card.'),
     attachmentCount: z.number().int().describe('Attachments on the card.'),
+    coverAttachmentId: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The image attachment shown as the card\'s cover on the board (PUT /cards/{id}/cover), or null.'),
     createdAt: z.string().describe('ISO-8601 UTC.'),
     updatedAt: z.string().describe('ISO-8601 UTC.'),
     version: z.number().int().describe('Grows with every change; the ETag of card responses.'),

@@ -7,10 +7,11 @@ import { presentBoard } from './presenters.js';
 export interface BoardChanges {
   name?: string | undefined;
   description?: string | undefined;
+  color?: string | undefined;
   archived?: boolean | undefined;
 }
 
-/** Renames, describes or (un)archives a board: board admins only. */
+/** Renames, describes, colours or (un)archives a board: board admins only. */
 export async function updateBoard(ctx: BoardContext & { boardId: number; changes: BoardChanges }) {
   const role = await requireRole(ctx.db, ctx.actor, ctx.boardId);
   authorize(ctx.actor, 'board.update', role);

@@ -34,6 +34,7 @@ const boardChanges = z
   .object({
     name: z.string().optional().describe('The new name, when it was set.'),
     description: z.string().optional().describe('The new description, when it was set.'),
+    color: z.string().optional().describe('The new colour or background, when it was set.'),
     archived: z.boolean().optional().describe('true: archived; false: restored (when it was set).'),
   })
   .describe('The fields the request set, as it set them.');
@@ -73,7 +74,7 @@ function activityOf<const T extends string, D extends z.ZodObject>(type: T, when
 
 const ACTIVITIES = [
   activityOf('board.created', 'a board was created.', z.object({ boardId: ref('Board'), board: s.board })),
-  activityOf('board.updated', 'a board was renamed, described, archived or restored.', z.object({ boardId: ref('Board'), board: s.board, changes: boardChanges })),
+  activityOf('board.updated', 'a board was renamed, described, coloured, archived or restored.', z.object({ boardId: ref('Board'), board: s.board, changes: boardChanges })),
   activityOf('board.deleted', 'a board was deleted: the last event of its stream.', z.object({ boardId: ref('Board') })),
 
   activityOf('list.created', 'a list was created.', z.object({ listId: ref('List'), list: s.list })),

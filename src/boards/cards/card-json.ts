@@ -63,6 +63,7 @@ function summaryJson(c: string, parts: SummaryParts, more: Record<string, JsonTe
     checklistItems: jsonText(parts.checklistItems),
     commentCount: jsonText(`${parts.commentCount}::text`),
     attachmentCount: jsonText(`${parts.attachmentCount}::text`),
+    coverAttachmentId: jsonText(`coalesce(${c}."coverAttachmentId"::text, 'null')`),
     createdAt: iso(`${c}."createdAt"`),
     updatedAt: iso(`${c}."updatedAt"`),
     version: jsonText(`${c}.version::text`),

@@ -4,14 +4,15 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
-import { MAX_ID } from '../../platform/schemas.js';
+import { MAX_ID, id } from '../../platform/schemas.js';
 import { sendAttachment, settleUploadBody } from '../attachments/attachment-http.js';
 import type { UploadPart } from '../attachments/attachment-upload.js';
 import { createAttachment, deleteAttachment, findAttachment } from '../attachments/attachments.js';
+import { COVER_TYPES, removeCardCover, setCardCover } from '../attachments/card-cover.js';
 import { getAttachment } from '../attachments/get-attachment.js';
 import { presentAttachment } from '../presenters.js';
 import * as s from '../schemas.js';
-import { boardContext, cardContext, ifMatch } from './context.js';
+import { boardContext, cardContext, ifMatch, sendCard } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
@@ -38,7 +39,7 @@ UTF-8 text is \`text/plain\`; anything else \`application/octet-stream\`).`;
 
 const noParts = async function* (): AsyncGenerator<UploadPart> {};
 
-/** POST /cards/{id}/attachments, GET /attachments/{id}/download, DELETE /attachments/{id}. */
+/** POST /cards/{id}/attachments, GET /attachments/{id}/download, DELETE /attachments/{id}; a card's cover (PUT and DELETE /cards/{id}/cover). */
 export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const maxBytes = Math.min(config.MAX_ATTACHMENT_BYTES, MAX_ID);
 
@@ -145,6 +146,44 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       await deleteAttachment({ ...boardContext(request), attachmentId: request.params.id });
       void app.attachments.purgeDeleted();
       return reply.status(204).send(null);
+    },
+  );
+
+  app.put(
+    '/cards/:id/cover',
+    {
+      schema: {
+        operationId: 'setCardCover',
+        tags: ['attachments'],
+        summary: "Show one of the card's pictures as its cover on the board (admins and members)",
+        description: `The attachment must be this card's and a picture (${COVER_TYPES.join(', ')}), else 400. The card's \`coverAttachmentId\` names it until it is removed or the attachment is deleted.`,
+        params: s.cardId,
+        headers: ifMatch,
+        body: z.strictObject({ attachmentId: id('Attachment').describe("One of the card's image attachments.") }),
+        response: { 200: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { card } = await setCardCover({ ...cardContext(request), cardId: request.params.id, attachmentId: request.body.attachmentId });
+      return sendCard(reply, card);
+    },
+  );
+
+  app.delete(
+    '/cards/:id/cover',
+    {
+      schema: {
+        operationId: 'removeCardCover',
+        tags: ['attachments'],
+        summary: 'Take the cover off a card; the attachment stays (idempotent)',
+        params: s.cardId,
+        headers: ifMatch,
+        response: { 200: s.card, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { card } = await removeCardCover({ ...cardContext(request), cardId: request.params.id });
+      return sendCard(reply, card);
     },
   );
 };

@@ -48,7 +48,7 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'createBoard',
         tags: ['boards'],
         summary: 'Create a board; you become its admin (not with a key limited to chosen boards: 403)',
-        body: z.strictObject({ name: s.boardName, description: s.description.optional() }),
+        body: z.strictObject({ name: s.boardName, description: s.description.optional(), color: s.boardColor.optional().describe('Default blue.') }),
         response: { 201: s.board, ...errors },
       },
     },
@@ -91,11 +91,12 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'updateBoard',
         tags: ['boards'],
-        summary: 'Rename, describe, archive or restore a board (board admins)',
+        summary: 'Rename, describe, colour, archive or restore a board (board admins)',
         params: s.boardId,
         body: z.strictObject({
           name: s.boardName.optional(),
           description: s.description.optional(),
+          color: s.boardColor.optional(),
           archived: z.boolean({ message: 'must be true or false' }).optional().describe('true archives the board; it stays reachable by id.'),
         }),
         response: { 200: s.board, ...errors },

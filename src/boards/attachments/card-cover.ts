@@ -1,0 +1,33 @@
+import { badRequest } from '../../platform/errors.js';
+import { changeCardParts } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+
+/** The attachment types a cover may be: pictures every browser draws (the type is sniffed from the bytes at upload). */
+export const COVER_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/**
+ * Shows one of the card's image attachments on its tile (admins and members; activity
+ * `card.updated`). An attachment of another card, or one that is not a PNG, JPEG, GIF or WebP
+ * picture, is 400. Setting the cover it already has changes nothing.
+ */
+export async function setCardCover(ctx: BoardContext & { cardId: number; attachmentId: number; expectedVersion?: number | undefined }) {
+  return changeCardParts(ctx, 'card.write', async (tx, card) => {
+    const attachment = await tx.attachment.findUnique({ where: { id: ctx.attachmentId }, select: { cardId: true, mimeType: true } });
+    if (!attachment || attachment.cardId !== card.id) throw badRequest('attachmentId: not an attachment of this card');
+    if (!(COVER_TYPES as readonly string[]).includes(attachment.mimeType)) {
+      throw badRequest(`attachmentId: not a picture (${attachment.mimeType}); a cover must be a PNG, JPEG, GIF or WebP image`);
+    }
+    if (card.coverAttachmentId === ctx.attachmentId) return { activity: null, result: null };
+    await tx.card.update({ where: { id: card.id }, data: { coverAttachmentId: ctx.attachmentId } });
+    return { activity: { type: 'card.updated', data: { listId: card.listId } }, result: null };
+  });
+}
+
+/** Takes the cover off a card (admins and members; idempotent; activity `card.updated` when it had one). */
+export async function removeCardCover(ctx: BoardContext & { cardId: number; expectedVersion?: number | undefined }) {
+  return changeCardParts(ctx, 'card.write', async (tx, card) => {
+    if (card.coverAttachmentId === null) return { activity: null, result: null };
+    await tx.card.update({ where: { id: card.id }, data: { coverAttachmentId: null } });
+    return { activity: { type: 'card.updated', data: { listId: card.listId } }, result: null };
+  });
+}
