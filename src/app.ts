@@ -35,6 +35,7 @@ import { keyRoutes } from './accounts/routes/keys.js';
 import { attachmentStorePlugin } from './boards/attachments/attachment-store.js';
 import { attachmentRoutes } from './boards/routes/attachments.js';
 import { boardRoutes } from './boards/routes/boards.js';
+import { transferRoutes } from './boards/routes/transfer.js';
 import { checklistRoutes } from './boards/routes/checklists.js';
 import { commentRoutes } from './boards/routes/comments.js';
 import { customFieldRoutes } from './boards/routes/custom-fields.js';
@@ -234,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       async (scoped) => {
         scoped.addHook('onRequest', apiAuthentication(config));
         await scoped.register(boardRoutes);
+        await scoped.register(transferRoutes);
         await scoped.register(memberRoutes, { config });
         await scoped.register(listRoutes);
         await scoped.register(cardRoutes);

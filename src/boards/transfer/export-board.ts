@@ -1,0 +1,84 @@
+import type { Actor } from '../../accounts/credentials/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { requireRole } from '../access.js';
+import type { FieldValue } from '../field-values.js';
+import { BOARD_FILE_FORMAT, type BoardFile, type FileCard } from './board-file.js';
+
+const byPlace = <T extends { archived: boolean; position: number; id: number }>(rows: T[]) =>
+  [...rows].sort((a, b) => Number(a.archived) - Number(b.archived) || a.position - b.position || a.id - b.id);
+
+/**
+ * A whole board as our own board file, read without an actor: for the operator's backup (the
+ * admin CLI) and for exportBoard, which checks the caller's reach first. null when it does not exist.
+ * Members are keyed `u<id>`; a comment's author who is no longer on the board is named, with no address.
+ */
+export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<BoardFile | null> {
+  const board = await db.board.findUnique({
+    where: { id: boardId },
+    include: {
+      members: { include: { user: { select: { name: true, email: true } } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] },
+      labels: { orderBy: { id: 'asc' } },
+      customFields: { orderBy: { id: 'asc' } },
+      lists: {
+        include: {
+          cards: {
+            include: {
+              labels: { select: { labelId: true }, orderBy: { labelId: 'asc' } },
+              assignees: { select: { userId: true }, orderBy: { userId: 'asc' } },
+              fieldValues: { select: { fieldId: true, value: true }, orderBy: { fieldId: 'asc' } },
+              checklists: { orderBy: { position: 'asc' }, include: { items: { orderBy: { position: 'asc' } } } },
+              comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+              attachments: { orderBy: { id: 'asc' } },
+            },
+          },
+        },
+      },
+    },
+  });
+  if (!board) return null;
+  const members: BoardFile['members'] = board.members.map((m) => ({ key: `u${m.userId}`, name: m.user.name, email: m.user.email, username: null, role: m.role }));
+  const onBoard = new Set(board.members.map((m) => m.userId));
+  const authors = new Map<number, string>();
+  for (const list of board.lists) for (const card of list.cards) for (const c of card.comments) if (!onBoard.has(c.authorId)) authors.set(c.authorId, c.authorName);
+  for (const [userId, name] of authors) members.push({ key: `u${userId}`, name: name || 'Former member', email: null, username: null, role: null });
+
+  return {
+    format: BOARD_FILE_FORMAT,
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    board: { name: board.name, description: board.description, archived: board.archived },
+    labels: board.labels.map((l) => ({ key: String(l.id), name: l.name, color: l.color })),
+    customFields: board.customFields.map((f) => ({ key: String(f.id), name: f.name, type: f.type, options: f.options })),
+    members,
+    lists: byPlace(board.lists).map((list) => ({
+      name: list.name,
+      archived: list.archived,
+      position: list.position,
+      cards: byPlace(list.cards).map(
+        (card): FileCard => ({
+          title: card.title,
+          description: card.description,
+          archived: card.archived,
+          position: card.position,
+          dueAt: card.dueAt?.toISOString() ?? null,
+          labels: card.labels.map((l) => String(l.labelId)),
+          members: card.assignees.map((a) => `u${a.userId}`),
+          // Stored only as fitValue makes them (field-values.ts): a string, number or boolean.
+          fieldValues: Object.fromEntries(card.fieldValues.map((v) => [String(v.fieldId), v.value as FieldValue])),
+          checklists: card.checklists.map((c) => ({ name: c.name, items: c.items.map((i) => ({ name: i.name, checked: i.checked })) })),
+          comments: card.comments.map((c) => ({ author: `u${c.authorId}`, authorName: c.authorName, text: c.text, createdAt: c.createdAt.toISOString() })),
+          attachments: card.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, size: a.size })),
+        }),
+      ),
+    })),
+  };
+}
+
+/** The board as our own board file, for anyone who can read it (404 otherwise). */
+export async function exportBoard({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }): Promise<BoardFile> {
+  await requireRole(db, actor, boardId);
+  const file = await unsafeBoardFile(db, boardId);
+  if (!file) throw notFound('board: not found');
+  return file;
+}

@@ -1,0 +1,214 @@
+import { badRequest } from '../../platform/errors.js';
+import { LABEL_COLORS } from '../schemas.js';
+import type { BoardFile, FileCard } from './board-file.js';
+import { BOARD_FILE_FORMAT } from './board-file.js';
+import { type ImportReport, fitText } from './import-report.js';
+import { fieldsFromTrello } from './trello-fields.js';
+import type { TrelloCard, TrelloExport } from './trello-export.js';
+
+type Color = (typeof LABEL_COLORS)[number];
+
+/** Trello's label colours are ours, some with _dark or _light shades: the shade goes. */
+export function labelColor(color: string | null | undefined): Color | null | undefined {
+  if (color === null || color === undefined || color === '') return null;
+  const base = color.replace(/_(dark|light)$/, '');
+  return (LABEL_COLORS as readonly string[]).includes(base) ? (base as Color) : undefined;
+}
+
+const byPos = <T extends { pos: number }>(items: T[]) => items.map((item, i) => ({ item, i })).sort((a, b) => a.item.pos - b.item.pos || a.i - b.i).map((x) => x.item);
+
+function pushTo<T>(map: Map<string, T[]>, key: string, value: T) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** 400 naming the first id that appears twice in an array of the export. */
+function refuseDuplicates(items: { id: string }[], where: string) {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    if (seen.has(item.id)) throw badRequest(`file: ${where}[${i}].id: "${item.id}" appears twice in ${where}`);
+    seen.add(item.id);
+  });
+}
+
+/** Checks that the export is one board whose parts refer only to each other (else 400 naming the first that does not). */
+function checkConsistency(t: TrelloExport) {
+  refuseDuplicates(t.lists, 'lists');
+  refuseDuplicates(t.cards, 'cards');
+  refuseDuplicates(t.labels, 'labels');
+  refuseDuplicates(t.checklists, 'checklists');
+  refuseDuplicates(t.members, 'members');
+  refuseDuplicates(t.actions, 'actions');
+  refuseDuplicates(t.customFields ?? [], 'customFields');
+  const lists = new Set(t.lists.map((l) => l.id));
+  const labels = new Set(t.labels.map((l) => l.id));
+  const cards = new Set(t.cards.map((c) => c.id));
+  const fields = new Set((t.customFields ?? []).map((f) => f.id));
+  t.cards.forEach((card, i) => {
+    if (!lists.has(card.idList)) throw badRequest(`file: cards[${i}].idList: list "${card.idList}" is not among the export's lists`);
+    const label = card.idLabels.find((id) => !labels.has(id));
+    if (label !== undefined) throw badRequest(`file: cards[${i}].idLabels: label "${label}" is not among the export's labels`);
+    const field = (card.customFieldItems ?? []).find((v) => !fields.has(v.idCustomField));
+    if (field) throw badRequest(`file: cards[${i}].customFieldItems: custom field "${field.idCustomField}" is not among the export's customFields`);
+  });
+  t.checklists.forEach((checklist, i) => {
+    if (!cards.has(checklist.idCard)) throw badRequest(`file: checklists[${i}].idCard: card "${checklist.idCard}" is not among the export's cards`);
+    refuseDuplicates(checklist.checkItems, `checklists[${i}].checkItems`);
+  });
+}
+
+const ROLES: Record<string, 'admin' | 'member' | 'observer'> = { admin: 'admin', normal: 'member', observer: 'observer' };
+
+/**
+ * The Trello export as our own board file, and what it could not carry over in `report`. Refuses
+ * (400) an export that contradicts itself: duplicated ids, a card in a list it does not have, a
+ * label, checklist or field value that refers to nothing.
+ */
+export function boardFileFromTrello(t: TrelloExport, report: ImportReport): BoardFile {
+  checkConsistency(t);
+
+  const roles = new Map((t.memberships ?? []).map((m) => [m.idMember, ROLES[m.memberType ?? ''] ?? 'member']));
+  const members: BoardFile['members'] = t.members.map((m) => ({
+    key: m.id,
+    name: fitText(m.fullName || m.username || 'Trello member', 200, report, 'member names'),
+    email: m.email ?? null,
+    username: m.username ?? null,
+    role: roles.get(m.id) ?? 'member',
+  }));
+  const memberKeys = new Set(members.map((m) => m.key));
+
+  const labels: BoardFile['labels'] = t.labels.map((l) => {
+    let color = labelColor(l.color);
+    if (color === undefined) {
+      report.add('label colours we do not have (the label is kept without a colour)', `${l.name || '(unnamed)'}: ${l.color}`);
+      color = null;
+    }
+    const fallback = color ? color[0]!.toUpperCase() + color.slice(1) : 'No colour';
+    return { key: l.id, name: fitText(l.name ?? '', 100, report, 'label names') || fallback, color };
+  });
+
+  const fields = fieldsFromTrello(t, report);
+
+  const checklistsByCard = new Map<string, BoardFile['lists'][number]['cards'][number]['checklists']>();
+  for (const checklist of byPos(t.checklists)) {
+    const items = byPos(checklist.checkItems)
+      .map((item) => ({ name: fitText(item.name, 512, report, 'checklist items'), checked: item.state === 'complete' }))
+      .filter((item) => item.name.length > 0);
+    if (items.length > 500) report.add('checklist items beyond 500 on a checklist', checklist.name, items.length - 500);
+    const mapped = { name: fitText(checklist.name, 100, report, 'checklist names') || 'Checklist', items: items.slice(0, 500) };
+    pushTo(checklistsByCard, checklist.idCard, mapped);
+  }
+
+  const commentsByCard = commentsFromActions(t, members, memberKeys, report);
+
+  const cardsByList = new Map<string, TrelloCard[]>();
+  for (const card of byPos(t.cards)) pushTo(cardsByList, card.idList, card);
+
+  const mapCard = (card: TrelloCard, position: number): FileCard => {
+    for (const id of card.idMembers) if (!memberKeys.has(id)) report.add("card members not among the export's members (left out)", card.name);
+    if (card.cover?.color) report.add('cover colours (our cards have no cover)', `${card.name}: ${card.cover.color}`);
+    if (card.idMembersVoted?.length) report.add('votes (we have no votes)', card.name, card.idMembersVoted.length);
+    if (card.stickers?.length) report.add('stickers', card.name, card.stickers.length);
+    if (card.locationName || card.address) report.add('card locations', card.name);
+    const due = card.due ? new Date(card.due) : null;
+    if (due && Number.isNaN(due.getTime())) report.add('due dates that are not dates (left out)', `${card.name}: ${card.due}`);
+    return {
+      title: fitText(card.name, 512, report, 'card titles') || 'Untitled card',
+      description: fitText(`${card.desc}${attachmentLinks(card, report)}`, 16_384, report, 'descriptions'),
+      archived: card.closed,
+      position,
+      dueAt: due && !Number.isNaN(due.getTime()) ? due.toISOString() : null,
+      labels: [...new Set(card.idLabels)],
+      members: [...new Set(card.idMembers.filter((id) => memberKeys.has(id)))],
+      fieldValues: fields.valuesOf(card),
+      checklists: (checklistsByCard.get(card.id) ?? []).slice(0, 100),
+      comments: commentsByCard.get(card.id) ?? [],
+      attachments: [],
+    };
+  };
+
+  const lists = (() => {
+    const ordered = byPos(t.lists);
+    return [...ordered.filter((l) => !l.closed), ...ordered.filter((l) => l.closed)].map((list, i, all) => {
+      const cards = cardsByList.get(list.id) ?? [];
+      const open = cards.filter((c) => !c.closed);
+      const closed = cards.filter((c) => c.closed);
+      const archivedAt = i - all.filter((l) => !l.closed).length;
+      return {
+        name: fitText(list.name, 100, report, 'list names') || 'Untitled list',
+        archived: list.closed,
+        position: list.closed ? archivedAt : i,
+        cards: [...open.map((c, p) => mapCard(c, p)), ...closed.map((c, p) => mapCard(c, p))],
+      };
+    });
+  })();
+
+  if (t.pluginData?.length || t.powerUps?.length) report.add('power-ups and their data', undefined, Math.max(t.pluginData?.length ?? 0, t.powerUps?.length ?? 0));
+  const history = t.actions.filter((a) => a.type !== 'commentCard').length;
+  if (history) report.add('history (actions other than comments: moves, edits, …)', undefined, history);
+
+  return {
+    format: BOARD_FILE_FORMAT,
+    version: 1,
+    board: {
+      name: fitText(t.name, 100, report, 'board name') || 'Imported from Trello',
+      description: fitText(t.desc ?? '', 16_384, report, 'board description'),
+      archived: false,
+    },
+    labels,
+    customFields: fields.definitions,
+    members,
+    lists,
+  };
+}
+
+/** The card's attachments as Markdown links (Trello's files are not in the export); links other than http(s) are refused. */
+function attachmentLinks(card: TrelloCard, report: ImportReport): string {
+  const links: string[] = [];
+  for (const a of card.attachments ?? []) {
+    let url: URL | null = null;
+    try {
+      url = a.url ? new URL(a.url) : null;
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      report.add('attachment links that are not http(s) (refused)', `${card.name}: ${a.url ?? '(none)'}`);
+      continue;
+    }
+    const label = (a.name || url.href).replace(/[[\]\\]/g, (c) => `\\${c}`).replace(/\s+/g, ' ').trim();
+    links.push(`- [${label}](${url.href.replace(/[()\s]/g, (c) => encodeURIComponent(c))})`);
+  }
+  return links.length ? `\n\n**Attachments** (links from Trello):\n${links.join('\n')}` : '';
+}
+
+/** Comments from `commentCard` actions, oldest first, by card; the author named as in Trello. */
+function commentsFromActions(t: TrelloExport, members: BoardFile['members'], memberKeys: Set<string>, report: ImportReport) {
+  const cards = new Set(t.cards.map((c) => c.id));
+  const byCard = new Map<string, FileCard['comments']>();
+  const comments = t.actions.filter((a) => a.type === 'commentCard');
+  for (const action of comments.sort((a, b) => a.date.localeCompare(b.date))) {
+    const cardId = action.data?.card?.id;
+    const text = fitText(action.data?.text ?? '', 16_384, report, 'comments');
+    const at = new Date(action.date);
+    if (!cardId || !cards.has(cardId)) {
+      report.add('comments on cards not in the export (deleted cards)', text.slice(0, 60));
+      continue;
+    }
+    if (!text || Number.isNaN(at.getTime())) {
+      report.add('comments without text or date', cardId);
+      continue;
+    }
+    const creator = action.idMemberCreator ?? null;
+    if (creator !== null && !memberKeys.has(creator)) {
+      // A former member: kept as the comment's author, not as one of the board's members.
+      const who = action.memberCreator;
+      members.push({ key: creator, name: fitText(who?.fullName || who?.username || 'Trello member', 200, report, 'member names'), email: null, username: who?.username ?? null, role: null });
+      memberKeys.add(creator);
+    }
+    const author = creator === null ? null : members.find((m) => m.key === creator)!;
+    pushTo(byCard, cardId, { author: creator, authorName: author?.name ?? 'Trello member', text, createdAt: at.toISOString() });
+  }
+  return byCard;
+}

@@ -1,0 +1,131 @@
+import { changeBoard, type Tx } from '../activity/change-board.js';
+import type { BoardContext } from '../context.js';
+import { presentBoard } from '../presenters.js';
+import type { BoardFile, FileCard, FileMember } from './board-file.js';
+import type { MemberMatch } from './match-members.js';
+
+const MAX_TEXT = 16_384;
+
+/** New ids of a table, taken from its sequence in one statement, so rows can refer to each other before they are written. */
+async function newIds(tx: Tx, table: 'Label' | 'CustomField' | 'List' | 'Card' | 'Checklist', n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const rows = await tx.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id FROM generate_series(1, $1::int)`,
+    n,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Text cut to what a description or comment holds, never through a surrogate pair. */
+function cut(value: string) {
+  if (value.length <= MAX_TEXT) return value;
+  const part = value.slice(0, MAX_TEXT);
+  return /[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part;
+}
+
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** What the card says of assignees who are not users here (not matched, or not on the board). */
+function namedAssignees(card: FileCard, members: Map<string, FileMember>, assignable: Map<string, number>) {
+  const names = card.members.filter((k) => !assignable.has(k)).map((k) => {
+    const m = members.get(k)!;
+    return m.username ? `${m.name} (@${m.username})` : m.name;
+  });
+  return names.length ? `${card.description}${card.description ? '\n\n' : ''}**Assigned before the import:** ${names.join(', ')}` : card.description;
+}
+
+/**
+ * A new board made from a board file in one transaction, with batched inserts (one statement per
+ * table): the importer is its admin; matched members join with their role, are assigned and
+ * author their comments; anyone else is named in the card's text (assignees) or the comment's
+ * first line (authors, with the original date). Positions follow the board's scheme
+ * (positions.ts): non-archived siblings 0..n-1 in the file's order, archived ones as the file says.
+ * One `board.created` activity, as a board created by hand.
+ */
+export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matches: Map<string, MemberMatch> }) {
+  const { file, matches, actor } = ctx;
+  const members = new Map(file.members.map((m) => [m.key, m]));
+  // Who may be assigned: matched members who join the board (role not null), and the importer.
+  const assignable = new Map<string, number>();
+  const joining = new Map<number, 'admin' | 'member' | 'observer'>();
+  for (const m of file.members) {
+    const match = matches.get(m.key);
+    if (!match || m.role === null) continue;
+    assignable.set(m.key, match.userId);
+    if (match.userId !== actor.userId && !joining.has(match.userId)) joining.set(match.userId, m.role);
+  }
+
+  return changeBoard(ctx, async (tx, record) => {
+    // Search documents are made once per card at the end, not once per comment and item (sql/bulk-search.sql).
+    await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'on', true)`;
+    const board = await tx.board.create({
+      data: { name: file.board.name, description: file.board.description, archived: file.board.archived, members: { create: { userId: actor.userId, role: 'admin' } } },
+    });
+    if (joining.size) await tx.boardMember.createMany({ data: [...joining].map(([userId, role]) => ({ boardId: board.id, userId, role })) });
+
+    const labelIds = await newIds(tx, 'Label', file.labels.length);
+    const labelByKey = new Map(file.labels.map((l, i) => [l.key, labelIds[i]!]));
+    await tx.$executeRaw`INSERT INTO "Label" (id, "boardId", name, color)
+      SELECT u.id, ${board.id}, u.name, u.color::"LabelColor" FROM unnest(${labelIds}::int[], ${file.labels.map((l) => l.name)}::text[], ${file.labels.map((l) => l.color)}::text[]) AS u(id, name, color)`;
+
+    const fieldIds = await newIds(tx, 'CustomField', file.customFields.length);
+    const fieldByKey = new Map(file.customFields.map((f, i) => [f.key, fieldIds[i]!]));
+    await tx.$executeRaw`INSERT INTO "CustomField" (id, "boardId", name, type, options, "updatedAt")
+      SELECT u.id, ${board.id}, u.name, u.type::"CustomFieldType", ARRAY(SELECT jsonb_array_elements_text(u.options::jsonb)), now()
+      FROM unnest(${fieldIds}::int[], ${file.customFields.map((f) => f.name)}::text[], ${file.customFields.map((f) => f.type)}::text[],
+        ${file.customFields.map((f) => JSON.stringify(f.options))}::text[]) AS u(id, name, type, options)`;
+
+    const listIds = await newIds(tx, 'List', file.lists.length);
+    let open = 0;
+    const listPositions = file.lists.map((l) => (l.archived ? l.position : open++));
+    await tx.$executeRaw`INSERT INTO "List" (id, "boardId", name, position, archived, "updatedAt")
+      SELECT u.id, ${board.id}, u.name, u.position, u.archived, now()
+      FROM unnest(${listIds}::int[], ${file.lists.map((l) => l.name)}::text[], ${listPositions}::int[], ${file.lists.map((l) => l.archived)}::boolean[]) AS u(id, name, position, archived)`;
+
+    const cards = file.lists.flatMap((list, l) => {
+      let next = 0;
+      return list.cards.map((card) => ({ card, listId: listIds[l]!, position: card.archived ? card.position : next++ }));
+    });
+    const cardIds = await newIds(tx, 'Card', cards.length);
+    await tx.$executeRaw`INSERT INTO "Card" (id, "boardId", "listId", title, description, position, archived, "dueAt", "updatedAt")
+      SELECT u.id, ${board.id}, u.list, u.title, u.description, u.position, u.archived, u.due, now()
+      FROM unnest(${cardIds}::int[], ${cards.map((c) => c.listId)}::int[], ${cards.map((c) => c.card.title)}::text[],
+        ${cards.map((c) => cut(namedAssignees(c.card, members, assignable)))}::text[], ${cards.map((c) => c.position)}::int[],
+        ${cards.map((c) => c.card.archived)}::boolean[], ${cards.map((c) => c.card.dueAt)}::timestamptz[]) AS u(id, list, title, description, position, archived, due)`;
+
+    const cardLabels = cards.flatMap(({ card }, i) => [...new Set(card.labels)].map((k) => [cardIds[i]!, labelByKey.get(k)!] as const));
+    await tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId") SELECT * FROM unnest(${cardLabels.map((x) => x[0])}::int[], ${cardLabels.map((x) => x[1])}::int[])`;
+    const assignees = cards.flatMap(({ card }, i) => [...new Set(card.members.filter((k) => assignable.has(k)).map((k) => assignable.get(k)!))].map((u) => [cardIds[i]!, u] as const));
+    await tx.$executeRaw`INSERT INTO "CardAssignee" ("cardId", "userId") SELECT * FROM unnest(${assignees.map((x) => x[0])}::int[], ${assignees.map((x) => x[1])}::int[])`;
+    const values = cards.flatMap(({ card }, i) => Object.entries(card.fieldValues).map(([k, v]) => [cardIds[i]!, fieldByKey.get(k)!, JSON.stringify(v)] as const));
+    await tx.$executeRaw`INSERT INTO "CardFieldValue" ("cardId", "fieldId", value)
+      SELECT u.card, u.field, u.value::jsonb FROM unnest(${values.map((x) => x[0])}::int[], ${values.map((x) => x[1])}::int[], ${values.map((x) => x[2])}::text[]) AS u(card, field, value)`;
+
+    const checklists = cards.flatMap(({ card }, i) => card.checklists.map((c, position) => ({ cardId: cardIds[i]!, position, checklist: c })));
+    const checklistIds = await newIds(tx, 'Checklist', checklists.length);
+    await tx.$executeRaw`INSERT INTO "Checklist" (id, "cardId", name, position)
+      SELECT * FROM unnest(${checklistIds}::int[], ${checklists.map((c) => c.cardId)}::int[], ${checklists.map((c) => c.checklist.name)}::text[], ${checklists.map((c) => c.position)}::int[])`;
+    const items = checklists.flatMap((c, i) => c.checklist.items.map((item, position) => ({ checklistId: checklistIds[i]!, position, item })));
+    await tx.$executeRaw`INSERT INTO "ChecklistItem" ("checklistId", name, checked, position)
+      SELECT * FROM unnest(${items.map((x) => x.checklistId)}::int[], ${items.map((x) => x.item.name)}::text[], ${items.map((x) => x.item.checked)}::boolean[], ${items.map((x) => x.position)}::int[])`;
+
+    const comments = cards.flatMap(({ card }, i) =>
+      card.comments.map((c) => {
+        const match = c.author === null ? undefined : matches.get(c.author);
+        return match
+          ? { cardId: cardIds[i]!, authorId: match.userId, authorName: match.name, text: c.text, at: c.createdAt }
+          : { cardId: cardIds[i]!, authorId: actor.userId, authorName: actor.name, text: cut(`_${c.authorName}, ${when(c.createdAt)} (imported):_\n\n${c.text}`), at: c.createdAt };
+      }),
+    );
+    await tx.$executeRaw`INSERT INTO "Comment" ("cardId", "authorId", "authorName", text, "createdAt", "updatedAt")
+      SELECT u.card, u.author, u.name, u.text, u.at, u.at
+      FROM unnest(${comments.map((c) => c.cardId)}::int[], ${comments.map((c) => c.authorId)}::int[], ${comments.map((c) => c.authorName)}::text[],
+        ${comments.map((c) => c.text)}::text[], ${comments.map((c) => c.at)}::timestamptz[]) AS u(card, author, name, text, at)`;
+
+    await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'off', true)`;
+    await tx.$executeRaw`UPDATE "Card" SET search = card_search_document(id, title, description) WHERE "boardId" = ${board.id}`;
+
+    await record({ boardId: board.id, type: 'board.created', data: { boardId: board.id, board: presentBoard(board, 'admin') } });
+    return board;
+  });
+}
