@@ -14,7 +14,7 @@ const LAYERS = [
   ['workspaces'], // workspaces, members, the console context
   ['webhooks'], // the generic outbox: record, dispatch, sign, send, endpoints, console
   ['boards', 'answers'],
-  ['tickets'],
+  ['tickets', 'notifications'], // notifications: what board changes tell people, in the app and by mail
   ['connector', 'cli', 'web', 'health'],
   ['app'],
   ['server'],

@@ -26,6 +26,8 @@ import { boardWebhookRoutes } from './boards/webhooks/routes.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
+import { notificationsPlugin } from './notifications/plugin.js';
+import { notificationRoutes, notificationSettingsRoutes, unsubscribeRoutes } from './notifications/routes.js';
 import { accountRoutes } from './accounts/routes/account.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
@@ -198,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(streamsPlugin, { intervals: options.streamIntervals });
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
+  await app.register(notificationsPlugin, { config });
   // Each module's metrics, registered with the ground layer, which names none of them.
   await app.register(metricsPlugin, { config, sources: [boardMetrics, webhookMetrics, mailMetrics, answerMetrics] });
 
@@ -246,9 +249,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(attachmentRoutes, { config });
         await scoped.register(eventRoutes);
         await scoped.register(boardWebhookRoutes, { config });
+        await scoped.register(notificationRoutes);
       },
       { prefix: '/api' },
     );
+    // The unsubscribe link of notification mail: no session, and mail clients POST it from anywhere (RFC 8058).
+    await api.register(unsubscribeRoutes);
     // One set of failed-password counters for sign-in, set-up and the account page's password checks.
     const loginThrottle = new LoginThrottle();
     await api.register(async (web) => {
@@ -265,6 +271,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await web.register(async (session) => {
         session.addHook('onRequest', sessionAuthentication(config));
         await session.register(accountRoutes, { config, throttle: loginThrottle, userChanged });
+        await session.register(notificationSettingsRoutes);
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
         await session.register(adminRoutes, { config, signUp, userChanged });

@@ -49,6 +49,6 @@ export function presentSession(
 
 export function presentJoinLink(link: JoinLink): JoinLinkView {
   return link.kind === 'invitation'
-    ? { kind: 'invitation', email: link.email, name: null, board: link.board, role: link.role, invitedBy: link.invitedBy, expiresAt: link.expiresAt.toISOString() }
-    : { kind: 'account', email: link.email, name: link.name, board: null, role: null, invitedBy: null, expiresAt: link.expiresAt.toISOString() };
+    ? { kind: 'invitation', email: link.email, name: null, board: link.board, role: link.role, invitedBy: link.invitedBy, passwordSet: false, expiresAt: link.expiresAt.toISOString() }
+    : { kind: 'account', email: link.email, name: link.name, board: null, role: null, invitedBy: null, passwordSet: link.hasPassword, expiresAt: link.expiresAt.toISOString() };
 }

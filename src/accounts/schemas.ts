@@ -91,6 +91,7 @@ export const joinLink = z
     board: z.object({ id: z.number().int(), name: z.string() }).nullable().describe('The board invited to (kind "invitation").'),
     role: z.string().nullable().describe('The role on that board (kind "invitation").'),
     invitedBy: z.string().nullable().describe('Who invited (kind "invitation").'),
+    passwordSet: z.boolean().describe('Kind "account": the account already has a password (a password-reset link); false: a first set-up, and for invitations.'),
     expiresAt: z.string().describe('When the link stops working, ISO-8601 UTC.'),
   })
   .meta({ id: 'JoinLink', description: 'What an invitation or account set-up link opens.' });

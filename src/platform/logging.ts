@@ -66,7 +66,7 @@ const PARAM = /:(\w+)(?:\([^)]*\))?|\*/g;
  * Our tokens by their prefix, wherever a path holds one (an unmatched route's path, a
  * parameter nobody declared): the second guard behind the declared parameters.
  */
-const TOKEN_SHAPE = /\b(?:tsk|ans|wst|inv|set|eml|whsec)_[0-9A-Za-z]+/g;
+const TOKEN_SHAPE = /\b(?:tsk|ans|wst|inv|set|eml|uns|whsec)_[0-9A-Za-z]+/g;
 const REDACTED = '[redacted]';
 
 const paramNames = (url: string) => [...url.matchAll(PARAM)].map((m) => m[1] ?? '*');

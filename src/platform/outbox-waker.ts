@@ -65,6 +65,8 @@ export class OutboxWaker {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    // Else a start() after this would take every wakeAt for later than that timer as already planned.
+    this.timerDue = Infinity;
     await this.current;
   }
 

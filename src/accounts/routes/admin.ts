@@ -98,7 +98,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
         tags: ['administration'],
         summary: 'The mail delivery log, newest first (100): queued, sent or failed, and why',
         description:
-          'Every mail the server wrote (invitations, password resets, e-mail confirmations), with its state: `pending` (queued, or waiting ' +
+          'Every mail the server wrote (invitations, password resets, e-mail confirmations, notification batches), with its state: `pending` (queued, or waiting ' +
           'for a retry at `nextAttemptAt` after `lastError`), `sent`, or `failed` (the SMTP server refused it with a 5xx, or the retries ran ' +
           'out; `lastError` is its answer). The bodies are not kept once a mail is settled: they held working links. `mailEnabled`: SMTP is set up.',
         querystring: z.strictObject({ status: z.enum(['pending', 'sent', 'failed']).optional().describe('Only mail in this state.') }),
@@ -108,7 +108,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
             mail: z.array(
               z.object({
                 id: z.number().int(),
-                kind: z.string().describe('invitation, password-reset, email-change, email-changed.'),
+                kind: z.string().describe('invitation, password-reset, email-change, email-changed, notifications (a batch of notifications).'),
                 recipient: z.string(),
                 subject: z.string(),
                 status: z.enum(['pending', 'sent', 'failed']),

@@ -14,6 +14,10 @@ import { KeysPage } from './pages/keys';
 import { SetupPage } from './pages/setup';
 import { SignInPage } from './pages/signin';
 import { SupportPage } from './support/support-page';
+import { NotificationBell } from './notifications/bell';
+import { MailLogPage } from './notifications/mail-log-page';
+import { NotificationsPage } from './notifications/notifications-page';
+import { UnsubscribePage } from './notifications/unsubscribe-page';
 
 type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signed-out'; notice?: string } | { kind: 'signed-in'; user: User } | { kind: 'error'; error: unknown };
 
@@ -31,6 +35,7 @@ export function App() {
     }
   }, []);
   const join = /^\/join\/([^/]+)$/.exec(path);
+  const unsubscribe = /^\/unsubscribe\/([^/]+)$/.exec(path);
 
   useEffect(() => void probe(), [probe]);
   useEffect(
@@ -43,7 +48,7 @@ export function App() {
 
   // Keep the address honest: signed-out people are on /signin (remembering where they were going).
   useEffect(() => {
-    if (join) return;
+    if (join || unsubscribe) return;
     if (state.kind === 'signed-out' && path !== '/signin') {
       const here = path + location.search;
       navigate(here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`, { replace: true });
@@ -68,6 +73,8 @@ export function App() {
 
   if (state.kind === 'loading') return <p class="boot">Loading…</p>;
   // An invitation or set-up link: its own page, signed in or not (using it signs in as the new account).
+  // A notification mail's unsubscribe link: works signed in or not (the token is the proof).
+  if (unsubscribe) return <UnsubscribePage token={decodeURIComponent(unsubscribe[1]!)} />;
   if (join) return <JoinPage token={decodeURIComponent(join[1]!)} signedInAs={state.kind === 'signed-in' ? state.user : null} />;
   if (state.kind === 'error')
     return (
@@ -107,6 +114,8 @@ function Route({ path, user }: { path: string; user: User }) {
   if (path === '/settings/keys') return <KeysPage />;
   if (path === '/settings/apps') return <AppsPage />;
   if (path === '/settings/account') return <AccountPage />;
+  if (path === '/notifications') return <NotificationsPage />;
+  if (path === '/site-admin/mail') return user.siteAdmin ? <MailLogPage /> : <NotFound message="Only site administrators can see this page." />;
   if (path === '/site-admin') return user.siteAdmin ? <AdminPage /> : <NotFound message="Only site administrators can see this page." />;
   if (path === '/' || path === '/signin' || path === '/setup') return null;
   return <NotFound />;
@@ -154,9 +163,11 @@ function Shell({ user, path, signOut, children }: { user: User; path: string; si
             {item('/settings/keys', 'API keys')}
             {item('/settings/apps', 'Connected apps')}
             {user.siteAdmin && item('/site-admin', 'Users')}
+            {user.siteAdmin && item('/site-admin/mail', 'Mail log')}
           </ul>
         </nav>
         <div class="me">
+          <NotificationBell path={path} />
           <a href="/settings/account" onClick={link('/settings/account')} title={`${user.email}: your account`} aria-current={path === '/settings/account' ? 'page' : undefined}>
             {user.name}
           </a>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { WatchToggle } from '../notifications/watch-toggle';
 import { ApiError, get } from '../api';
 import type { Board, Card } from '../types';
 import { Alert, Modal, Notice } from '../ui';
@@ -86,6 +87,7 @@ export function CardDialog({ cardId, board, version, onClose, onChanged, moveCar
           <Comments card={card} change={change} />
         </div>
         <aside class="card-side">
+          <WatchToggle cardId={card.id} />
           <DueDate card={card} canEdit={canEdit} change={change} />
           <Labels card={card} board={board} canEdit={canEdit} change={change} />
           <Assignees card={card} board={board} canEdit={canEdit} change={change} />

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, get, patch, post, put } from '../api';
 import { useSession } from '../session';
 import type { Session, User } from '../types';
+import { NotificationMailSettings } from '../notifications/mail-settings';
 import { Alert, errorFor, FieldError, formatDate, Notice, PageTitle, plural, Table, useAction, useLoad } from '../ui';
 
 /** Your account: name and e-mail address, password, and where you are signed in. */
@@ -13,6 +14,7 @@ export function AccountPage() {
       <PageTitle>Your account</PageTitle>
       <Profile />
       <Password onChanged={() => setSessionsVersion((v) => v + 1)} />
+      <NotificationMailSettings />
       <Sessions version={sessionsVersion} />
     </main>
   );

@@ -46,7 +46,7 @@ function JoinForm({ token, link, signedInAs }: { token: string; link: JoinLink; 
   const invitation = link.kind === 'invitation';
   return (
     <main class="narrow auth">
-      <PageTitle>{invitation ? `Join “${link.board!.name}”` : 'Set up your account'}</PageTitle>
+      <PageTitle>{invitation ? `Join “${link.board!.name}”` : link.passwordSet ? 'Set a new password' : 'Set up your account'}</PageTitle>
       {invitation ? (
         <p>
           <strong>{link.invitedBy}</strong> invited <strong>{link.email}</strong> to the board <strong>{link.board!.name}</strong> as {article(link.role!)}{' '}
@@ -54,7 +54,7 @@ function JoinForm({ token, link, signedInAs }: { token: string; link: JoinLink; 
         </p>
       ) : (
         <p>
-          Your account is <strong>{link.email}</strong>. Choose your name and a password to sign in.
+          Your account is <strong>{link.email}</strong>. {link.passwordSet ? 'Choose a new password (and check your name) to sign in; your other sessions end.' : 'Choose your name and a password to sign in.'}
         </p>
       )}
       {signedInAs && (

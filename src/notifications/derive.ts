@@ -1,0 +1,87 @@
+import type { ActivityView } from '../boards/activity/present-activity.js';
+import type { DbClient } from '../platform/db.js';
+import type { NotificationKind } from '../generated/prisma/client.js';
+import { mentionedMembers } from './mentions.js';
+
+/** One notification to write: who is told, of what kind, and the sentence they read. */
+export interface Candidate {
+  userId: number;
+  kind: NotificationKind;
+  text: string;
+}
+
+/** What a watcher reads after the actor's name, by activity type: the card changes they are told of. */
+const WATCHED: Partial<Record<ActivityView['type'], string>> = {
+  'card.updated': 'edited',
+  'card.moved': 'moved',
+  'card.archived': 'archived',
+  'card.label_added': 'added a label to',
+  'card.label_removed': 'took a label off',
+  'card.member_added': 'assigned someone to',
+  'card.member_removed': 'unassigned someone from',
+  'card.field_set': 'set a field on',
+  'checklist.created': 'added a checklist to',
+  'checklist.updated': 'renamed a checklist on',
+  'checklist.deleted': 'deleted a checklist on',
+  'item.created': 'added a checklist item to',
+  'item.updated': 'changed a checklist item on',
+  'item.deleted': 'deleted a checklist item on',
+  'item.converted': 'made a card of a checklist item on',
+  'comment.created': 'commented on',
+  'comment.updated': 'edited a comment on',
+  'comment.deleted': 'deleted a comment on',
+  'attachment.created': 'attached a file to',
+  'attachment.deleted': 'deleted an attachment on',
+};
+
+/** The activity types that can tell anyone anything: the notifier reads only these. */
+export const NOTIFYING_TYPES: string[] = Object.keys(WATCHED);
+
+const quote = (title: string) => `“${title.length > 120 ? `${title.slice(0, 119)}…` : title}”`;
+const excerpt = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+};
+
+/**
+ * Who one committed activity tells, and what: the member assigned (card.member_added), the members
+ * @mentioned in a new comment, and the card's watchers (any change to it). Never the actor, and
+ * only active users who are members of the board now (who can still see it). One notification per
+ * person per activity: assigned before mentioned before watched.
+ */
+export async function deriveNotifications(db: DbClient, activity: ActivityView): Promise<Candidate[]> {
+  const data = activity.data as { cardId?: number; card?: { title: string; boardId: number }; userId?: number; comment?: { text: string }; to?: { boardId?: number } };
+  if (typeof data.cardId !== 'number' || !data.card) return [];
+  // A move to another board is recorded on both: told once, from the board it went to.
+  if (activity.type === 'card.moved' && data.to?.boardId !== undefined && data.to.boardId !== activity.boardId) return [];
+  const actor = activity.actor.name;
+  const title = quote(data.card.title);
+  const out = new Map<number, Candidate>();
+  const add = (userId: number, kind: NotificationKind, text: string) => {
+    if (userId === activity.actor.userId || out.has(userId)) return;
+    out.set(userId, { userId, kind, text });
+  };
+
+  if (activity.type === 'card.member_added' && typeof data.userId === 'number') add(data.userId, 'assigned', `${actor} assigned you to ${title}`);
+
+  const members = await db.boardMember.findMany({
+    where: { boardId: activity.boardId, user: { status: 'active' } },
+    select: { userId: true, user: { select: { name: true, email: true } } },
+  });
+  if (activity.type === 'comment.created' && data.comment) {
+    for (const userId of mentionedMembers(data.comment.text, members.map((m) => ({ userId: m.userId, ...m.user })))) {
+      add(userId, 'mentioned', `${actor} mentioned you on ${title}: “${excerpt(data.comment.text)}”`);
+    }
+  }
+
+  const verb = WATCHED[activity.type];
+  if (verb) {
+    const watchers = await db.cardWatch.findMany({ where: { cardId: data.cardId }, select: { userId: true } });
+    const said = activity.type === 'comment.created' && data.comment ? `: “${excerpt(data.comment.text)}”` : '';
+    for (const w of watchers) add(w.userId, 'watched', `${actor} ${verb} ${title}${said}`);
+  }
+
+  // Only people who can see the board now.
+  const onBoard = new Set(members.map((m) => m.userId));
+  return [...out.values()].filter((c) => onBoard.has(c.userId));
+}

@@ -1,0 +1,218 @@
+import type { ActivityRow } from '../boards/activity/present-activity.js';
+import { presentActivity } from '../boards/activity/present-activity.js';
+import type { Database } from '../platform/db.js';
+import type { NotificationKind } from '../generated/prisma/client.js';
+import { OutboxWaker } from '../platform/outbox-waker.js';
+import type { MailOutbox } from '../mail/outbox.js';
+import { recordMail } from '../mail/record-mail.js';
+import { deriveNotifications, NOTIFYING_TYPES } from './derive.js';
+import { composeDigest } from './digest.js';
+import type { NotificationSignals } from './live.js';
+import { mailsKind, settingsRow } from './settings.js';
+
+/** Activities read per transaction. */
+const SCAN_PAGE = 200;
+/**
+ * The cursor passes an activity only once it is this old: a change's transaction may commit an
+ * activity with a lower id after a higher one (at most CHANGE_TRANSACTION's 15 s later); until then
+ * activities above the cursor are remembered one by one (NotifiedActivity).
+ */
+const SETTLE_SECONDS = 120;
+
+export interface NotifierOptions {
+  mail: MailOutbox;
+  signals: NotificationSignals;
+  /** NOTIFY_MAIL_BATCH_SECONDS: a person's notifications are mailed together this long after the first. */
+  batchSeconds: number;
+  /** NOTIFY_DUE_SWEEP_SECONDS. */
+  dueSweepSeconds: number;
+  /** How often to look besides being woken (other processes' and the CLI's changes). */
+  pollMs: number;
+  /** The origin links in mail point at (PUBLIC_BASE_URL, else where this server listens). */
+  origin: () => string;
+  log: { warn(o: object, m: string): void };
+}
+
+type PendingRow = { id: number; kind: NotificationKind; boardId: number; cardId: number | null; text: string; createdAt: Date };
+
+/**
+ * Turns board changes into notifications and notifications into mail, durably. The activity table
+ * is the source: a cursor in the database (NotifierCursor, plus NotifiedActivity for the recent
+ * ones above it) says what was read, and is moved in the same transaction as the notifications it
+ * writes, so a crash before the commit leaves the activities to be read again and one after it
+ * writes nothing twice (one notification per person per cause: a unique key). The post-commit
+ * hook (events.onCommitted) only wakes it; the poll finds what other processes and the CLI did.
+ * A person's pending notifications become one mail, written to the mail outbox in the same
+ * transaction that marks them mailed: the outbox's guarantees (nothing lost, never twice) hold.
+ */
+export class Notifier {
+  private readonly waker: OutboxWaker;
+  private sweeper: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: Database, private readonly options: NotifierOptions) {
+    this.waker = new OutboxWaker({
+      look: () => this.look(),
+      nextDue: () => this.nextBatchAt(),
+      pollMs: options.pollMs,
+      onError: (error) => options.log.warn({ err: error }, 'notifier could not read changes or mail notifications; retrying'),
+    });
+  }
+
+  start() {
+    this.waker.start();
+    const sweep = () => {
+      this.sweeping = this.sweepDue().then(
+        (n) => n && this.wake(),
+        (error: unknown) => this.options.log.warn({ err: error }, 'due-date sweep failed; retrying at the next one'),
+      );
+    };
+    sweep();
+    this.sweeper = setInterval(sweep, this.options.dueSweepSeconds * 1000).unref();
+  }
+
+  async stop() {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await this.waker.stop();
+    await this.sweeping;
+  }
+
+  /** A change was committed here: read it now. */
+  wake() {
+    this.waker.wake();
+  }
+
+  private async look(): Promise<boolean> {
+    while (!(await this.scan()));
+    await this.mailBatches();
+    return true;
+  }
+
+  /** One page of unread activities turned into notifications; true when none are left. */
+  async scan(): Promise<boolean> {
+    const told = new Set<number>();
+    const mail = this.options.mail.enabled ? 'pending' : 'skipped';
+    const done = await this.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`INSERT INTO "NotifierCursor" (id, "activityId") SELECT 1, COALESCE(max(id), 0) FROM "Activity" ON CONFLICT (id) DO NOTHING`;
+        // One process reads at a time; the others find it locked and leave it.
+        const [cursor] = await tx.$queryRaw<{ activityId: number }[]>`SELECT "activityId" FROM "NotifierCursor" WHERE id = 1 FOR UPDATE SKIP LOCKED`;
+        if (!cursor) return true;
+        const rows = await tx.$queryRaw<ActivityRow[]>`
+          SELECT a.id, a."boardId", a.type, a."actorUserId", a."actorKeyId", a."actorName", a."actorClient", a.data, a."createdAt"
+          FROM "Activity" a
+          WHERE a.id > ${cursor.activityId} AND a.type = ANY(${NOTIFYING_TYPES}::text[])
+            AND NOT EXISTS (SELECT 1 FROM "NotifiedActivity" n WHERE n."activityId" = a.id)
+          ORDER BY a.id LIMIT ${SCAN_PAGE}`;
+        for (const row of rows) {
+          const activity = presentActivity(row);
+          const candidates = await deriveNotifications(tx, activity);
+          if (!candidates.length) continue;
+          const cardId = (activity.data as { cardId?: number }).cardId ?? null;
+          await tx.notification.createMany({
+            data: candidates.map((c) => ({ userId: c.userId, key: `a:${row.id}`, kind: c.kind, boardId: row.boardId, cardId, actorName: row.actorName, text: c.text.slice(0, 1000), mail })),
+            skipDuplicates: true,
+          });
+          for (const c of candidates) told.add(c.userId);
+        }
+        if (rows.length) await tx.notifiedActivity.createMany({ data: rows.map((r) => ({ activityId: r.id })), skipDuplicates: true });
+        if (rows.length === SCAN_PAGE) return false;
+        const [moved] = await tx.$queryRaw<{ activityId: number }[]>`
+          UPDATE "NotifierCursor" SET "activityId" = GREATEST("activityId", COALESCE(
+            (SELECT max(id) FROM "Activity" WHERE id > ${cursor.activityId} AND "createdAt" < now() - make_interval(secs => ${SETTLE_SECONDS})), 0))
+          WHERE id = 1 RETURNING "activityId"`;
+        if (moved && moved.activityId > cursor.activityId) await tx.$executeRaw`DELETE FROM "NotifiedActivity" WHERE "activityId" <= ${moved.activityId}`;
+        return true;
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
+    this.options.signals.changed(told);
+    return done;
+  }
+
+  /**
+   * The due-date sweep: a card due within the next 24 hours tells each of its assignees once for
+   * that due date (`due:<card>:<due ms>`: a sweep that runs again, here or in another process,
+   * writes nothing; a new due date tells them again). Only cards on boards they are still on, not
+   * archived. How many notifications were written.
+   */
+  async sweepDue(): Promise<number> {
+    const rows = await this.db.prisma.$queryRaw<{ cardId: number; boardId: number; title: string; dueAt: Date; userId: number }[]>`
+      SELECT c.id AS "cardId", c."boardId", c.title, c."dueAt", a."userId"
+      FROM "Card" c
+      JOIN "List" l ON l.id = c."listId" AND NOT l.archived
+      JOIN "Board" b ON b.id = c."boardId" AND NOT b.archived
+      JOIN "CardAssignee" a ON a."cardId" = c.id
+      JOIN "BoardMember" m ON m."boardId" = c."boardId" AND m."userId" = a."userId"
+      JOIN "User" u ON u.id = a."userId" AND u.status = 'active'
+      WHERE NOT c.archived AND c."dueAt" > now() AND c."dueAt" <= now() + interval '1 day'`;
+    if (!rows.length) return 0;
+    const mail = this.options.mail.enabled ? 'pending' : 'skipped';
+    const { count } = await this.db.prisma.notification.createMany({
+      data: rows.map((r) => ({
+        userId: r.userId,
+        key: `due:${r.cardId}:${new Date(r.dueAt).getTime()}`,
+        kind: 'due' as const,
+        boardId: r.boardId,
+        cardId: r.cardId,
+        text: `“${r.title.length > 120 ? `${r.title.slice(0, 119)}…` : r.title}” is due ${formatDue(new Date(r.dueAt))}`,
+        mail,
+      })),
+      skipDuplicates: true,
+    });
+    if (count) this.options.signals.changed(rows.map((r) => r.userId));
+    return count;
+  }
+
+  /** When the earliest person's batch falls due, or null (no pending notification, or no mail). */
+  private async nextBatchAt(): Promise<number | null> {
+    if (!this.options.mail.enabled) return null;
+    const [row] = await this.db.prisma.$queryRaw<{ at: Date | null }[]>`SELECT min("createdAt") AS at FROM "Notification" WHERE mail = 'pending'`;
+    return row?.at ? new Date(row.at).getTime() + this.options.batchSeconds * 1000 : null;
+  }
+
+  /** Mails every person whose first pending notification is NOTIFY_MAIL_BATCH_SECONDS old: one mail each. */
+  async mailBatches(): Promise<number> {
+    if (!this.options.mail.enabled) return 0;
+    const due = await this.db.prisma.$queryRaw<{ userId: number }[]>`
+      SELECT "userId" FROM "Notification" WHERE mail = 'pending'
+      GROUP BY "userId" HAVING min("createdAt") <= now() - make_interval(secs => ${this.options.batchSeconds}) LIMIT 100`;
+    let mailed = 0;
+    for (const { userId } of due) if (await this.mailOne(userId)) mailed++;
+    if (mailed) this.options.mail.wake();
+    return mailed;
+  }
+
+  /**
+   * One person's pending notifications, locked: those still wanted (an active account, still on
+   * the board, that kind mailed) go in one outbox mail; all are marked in the same transaction.
+   */
+  private async mailOne(userId: number): Promise<boolean> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const items = await tx.$queryRaw<PendingRow[]>`
+        SELECT id, kind, "boardId", "cardId", text, "createdAt" FROM "Notification"
+        WHERE "userId" = ${userId} AND mail = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED`;
+      if (!items.length) return false;
+      const user = await tx.user.findUnique({ where: { id: userId }, select: { name: true, email: true, status: true } });
+      const settings = await settingsRow(tx, userId);
+      const boards = new Set((await tx.boardMember.findMany({ where: { userId }, select: { boardId: true } })).map((m) => m.boardId));
+      const wanted = user?.status === 'active' ? items.filter((n) => boards.has(n.boardId) && mailsKind(settings, n.kind)) : [];
+      if (wanted.length && user) {
+        const { subject, headers, ...bodies } = composeDigest({ name: user.name, items: wanted, origin: this.options.origin(), token: settings.unsubscribeToken });
+        await recordMail(tx, { key: `notifications:${userId}:${items[0]!.id}`, kind: 'notifications', to: user.email, subject, headers, ...bodies });
+      }
+      const wantedIds = wanted.map((n) => n.id);
+      await tx.notification.updateMany({ where: { id: { in: wantedIds } }, data: { mail: 'mailed' } });
+      await tx.notification.updateMany({ where: { id: { in: items.map((n) => n.id).filter((id) => !wantedIds.includes(id)) } }, data: { mail: 'skipped' } });
+      return wanted.length > 0;
+    });
+  }
+}
+
+/** "Sat, 28 Nov 2026, 14:00 UTC": the server knows no one's time zone. */
+function formatDue(at: Date): string {
+  const date = at.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const time = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${date}, ${time} UTC`;
+}

@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { NOTIFYING_TYPES } from './derive.js';
+import { NotificationSignals } from './live.js';
+import { Notifier } from './notifier.js';
+import type { OpenStreams } from './stream.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Notifications (#34 item 5): the notifier, and the signals and open streams of the live unread count. */
+    notifications: { notifier: Notifier; signals: NotificationSignals; streams: OpenStreams };
+  }
+}
+
+/**
+ * Runs this process's notifier from ready to close: woken by every board change this process
+ * commits (events.onCommitted), it reads the activity table for notifications and mails each
+ * person's batch. Links in mail go to PUBLIC_BASE_URL, else to where this server listens.
+ */
+export const notificationsPlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    const signals = new NotificationSignals();
+    const origin = () => {
+      if (config.PUBLIC_BASE_URL) return new URL(config.PUBLIC_BASE_URL).origin;
+      const address = app.server.address() as AddressInfo | null;
+      const host = address ? (address.family === 'IPv6' ? `[${address.address}]` : address.address) : config.HOST;
+      return `http://${host}:${address?.port ?? config.PORT}`;
+    };
+    const notifier = new Notifier(app.db, {
+      mail: app.mail,
+      signals,
+      batchSeconds: config.NOTIFY_MAIL_BATCH_SECONDS,
+      dueSweepSeconds: config.NOTIFY_DUE_SWEEP_SECONDS,
+      pollMs: config.MAIL_POLL_MS,
+      origin,
+      log: app.log,
+    });
+    const streams: OpenStreams = new Set();
+    app.decorate('notifications', { notifier, signals, streams });
+    const types = new Set(NOTIFYING_TYPES);
+    const off = app.events.onCommitted((activity) => {
+      if (types.has(activity.type)) notifier.wake();
+    });
+    app.addHook('onReady', async () => notifier.start());
+    app.addHook('preClose', async () => {
+      off();
+      for (const close of [...streams]) close();
+      await notifier.stop();
+    });
+  },
+  { name: 'notifications', dependencies: ['db', 'mail', 'event-bus'] },
+);
