@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import { dbMigrate } from './db-commands.js';
 import { boardList } from './board-commands.js';
+import { boardExport, boardExportAll, boardImport } from './board-transfer-commands.js';
 import { keyCreate, keyList, keyRevoke } from './key-commands.js';
 import { agentCreate, agentUpdate, answerKeyCreate, answerKeyRevoke, knowledgeAdd, knowledgeImport, knowledgeRemove } from './answer-commands.js';
 import { workspaceCreate, workspaceLimit, workspaceToken } from './workspace-commands.js';
@@ -10,6 +11,7 @@ import { userBlock, userCreate, userDelete, userList, userResetLink, userSetEmai
 /** Every admin command. Later modules add theirs here: the list is the map. */
 export const commands: Command[] = [
   dbMigrate, userCreate, userList, userSetEmail, userResetLink, userBlock, userUnblock, userDelete, keyCreate, keyList, keyRevoke, boardList,
+  boardImport, boardExport, boardExportAll,
   workspaceCreate, workspaceLimit, workspaceToken, answerKeyCreate, answerKeyRevoke, agentCreate, agentUpdate,
   knowledgeAdd, knowledgeImport, knowledgeRemove,
   webhookCreate, webhookList, webhookUpdate, webhookRotateSecret, webhookDelete, webhookDeliveries, webhookRedeliver,
