@@ -35,7 +35,7 @@ SELECT ${jsonObject({
     'f.id',
   )} FROM "CustomField" f WHERE f."boardId" = b.id)`),
   members: jsonText(`(SELECT ${jsonArray(
-    jsonObject({ userId: 'm."userId"', name: 'u.name', email: 'u.email', role: 'm.role' }),
+    jsonObject({ userId: 'm."userId"', name: 'u.name', email: 'u.email', role: 'm.role', avatarUrl: `'/api/avatars/' || u."avatarKey"` }),
     'm."createdAt", m."userId"',
   )} FROM "BoardMember" m JOIN "User" u ON u.id = m."userId" WHERE m."boardId" = b.id)`),
 })} AS json,

@@ -14,7 +14,7 @@ export async function getBoard({ db, actor, boardId }: { db: DbClient; actor: Ac
   const board = await db.board.findFirst({
     where: boardsVisibleTo(actor, { id: boardId }),
     include: {
-      members: { include: { user: { select: { name: true, email: true } } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] },
+      members: { include: { user: { select: { name: true, email: true, avatarKey: true } } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] },
       lists: {
         where: { archived: false },
         orderBy: { position: 'asc' },

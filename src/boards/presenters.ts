@@ -1,3 +1,4 @@
+import { avatarUrl } from './attachments/avatars.js';
 import type { BoardRole } from './policy.js';
 import type { CardRow } from './rows.js';
 import type {
@@ -35,8 +36,8 @@ export function presentBoard(
   };
 }
 
-export function presentMember(m: { userId: number; role: BoardRole; user: { name: string; email: string } }): MemberView {
-  return { userId: m.userId, name: m.user.name, email: m.user.email, role: m.role };
+export function presentMember(m: { userId: number; role: BoardRole; user: { name: string; email: string; avatarKey: string | null } }): MemberView {
+  return { userId: m.userId, name: m.user.name, email: m.user.email, role: m.role, avatarUrl: avatarUrl(m.user.avatarKey) };
 }
 
 export function presentPendingInvitation(i: {

@@ -96,6 +96,7 @@ export const member = z
     name: z.string().describe('Display name.'),
     email: z.string().describe('E-mail address.'),
     role,
+    avatarUrl: z.string().nullable().describe('Their avatar picture (GET /avatars/{key}), or null: show their initials.'),
   })
   .meta({ id: 'Member', description: 'A member of a board and their role.' });
 export type MemberView = z.infer<typeof member>;

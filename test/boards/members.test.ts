@@ -15,10 +15,10 @@ import { useTestApp } from '../helper.js';
 const t = useTestApp(BOARD_TEST_ENV);
 
 const byUserId = (members: { userId: number }[]) => [...members].sort((a, b) => a.userId - b.userId);
-const asMember = (user: { id: number; name: string; email: string }, role: string) => ({ userId: user.id, name: user.name, email: user.email, role });
+const asMember = (user: { id: number; name: string; email: string }, role: string) => ({ userId: user.id, name: user.name, email: user.email, role, avatarUrl: null });
 
 describe('GET /api/boards/{id}/members', () => {
-  it('returns {"members": [{userId, name, email, role}]}, to every role', async () => {
+  it('returns {"members": [{userId, name, email, role, avatarUrl}]}, to every role', async () => {
     const team = await makeTeam(t);
     const expected = byUserId([asMember(team.admin, 'admin'), asMember(team.member, 'member'), asMember(team.observer, 'observer')]);
     for (const api of [team.as.admin, team.as.member, team.as.observer]) {

@@ -11,7 +11,7 @@ export interface AttachmentStore extends Pick<BlobStore, 'write' | 'open' | 'rem
   /** Removes the files of attachment rows deleted since (listed in "DeletedFile"); never throws. */
   purgeDeleted(): Promise<void>;
   /**
-   * Removes crash leftovers: uncommitted writes, and committed files no Attachment row names
+   * Removes crash leftovers: uncommitted writes, and committed files no Attachment row (nor user's avatar) names
    * (a crash between the rename and the commit). Only those older than SWEEP_GRACE_MS, so that
    * another process's upload in flight is never touched. Never throws.
    */
@@ -107,7 +107,9 @@ export function createAttachmentStore(options: { db: PrismaClient; blobs: BlobSt
 
   async function removeUnreferenced(keys: string[]) {
     const rows = await db.attachment.findMany({ where: { storageKey: { in: keys } }, select: { storageKey: true } });
-    const referenced = new Set(rows.map((r) => r.storageKey));
+    // Avatar pictures live in the same store, named by their user's row.
+    const avatars = await db.user.findMany({ where: { avatarKey: { in: keys } }, select: { avatarKey: true } });
+    const referenced = new Set([...rows.map((r) => r.storageKey), ...avatars.map((u) => u.avatarKey)]);
     const orphans = keys.filter((k) => !referenced.has(k));
     for (const key of orphans) await blobs.remove(key);
     return orphans.length;

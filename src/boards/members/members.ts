@@ -15,7 +15,7 @@ import { withRetry } from '../retry.js';
 /** How long an invitation (and its link) is valid. */
 export const INVITATION_DAYS = 14;
 const DAY_MS = 86_400_000;
-const withUser = { user: { select: { name: true, email: true } } } as const;
+const withUser = { user: { select: { name: true, email: true, avatarKey: true } } } as const;
 
 /** A board's members, in the order they joined. */
 export async function listMembers({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {

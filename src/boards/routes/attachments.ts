@@ -10,6 +10,8 @@ import type { UploadPart } from '../attachments/attachment-upload.js';
 import { createAttachment, deleteAttachment, findAttachment } from '../attachments/attachments.js';
 import { COVER_TYPES, removeCardCover, setCardCover } from '../attachments/card-cover.js';
 import { getAttachment } from '../attachments/get-attachment.js';
+import { findAvatar, findOwnAvatar, MAX_AVATAR_BYTES, removeAvatar, setAvatar } from '../attachments/avatars.js';
+import { notFound } from '../../platform/errors.js';
 import { presentAttachment } from '../presenters.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch, sendCard } from './context.js';
@@ -39,7 +41,13 @@ UTF-8 text is \`text/plain\`; anything else \`application/octet-stream\`).`;
 
 const noParts = async function* (): AsyncGenerator<UploadPart> {};
 
-/** POST /cards/{id}/attachments, GET /attachments/{id}/download, DELETE /attachments/{id}; a card's cover (PUT and DELETE /cards/{id}/cover). */
+const avatarAnswer = z.object({ avatarUrl: z.string().nullable().describe('Where your picture is loaded from (GET /avatars/{key}), or null: initials on a colour.') });
+
+/**
+ * POST /cards/{id}/attachments, GET /attachments/{id}/download, DELETE /attachments/{id}; a card's
+ * cover (PUT and DELETE /cards/{id}/cover); avatar pictures (/account/avatar, GET /avatars/{key}),
+ * kept in the same store.
+ */
 export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const maxBytes = Math.min(config.MAX_ATTACHMENT_BYTES, MAX_ID);
 
@@ -55,6 +63,37 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       done(new AppError(415, 'unsupported_media_type', 'content-type: must be multipart/form-data, with the file in a field named file'), undefined),
     );
     scope.addHook('onSend', settleUploadBody);
+    const userChanged = (userId: number) => app.events.invalidate({ userId });
+
+    scope.withTypeProvider<ZodTypeProvider>().put(
+      '/account/avatar',
+      {
+        schema: {
+          operationId: 'setAvatar',
+          tags: ['avatars'],
+          summary: 'Upload your avatar picture; it replaces the one you had',
+          description:
+            `\`multipart/form-data\` with one file part named \`file\`: a PNG, JPEG, GIF or WebP picture (detected from its bytes; anything else is 400) ` +
+            `of at most ${MAX_AVATAR_BYTES} bytes (413 beyond). It shows wherever you do: on cards you are assigned to, in members lists, on your account page.`,
+          consumes: ['multipart/form-data'],
+          body: uploadBody,
+          response: { 200: avatarAnswer, 400: errorBody, 401: errorBody, 403: errorBody, 413: errorBody, 415: errorBody },
+        },
+        validatorCompiler: (route) =>
+          route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as never),
+      },
+      async (request) => ({
+        avatarUrl: await setAvatar({
+          db: app.db.prisma,
+          userId: request.actor.userId,
+          parts: request.isMultipart() ? request.parts() : noParts(),
+          bodyLength: Number(request.headers['content-length']) || undefined,
+          store: app.attachments,
+          maxBytes: Math.min(maxBytes, MAX_AVATAR_BYTES),
+          userChanged,
+        }),
+      }),
+    );
 
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/cards/:id/attachments',
@@ -184,6 +223,54 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     async (request, reply) => {
       const { card } = await removeCardCover({ ...cardContext(request), cardId: request.params.id });
       return sendCard(reply, card);
+    },
+  );
+
+  app.get(
+    '/account/avatar',
+    { schema: { operationId: 'getAvatar', tags: ['avatars'], summary: 'Your avatar picture\'s URL, or null', response: { 200: avatarAnswer, 401: errorBody } } },
+    async (request) => ({ avatarUrl: await findOwnAvatar(app.db.prisma, request.actor.userId) }),
+  );
+
+  app.delete(
+    '/account/avatar',
+    {
+      schema: {
+        operationId: 'removeAvatar',
+        tags: ['avatars'],
+        summary: 'Remove your avatar picture: your initials on a colour again (idempotent)',
+        response: { 200: avatarAnswer, 401: errorBody, 403: errorBody },
+      },
+    },
+    async (request) => {
+      await removeAvatar({ db: app.db.prisma, userId: request.actor.userId, store: app.attachments, userChanged: (userId) => app.events.invalidate({ userId }) });
+      return { avatarUrl: null };
+    },
+  );
+
+  app.get(
+    '/avatars/:key',
+    {
+      compress: false,
+      schema: {
+        operationId: 'getAvatarPicture',
+        tags: ['avatars'],
+        summary: 'An avatar picture, by the key in its URL (members\' `avatarUrl`); cached for good: a new picture has a new key',
+        params: z.strictObject({ key: z.string().max(64).describe('The key in the avatarUrl.') }),
+        response: { 200: binary('The picture, with its detected Content-Type.'), 400: errorBody, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const avatar = await findAvatar(app.db.prisma, request.params.key);
+      const file = await app.attachments.open(avatar.key);
+      if (!file) throw notFound('avatar: not found');
+      reply
+        .header('content-type', avatar.mimeType)
+        .header('content-length', String(file.size))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=31536000, immutable');
+      return reply.send(file.stream() as never);
     },
   );
 };

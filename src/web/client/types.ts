@@ -9,6 +9,7 @@ import type { activity, activityPage, ActivityType } from '../../boards/activity
 import type {
   attachment,
   board,
+  BOARD_COLORS as SERVER_BOARD_COLORS,
   boardDetail,
   card,
   cardSummary,
@@ -69,3 +70,5 @@ export type ApiKey = z.output<typeof apiKey>;
 // tuples, these copies fail to compile the moment they differ from them in any way.
 export const LABEL_COLORS: typeof SERVER_LABEL_COLORS = ['green', 'yellow', 'orange', 'red', 'purple', 'blue', 'sky', 'lime', 'pink', 'black'];
 export const FIELD_TYPES: typeof SERVER_FIELD_TYPES = ['text', 'number', 'date', 'checkbox', 'list'];
+export const BOARD_COLORS: typeof SERVER_BOARD_COLORS = ['blue', 'teal', 'green', 'lime', 'orange', 'red', 'pink', 'purple', 'grey', 'sunset', 'ocean', 'forest'];
+export type BoardColor = BoardSummary['color'];

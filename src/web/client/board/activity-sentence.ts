@@ -33,10 +33,11 @@ export function activitySentence(a: Activity, board: Board | null): string {
     case 'board.created':
       return `created the board ${quote(d.board?.name)}`;
     case 'board.updated': {
-      const c = (d.changes ?? {}) as { name?: string; description?: string; archived?: boolean };
+      const c = (d.changes ?? {}) as { name?: string; description?: string; color?: string; archived?: boolean };
       const parts = [
         c.name !== undefined && `renamed the board to ${quote(c.name)}`,
         c.description !== undefined && (c.description ? 'changed the board’s description' : 'removed the board’s description'),
+        c.color !== undefined && `changed the board’s colour to ${c.color}`,
         c.archived === true && 'archived the board',
         c.archived === false && 'restored the board',
       ].filter(Boolean) as string[];

@@ -214,7 +214,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
   };
 
   return (
-    <main class="board-page">
+    <main class={`board-page board-bg bg-${board.color}`} data-board-color={board.color}>
       <p class="visually-hidden" role="status" aria-live="polite" data-testid="move-announcement">
         {moveSaid}
       </p>

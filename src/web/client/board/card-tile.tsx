@@ -1,8 +1,9 @@
 import { setQuery } from '../router';
 import type { CardSummary, Label, Member } from '../types';
-import { avatarColour, formatDate, initials, plural } from '../ui';
+import { Calendar, MessageSquare, Paperclip, SquareCheckBig } from 'lucide';
+import { Avatar, formatDate, Icon, plural } from '../ui';
 
-/** A card in its list: labels, title (opens the card; Alt+arrows move it), due date and counts, assignees. */
+/** A card in its list: its cover picture, labels, title (opens the card; Alt+arrows move it), due date and counts, assignees. */
 export function CardTile({
   card,
   labels,
@@ -35,6 +36,10 @@ export function CardTile({
       }}
       onDragEnd={onDragEnd}
     >
+      {card.coverAttachmentId !== null && (
+        // Decorative: the title says what the card is; the picture is in its dialog, named.
+        <img class="card-cover" src={`/api/attachments/${card.coverAttachmentId}/download`} alt="" loading="lazy" draggable={false} />
+      )}
       {labels.length > 0 && (
         <ul class="card-labels" aria-label="Labels">
           {labels.map((l) => (
@@ -57,32 +62,29 @@ export function CardTile({
         {card.title}
       </button>
       <div class="card-badges">
-        {card.dueAt && <span class={overdue ? 'badge warn' : 'badge'}>Due {formatDate(card.dueAt)}</span>}
-        {card.checklistItems.total > 0 && (
-          <span class="badge" aria-label={`${card.checklistItems.checked} of ${plural(card.checklistItems.total, 'item')} done`}>
-            ☑ {card.checklistItems.checked}/{card.checklistItems.total}
+        {card.dueAt && (
+          <span class={overdue ? 'badge warn' : 'badge'}>
+            <Icon icon={Calendar} size={12} /> Due {formatDate(card.dueAt)}
           </span>
         )}
-        {card.commentCount > 0 && <span class="badge" aria-label={plural(card.commentCount, 'comment')}>
-            {/* Drawn, not an emoji: not every system has an emoji font. */}
-            <svg class="icon" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
-              <path d="M2 3h12v8H7l-3 3v-3H2z" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" />
-            </svg>{' '}
-            {card.commentCount}
-          </span>}
+        {/* Lucide icons, not emoji: not every system has a colour-emoji font. */}
+        {card.checklistItems.total > 0 && (
+          <span class="badge" aria-label={`${card.checklistItems.checked} of ${plural(card.checklistItems.total, 'item')} done`}>
+            <Icon icon={SquareCheckBig} size={12} /> {card.checklistItems.checked}/{card.checklistItems.total}
+          </span>
+        )}
+        {card.commentCount > 0 && (
+          <span class="badge" aria-label={plural(card.commentCount, 'comment')}>
+            <Icon icon={MessageSquare} size={12} /> {card.commentCount}
+          </span>
+        )}
         {card.attachmentCount > 0 && (
           <span class="badge" aria-label={plural(card.attachmentCount, 'attachment')}>
-            {/* A paper clip, drawn like the comment badge (an emoji is an empty box without a colour-emoji font). */}
-            <svg class="icon" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
-              <path d="M10.5 4.5v6a2.5 2.5 0 0 1-5 0V3.75a1.75 1.75 0 0 1 3.5 0V10a1 1 0 0 1-2 0V5" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round" />
-            </svg>{' '}
-            {card.attachmentCount}
+            <Icon icon={Paperclip} size={12} /> {card.attachmentCount}
           </span>
         )}
         {members.map((m) => (
-          <span key={m.userId} class={`avatar ${avatarColour(m.userId)}`} title={m.name}>
-            {initials(m.name)}
-          </span>
+          <Avatar key={m.userId} userId={m.userId} name={m.name} url={m.avatarUrl} />
         ))}
       </div>
     </li>

@@ -2,7 +2,8 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { patch, post } from '../api';
 import type { Board, CardSummary, Label, List, Member } from '../types';
-import { Alert, plural, useAction, useFocusOnMount } from '../ui';
+import { Columns3 } from 'lucide';
+import { Alert, EmptyState, plural, useAction, useFocusOnMount } from '../ui';
 import { dropIndex } from './board-model';
 import { CardTile } from './card-tile';
 
@@ -47,6 +48,11 @@ export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refuse
         end();
       }}
     >
+      {board.lists.length === 0 && (
+        <EmptyState icon={Columns3} title="This board has no lists yet." testId="empty-board">
+          {canEdit ? 'Start with a list for each stage of your work (To do, Doing, Done): name the first one in “Add a list”.' : 'Its admins and members add the lists; they show here as soon as they do.'}
+        </EmptyState>
+      )}
       {board.lists.map((list) => (
         <ListColumn
           key={list.id}
@@ -146,6 +152,11 @@ function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTa
         ))}
         {target !== null && target >= shown.length && <li class="drop-slot" aria-hidden="true" />}
       </ol>
+      {list.cards.length === 0 && target === null && (
+        <p class="empty-list" data-testid="empty-list">
+          No cards yet.{canEdit ? ' Add the first with “+ Add a card”, or drag one here.' : ''}
+        </p>
+      )}
       {canEdit && <AddCard listId={list.id} onAdded={resync} refused={refused} />}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import type { Activity, Board, InvitationWithLink, Member, PendingInvitation, Role } from '../types';
-import { Alert, CopyValue, errorFor, FieldError, formatDate, Modal, Table, useAction, useLoad } from '../ui';
+import { Alert, Avatar, CopyValue, errorFor, FieldError, formatDate, Modal, Table, useAction, useLoad } from '../ui';
 
 /** Members and their roles; board admins add, change and remove them and manage invitations. */
 export function MembersDialog({ board, onClose, onChanged, lastEvent }: { board: Board; onClose: () => void; onChanged: () => Promise<void>; lastEvent?: Activity | undefined }) {
@@ -40,7 +40,7 @@ export function MembersDialog({ board, onClose, onChanged, lastEvent }: { board:
         row={(m) => (
           <tr key={m.userId}>
             <th scope="row">
-              {m.name} <span class="hint">{m.email}</span>
+              <Avatar userId={m.userId} name={m.name} url={m.avatarUrl} decorative /> {m.name} <span class="hint">{m.email}</span>
             </th>
             <td>
               {isAdmin ? (

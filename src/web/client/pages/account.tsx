@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, put } from '../api';
 import { useSession } from '../session';
+import { AvatarPicture } from './account-avatar';
 import type { Session, User } from '../types';
 import { NotificationMailSettings } from '../notifications/mail-settings';
 import { Alert, errorFor, FieldError, formatDate, Notice, PageTitle, plural, Table, useAction, useLoad } from '../ui';
@@ -13,6 +14,7 @@ export function AccountPage() {
     <main class="narrow account">
       <PageTitle>Your account</PageTitle>
       <Profile />
+      <AvatarPicture />
       <Password onChanged={() => setSessionsVersion((v) => v + 1)} />
       <NotificationMailSettings />
       <Sessions version={sessionsVersion} />

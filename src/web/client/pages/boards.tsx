@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
+import { ImportBoard } from './import-board';
 import { get, post } from '../api';
 import { link, navigate } from '../router';
 import type { BoardSummary } from '../types';
-import { Alert, PageTitle, useAction, useLoad } from '../ui';
+import { Archive, LayoutDashboard } from 'lucide';
+import { Alert, EmptyState, PageTitle, useAction, useLoad } from '../ui';
 
 export function BoardsPage() {
   const [archived, setArchived] = useState(false);
@@ -26,11 +28,20 @@ export function BoardsPage() {
         </fieldset>
       </div>
       <Alert error={boards.error} />
-      {boards.data && boards.data.length === 0 && <p>{archived ? 'No archived boards.' : 'No boards yet: create one below.'}</p>}
+      {boards.data && boards.data.length === 0 &&
+        (archived ? (
+          <EmptyState icon={Archive} title="No archived boards." testId="empty-boards">
+            A board you archive from its settings waits here, and can be restored.
+          </EmptyState>
+        ) : (
+          <EmptyState icon={LayoutDashboard} title="No boards yet." testId="empty-boards">
+            Create your first board below: give it a name (a project, a team, a week), then add lists and cards on it. Boards others share with you show here too.
+          </EmptyState>
+        ))}
       <ul class="board-grid">
         {(boards.data ?? []).map((b) => (
           <li key={b.id}>
-            <a class="board-tile" href={`/boards/${b.id}`} onClick={link(`/boards/${b.id}`)}>
+            <a class={`board-tile bg-${b.color}`} data-board-color={b.color} href={`/boards/${b.id}`} onClick={link(`/boards/${b.id}`)}>
               <strong>{b.name}</strong>
               {b.description && <span class="hint">{b.description}</span>}
               <span class="badge">{b.role}</span>
@@ -63,6 +74,7 @@ export function BoardsPage() {
           </button>
         </form>
       </section>
+      <ImportBoard />
     </main>
   );
 }

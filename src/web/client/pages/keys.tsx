@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ApiError, del, get, post } from '../api';
 import type { ApiKey, BoardSummary } from '../types';
-import { Alert, ConfirmButton, errorFor, FieldError, formatDate, Notice, PageTitle, Table, useAction, useLoad } from '../ui';
+import { KeyRound } from 'lucide';
+import { Alert, ConfirmButton, EmptyState, errorFor, FieldError, formatDate, Notice, PageTitle, Table, useAction, useLoad } from '../ui';
 
 type Expiry = 'never' | '30d' | '90d' | '1y';
 
@@ -37,7 +38,12 @@ export function KeysPage() {
           columns={['Name', 'Key', 'Permission', 'Boards', 'Created', 'Last used', 'Expires']}
           actions
           rows={keys.data}
-          empty="No keys yet."
+          empty={
+            <EmptyState icon={KeyRound} title="No keys yet." testId="empty-keys">
+              A key lets a script or a scheduled job use the API as you. Create one above: name it after where it will run, choose read or write and
+              which boards, and copy the token when it is shown (only once).
+            </EmptyState>
+          }
           hideEmpty
           class="keys"
           row={(key) => {

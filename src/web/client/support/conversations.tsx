@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
-import { Alert, formatDate, Pager, Table, useLoad } from '../ui';
+import { MessagesSquare } from 'lucide';
+import { Alert, EmptyState, formatDate, Pager, Table, useLoad } from '../ui';
 import type { Agent, Conversation, ConversationSummary, Learning, SectionProps } from './types';
 import { AnswerView } from './try';
 import { learningText, TurnVerdict } from './verdict';
@@ -111,7 +112,15 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
       <Table
         columns={['Conversation', 'Agent', 'Channel', 'Turns', 'Status', 'Last active']}
         rows={list.data?.conversations}
-        empty="No conversations match."
+        empty={
+          Object.values(filters).some(Boolean) ? (
+            'No conversations match.'
+          ) : (
+            <EmptyState icon={MessagesSquare} title="No conversations yet." testId="empty-conversations">
+              Each question your customers send to <code>POST /v1/answer</code> starts one. Ask the agent something in “Try it” to see the first.
+            </EmptyState>
+          )
+        }
         row={(c) => (
           <tr key={c.id}>
             <th scope="row">

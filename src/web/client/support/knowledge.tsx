@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api';
 import { setQuery, useLocation } from '../router';
-import { Alert, ConfirmButton, formatDate, Modal, Pager, Table, useAction, useLoad } from '../ui';
+import { BookOpen } from 'lucide';
+import { Alert, ConfirmButton, EmptyState, formatDate, Modal, Pager, Table, useAction, useLoad } from '../ui';
 import { ImportDialog } from './import-dialog';
 import type { Article, SectionProps } from './types';
 
@@ -72,7 +73,15 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
       <Alert error={articles.error} />
       <Table
         rows={articles.data?.articles}
-        empty={applied ? `No article contains “${applied}”.` : 'No articles yet.'}
+        empty={
+          applied ? (
+            `No article contains “${applied}”.`
+          ) : (
+            <EmptyState icon={BookOpen} title="No articles yet." testId="empty-knowledge">
+              The agent answers only from what is here. Add an article, or import your help pages (Markdown, HTML, text or PDF files) to start.
+            </EmptyState>
+          )
+        }
         row={(a) => (
           <tr key={a.externalId}>
             <th scope="row">

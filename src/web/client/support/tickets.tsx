@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, patch } from '../api';
 import { link } from '../router';
-import { Alert, formatDate, Pager, Table, useAction, useLoad } from '../ui';
+import { Ticket as TicketIcon } from 'lucide';
+import { Alert, EmptyState, formatDate, Pager, Table, useAction, useLoad } from '../ui';
 import { ConversationThread } from './conversations';
 import type { SectionProps, Ticket } from './types';
 
@@ -23,7 +24,11 @@ export function TicketsPage({ workspace, base }: SectionProps) {
       <Table
         columns={['#', 'Subject', 'Requester', 'Priority', 'Status', 'Created']}
         rows={list.data?.tickets}
-        empty="No tickets yet."
+        empty={
+          <EmptyState icon={TicketIcon} title="No tickets yet." testId="empty-tickets">
+            A ticket is opened when your ticketing system sends one, or when the agent hands a conversation to a person.
+          </EmptyState>
+        }
         row={(t) => (
           <tr key={t.id}>
             <td>{t.id}</td>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { link, navigate } from '../router';
-import { Alert, ConfirmButton, errorFor, FieldError, formatDate, Notice, SecretBoxes, Table, useAction, useLoad, useSecrets } from '../ui';
+import { Webhook } from 'lucide';
+import { Alert, ConfirmButton, EmptyState, errorFor, FieldError, formatDate, Notice, SecretBoxes, Table, useAction, useLoad, useSecrets } from '../ui';
 import { DeliveryItem, useLiveDeliveries } from './deliveries';
 import type { Delivery, Endpoint, SectionProps, WebhookEventTypes } from './types';
 
@@ -57,7 +58,11 @@ export function WebhooksPage({ workspace, canManage, base }: SectionProps) {
       <Table
         columns={['URL', 'Events', 'Status']}
         rows={endpoints.data}
-        empty="No endpoints yet."
+        empty={
+          <EmptyState icon={Webhook} title="No endpoints yet." testId="empty-webhooks">
+            Add the URL of a server of yours below: it is sent each ticket event, signed, and retried until it answers.
+          </EmptyState>
+        }
         hideEmpty
         row={(e) => (
           <tr key={e.id} class={e.enabled ? undefined : 'inactive'}>

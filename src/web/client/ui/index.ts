@@ -7,3 +7,4 @@ export * from './page';
 export * from './secrets';
 export * from './table';
 export * from './markdown';
+export * from './visuals';

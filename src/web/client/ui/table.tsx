@@ -66,7 +66,7 @@ export function Table<T>({
   );
   return (
     <>
-      {empty !== undefined && none && <p>{empty}</p>}
+      {empty !== undefined && none && (typeof empty === 'string' ? <p>{empty}</p> : empty)}
       {(!hideEmpty || (rows && rows.length > 0)) && (wrap ? <div class={wrapClass ? `table-wrap ${wrapClass}` : 'table-wrap'}>{table}</div> : table)}
     </>
   );

@@ -1,5 +1,6 @@
 import { del, put } from '../../api';
 import type { Board } from '../../types';
+import { Avatar } from '../../ui';
 import type { Part } from './part';
 
 /** The board's members, ticked when assigned to the card. */
@@ -21,7 +22,7 @@ export function Assignees({ card, board, canEdit, change }: Part & { board: Boar
                   )
                 }
               />{' '}
-              {m.name}
+              <Avatar userId={m.userId} name={m.name} url={m.avatarUrl} decorative /> {m.name}
             </label>
           </li>
         ))}

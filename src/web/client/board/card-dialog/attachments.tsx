@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { ApiError, del } from '../../api';
-import { formatDate, formatSize } from '../../ui';
+import { Image as ImageIcon, ImageOff, Trash2 } from 'lucide';
+import { ApiError, del, put } from '../../api';
+import { formatDate, formatSize, Icon } from '../../ui';
 import type { Part } from './part';
 
 /**
@@ -30,7 +31,10 @@ function upload(cardId: number, file: File, onProgress: (fraction: number) => vo
   });
 }
 
-/** The card's files: pictures as thumbnails, download, delete; files upload as soon as they are picked, with progress. */
+/** The pictures a cover may be (the server's COVER_TYPES). */
+const COVER_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/** The card's files: pictures as thumbnails (one may be the card's cover), download, delete; files upload as soon as they are picked, with progress. */
 export function Attachments({ card, canEdit, change }: Part) {
   const [sending, setSending] = useState<{ name: string; fraction: number } | null>(null);
   const [done, setDone] = useState('');
@@ -47,10 +51,21 @@ export function Attachments({ card, canEdit, change }: Part) {
             </a>{' '}
             <span class="hint">
               {formatSize(a.size)} · {formatDate(a.createdAt)}
+              {card.coverAttachmentId === a.id && ' · the cover'}
             </span>
+            {canEdit && card.coverAttachmentId === a.id && (
+              <button type="button" class="link small" onClick={() => change(() => del(`/api/cards/${card.id}/cover`))} aria-label={`Remove ${a.filename} as the cover`}>
+                <Icon icon={ImageOff} size={14} /> Remove cover
+              </button>
+            )}
+            {canEdit && card.coverAttachmentId !== a.id && COVER_TYPES.includes(a.mimeType) && (
+              <button type="button" class="link small" onClick={() => change(() => put(`/api/cards/${card.id}/cover`, { attachmentId: a.id }))} aria-label={`Make ${a.filename} the cover`}>
+                <Icon icon={ImageIcon} size={14} /> Make cover
+              </button>
+            )}
             {canEdit && (
               <button type="button" class="link small" onClick={() => change(() => del(`/api/attachments/${a.id}`))} aria-label={`Delete attachment ${a.filename}`}>
-                Delete
+                <Icon icon={Trash2} size={14} /> Delete
               </button>
             )}
           </li>

@@ -1,0 +1,82 @@
+import type { DbClient } from '../../platform/db.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import { sniffMimeType } from './attachment-sniff.js';
+import type { AttachmentStore } from './attachment-store.js';
+import { receiveUpload, type UploadPart } from './attachment-upload.js';
+import { COVER_TYPES } from './card-cover.js';
+import { isStorageKey } from './storage-keys.js';
+
+/**
+ * A person's avatar picture: kept in the attachment store like a card's files, named on the user
+ * row by its random key. Its URL carries the key, so it changes with every new picture (cached for
+ * good by browsers) and cannot be guessed by someone who never saw it on a board.
+ */
+
+/** An avatar is a small picture: at most this many bytes (or MAX_ATTACHMENT_BYTES, when smaller). */
+export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
+
+/** Where the web app loads a picture: GET /api/avatars/{key}. */
+export const avatarUrl = (key: string | null) => (key ? `/api/avatars/${key}` : null);
+
+/** Boards that show the user must drop their cached snapshots (a member's avatar is on them). */
+type UserChanged = (userId: number) => Promise<void>;
+
+/** Replaces the user's picture with the uploaded one (PNG, JPEG, GIF or WebP, else 400); the old file is purged. */
+export async function setAvatar(options: {
+  db: DbClient;
+  userId: number;
+  parts: AsyncIterable<UploadPart>;
+  bodyLength?: number | undefined;
+  store: AttachmentStore;
+  maxBytes: number;
+  userChanged: UserChanged;
+}): Promise<string> {
+  const upload = await receiveUpload(options);
+  const mimeType = sniffMimeType(upload.head, upload.declaredType);
+  if (!(COVER_TYPES as readonly string[]).includes(mimeType)) {
+    await upload.blob.discard();
+    throw badRequest(`file: not a picture (${mimeType}); an avatar must be a PNG, JPEG, GIF or WebP image`);
+  }
+  try {
+    await upload.blob.commit();
+    await options.db.$transaction(async (tx) => {
+      const [old] = await tx.$queryRaw<{ avatarKey: string | null }[]>`SELECT "avatarKey" FROM "User" WHERE id = ${options.userId} FOR UPDATE`;
+      if (old?.avatarKey) await tx.deletedFile.create({ data: { storageKey: old.avatarKey } });
+      await tx.user.update({ where: { id: options.userId }, data: { avatarKey: upload.blob.key, avatarType: mimeType } });
+    });
+  } catch (error) {
+    await upload.blob.discard().catch(() => {});
+    throw error;
+  }
+  await options.userChanged(options.userId);
+  void options.store.purgeDeleted();
+  return avatarUrl(upload.blob.key)!;
+}
+
+/** Takes the user's picture off (initials on a colour again); idempotent. */
+export async function removeAvatar(options: { db: DbClient; userId: number; store: AttachmentStore; userChanged: UserChanged }) {
+  const removed = await options.db.$transaction(async (tx) => {
+    const [old] = await tx.$queryRaw<{ avatarKey: string | null }[]>`SELECT "avatarKey" FROM "User" WHERE id = ${options.userId} FOR UPDATE`;
+    if (!old?.avatarKey) return false;
+    await tx.deletedFile.create({ data: { storageKey: old.avatarKey } });
+    await tx.user.update({ where: { id: options.userId }, data: { avatarKey: null, avatarType: null } });
+    return true;
+  });
+  if (removed) {
+    await options.userChanged(options.userId);
+    void options.store.purgeDeleted();
+  }
+}
+
+/** The user's own picture's URL, or null. */
+export async function findOwnAvatar(db: DbClient, userId: number) {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { avatarKey: true } });
+  return avatarUrl(user?.avatarKey ?? null);
+}
+
+/** The picture a key names, for any signed-in caller (the key is only ever shown to those who see its owner). */
+export async function findAvatar(db: DbClient, key: string) {
+  const user = isStorageKey(key) ? await db.user.findUnique({ where: { avatarKey: key }, select: { id: true, avatarKey: true, avatarType: true, updatedAt: true } }) : null;
+  if (!user?.avatarKey || !user.avatarType) throw notFound('avatar: not found');
+  return { key: user.avatarKey, mimeType: user.avatarType };
+}
