@@ -1,0 +1,82 @@
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeBoard, makeUser } from '../factories.js';
+import { TRELLO_FIXTURES } from '../boards/transfer/trello-fixtures.js';
+import { launchBrowser, openTab, startWebApp, type WebApp } from './browser.js';
+
+/** Boards → Import from Trello in headless Chromium: choose the export, read the preview, import; a board's settings → Export. */
+let browser: Browser;
+let web: WebApp;
+beforeAll(async () => {
+  [browser, web] = await Promise.all([launchBrowser(), startWebApp()]);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+});
+
+describe('Import from Trello', () => {
+  it('previews what a real export will create and leave out, creates nothing until Import, then opens the new board', async () => {
+    const user = await makeUser(web.db, { name: 'Importing Ivy' });
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    page.setDefaultTimeout(30_000);
+    await page.goto('/boards');
+    const section = page.getByTestId('import-board');
+    await section.getByLabel('Export file').setInputFiles(path.join(TRELLO_FIXTURES, 'gocd-test-drive.json'));
+    const preview = section.getByTestId('import-preview');
+    await preview.waitFor();
+    expect(await preview.locator('[data-count=lists]').textContent()).toBe('18');
+    expect(await preview.locator('[data-count=cards]').textContent()).toBe('122');
+    expect(await preview.locator('[data-count=comments]').textContent()).toBe('93');
+    expect(await preview.locator('[data-count=checklists]').textContent()).toBe('14');
+    expect(await preview.getByTestId('import-unmapped').textContent()).toContain('history (actions other than comments');
+    // The preview created nothing.
+    expect(await web.db.prisma.boardMember.count({ where: { userId: user.id } })).toBe(0);
+
+    await preview.getByRole('button', { name: 'Import' }).click();
+    await page.waitForURL(/\/boards\/\d+$/);
+    await page.locator('.list[data-list-id]').first().waitFor();
+    const boardId = Number(/\/boards\/(\d+)$/.exec(page.url())![1]);
+    const board = await web.db.prisma.board.findUniqueOrThrow({ where: { id: boardId }, include: { lists: true } });
+    expect(board.name).toBe('Test Drive');
+    expect(board.lists).toHaveLength(18);
+    expect(await page.locator('.list[data-list-id]').count()).toBe(6); // the 12 archived lists are not shown
+    await tab.close();
+  });
+
+  it('says what is wrong with a file that is not an export, and creates nothing', async () => {
+    const user = await makeUser(web.db);
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    await page.goto('/boards');
+    const section = page.getByTestId('import-board');
+    await section.getByLabel('Export file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}') });
+    await expect.poll(() => section.getByRole('alert').textContent()).toMatch(/neither a Trello board export/);
+    expect(await section.getByTestId('import-preview').count()).toBe(0);
+    expect(await web.db.prisma.boardMember.count({ where: { userId: user.id } })).toBe(0);
+    await tab.close();
+  });
+
+  it("board settings offer the board's JSON and CSV, which download with the session", async () => {
+    const user = await makeUser(web.db);
+    const board = await makeBoard(web.db, user.id, [], 'Exported board');
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}`);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const links = page.getByTestId('board-export');
+    for (const [name, file] of [['Export JSON', `board-${board.id}.json`], ['Export CSV', `board-${board.id}.csv`]] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), links.getByRole('link', { name }).click()]);
+      expect(download.suggestedFilename()).toBe(file);
+      const stream = await download.createReadStream();
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (file.endsWith('.json')) expect(JSON.parse(text).board.name).toBe('Exported board');
+      else expect(text.startsWith('List,Title,')).toBe(true);
+    }
+    await tab.close();
+  });
+});
