@@ -50,7 +50,7 @@ export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refuse
     >
       {board.lists.length === 0 && (
         <EmptyState icon={Columns3} title="This board has no lists yet." testId="empty-board">
-          {canEdit ? 'Start with a list for each stage of your work (To do, Doing, Done): name the first one in “Add a list”.' : 'Its admins and members add the lists; they show here as soon as they do.'}
+          {canEdit ? 'Start with a list for each stage of your work (To do, Doing, Done): name the first one under “New list”.' : 'Its admins and members add the lists; they show here as soon as they do.'}
         </EmptyState>
       )}
       {board.lists.map((list) => (
