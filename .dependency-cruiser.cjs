@@ -68,6 +68,21 @@ module.exports = {
       from: {},
       to: { path: '^src/', pathNot: ['^src/generated/', ...LAYERS.flat().map(pathOf)] },
     },
+    {
+      name: 'answers-request-path-without-learning',
+      comment:
+        "answers/ is laid out along the answer's path: retrieval/, then decision/, then the use case (compose-answer). Verdicts and refits (learning/) change the stored model; the request path only reads it, so nothing but learning/ and the routes that take verdicts imports them.",
+      severity: 'error',
+      from: { path: '^src/answers/', pathNot: ['^src/answers/learning/', '^src/answers/routes/insights\\.ts$'] },
+      to: { path: '^src/answers/learning/' },
+    },
+    {
+      name: 'answers-retrieval-below-decision',
+      comment: 'Retrieval ranks articles and measures how well they cover the message; what to do with that (decision/, the use case) is above it.',
+      severity: 'error',
+      from: { path: '^src/answers/retrieval/' },
+      to: { path: ['^src/answers/decision/', '^src/answers/learning/', '^src/answers/compose-answer\\.ts$', '^src/answers/conversations/'] },
+    },
     ...layerRules,
   ],
   options: {

@@ -4,11 +4,11 @@
  * stratified 5-fold cross-validation (lowest out-of-fold log-loss), and whose threshold is chosen
  * on the out-of-fold probabilities, so that nothing is judged on the questions it was fitted on.
  */
-import { type DecisionModel, DEFAULT_MODEL, featureNames } from '../src/answers/retrieval/decide.js';
+import { type DecisionModel, DEFAULT_MODEL, featureNames } from '../src/answers/decision/decide.js';
 import type { Features } from '../src/answers/retrieval/retrieve.js';
-import { fitLogistic, type Sample } from '../src/answers/retrieval/fit.js';
+import { fitLogistic, type Sample } from '../src/answers/learning/fit.js';
 
-export type { Sample } from '../src/answers/retrieval/fit.js';
+export type { Sample } from '../src/answers/learning/fit.js';
 export { fitLogistic };
 
 type Weights = DecisionModel['weights'];

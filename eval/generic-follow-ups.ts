@@ -7,7 +7,7 @@
  */
 import { composeAnswer } from '../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
-import type { DecisionModel } from '../src/answers/retrieval/decide.js';
+import type { DecisionModel } from '../src/answers/decision/decide.js';
 import type { Base } from './bases.js';
 import { semanticOf } from './loko.js';
 

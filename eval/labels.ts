@@ -6,9 +6,9 @@
  * the base) and the confirmed message→article pairs become phrasings of their articles; both are then
  * measured on the base's test half, which no label came from, against the same half without labels.
  */
-import { type DecisionModel } from '../src/answers/retrieval/decide.js';
-import { refitDecision, type Sample } from '../src/answers/retrieval/fit.js';
-import { humanIntent } from '../src/answers/retrieval/intents.js';
+import { type DecisionModel } from '../src/answers/decision/decide.js';
+import { refitDecision, type Sample } from '../src/answers/learning/fit.js';
+import { humanIntent } from '../src/answers/decision/intents.js';
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import { DEFAULT_QUERY, retrieve } from '../src/answers/retrieval/retrieve.js';
 import type { Base, Question } from './bases.js';

@@ -13,8 +13,8 @@
 import { composeAnswer, semanticText } from '../src/answers/compose-answer.js';
 import { cachedVector, semanticOver } from './vectors.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
-import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/retrieval/decide.js';
-import { humanIntent, pleasantry } from '../src/answers/retrieval/intents.js';
+import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/decision/decide.js';
+import { humanIntent, pleasantry } from '../src/answers/decision/intents.js';
 import { type Features, retrieve } from '../src/answers/retrieval/retrieve.js';
 import type { Base, Question } from './bases.js';
 import { chooseByCrossValidation, chooseThreshold, fitModel, type Sample } from './fit-decision.js';

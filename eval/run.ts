@@ -1,7 +1,7 @@
 /**
  * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --ceiling] [-- --failures NAME]`: see eval/loko.ts (and eval/labels.ts for learning from staff labels).
  */
-import { DEFAULT_MODEL } from '../src/answers/retrieval/decide.js';
+import { DEFAULT_MODEL } from '../src/answers/decision/decide.js';
 import { loadBases, loadSetB } from './bases.js';
 import { closeVectors } from './vectors.js';
 import { avg, baseline, CANDIDATES, FEATURES, fit, leaveOneOut, ours, tuneBaseline } from './loko.js';

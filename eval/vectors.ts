@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SemanticOptions } from '../src/answers/compose-answer.js';
 import type { ArticleVectors } from '../src/answers/retrieval/semantic.js';
-import { articleTexts } from '../src/answers/vectors/article-texts.js';
-import { BuiltinVectorSource } from '../src/answers/vectors/builtin-source.js';
+import { articleTexts } from '../src/answers/retrieval/vectors/article-texts.js';
+import { BuiltinVectorSource } from '../src/answers/retrieval/vectors/builtin-source.js';
 
 const DIR = path.resolve(import.meta.dirname, '../node_modules/.cache/answer-eval');
 const source = new BuiltinVectorSource();

@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { generatorFromConfig } from './answers/generators/from-config.js';
 import type { Generator } from './answers/generators/generator.js';
 import { attachmentReaderPlugin } from './answers/attachment-reader/plugin.js';
-import { semanticRankingPlugin } from './answers/vectors/plugin.js';
+import { semanticRankingPlugin } from './answers/retrieval/vectors/plugin.js';
 import { personalCredentialIdentifier, personalCredentials } from './accounts/credentials/credential-identity.js';
 import { answerKeyIdentifier } from './answers/keys/resolve-answer-key.js';
 import { agentRoutes } from './answers/routes/agents.js';

@@ -1,14 +1,15 @@
 import { type Generator } from './generators/generator.js';
 import { answerExcerpt } from './retrieval/excerpt.js';
-import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './retrieval/decide.js';
-import { handoffTopic, humanIntent, type Pleasantry, pleasantry } from './retrieval/intents.js';
+import { confidenceOf, type DecisionModel, DEFAULT_MODEL, probability } from './decision/decide.js';
+import { type Pleasantry, pleasantry } from './decision/intents.js';
+import { handOverReason, type NeedsHumanReason } from './decision/needs-human.js';
 import { synonymLookup } from './retrieval/synonyms.js';
 import { normalize } from './retrieval/text.js';
 import type { KnowledgeIndex } from './retrieval/knowledge-index.js';
-import type { ArticleVectors, SemanticQuery } from './retrieval/semantic.js';
+import type { SemanticOptions, SemanticQuery } from './retrieval/semantic.js';
 import { bestPassages, type Candidate, DEFAULT_QUERY, type Features, type QueryParams, type Retrieval, type RetrievalInput, looksLikeFollowUp, onlyPointsAtAttachment, retrieve, threadReading, threadText } from './retrieval/retrieve.js';
 
-export type NeedsHumanReason = 'no_knowledge' | 'human_requested' | 'account_action' | 'handoff_topic' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
+export type { NeedsHumanReason } from './decision/needs-human.js';
 
 export interface AgentSettings {
   name: string;
@@ -61,13 +62,7 @@ export interface ComposeOptions {
   semantic?: SemanticOptions | undefined;
 }
 
-/** What composeAnswer needs to rank by meaning too (semantic.ts). */
-export interface SemanticOptions {
-  /** The articles' vectors computed so far; an article without any is ranked lexically. */
-  vectors: ArticleVectors;
-  /** Unit vectors of the texts, in order; null where none could be had in time (that reading is then lexical). */
-  embed(texts: string[]): Promise<(Float32Array | null)[]>;
-}
+export type { SemanticOptions } from './retrieval/semantic.js';
 
 /** Sources cited: at most this many, each scoring at least this share of the best one. */
 const MAX_SOURCES = 3;
@@ -190,11 +185,8 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking, features };
   };
 
-  const intent = humanIntent(options.message);
-  if (intent) return human(intent);
-  if (handoffTopic(options.message, agent.handoffTopics ?? [])) return human('handoff_topic');
-  if (options.attachmentsUnreadable && agent.attachmentFallback === 'needs_human') return human('attachment_unreadable');
-  if (p < model.threshold) return human('no_knowledge');
+  const handOver = handOverReason({ message: options.message, handoffTopics: agent.handoffTopics ?? [], attachmentsUnreadable: options.attachmentsUnreadable === true, attachmentFallback: agent.attachmentFallback, p, model });
+  if (handOver) return human(handOver);
 
   const generation = await options.generator.generate({
     message: options.message,

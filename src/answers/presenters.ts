@@ -1,4 +1,4 @@
-import { whyHuman } from './explain.js';
+import { whyHuman } from './decision/explain.js';
 import type { z } from 'zod';
 import { synonymGroups } from './agents/find-answering-agent.js';
 import type * as v from './web-schemas.js';

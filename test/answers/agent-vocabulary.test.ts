@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loginCookie } from '../factories.js';
 import { useTestApp } from '../helper.js';
-import { handoffTopic } from '../../src/answers/retrieval/intents.js';
+import { handoffTopic } from '../../src/answers/decision/intents.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 
 /** An agent's own synonym groups and hand-off topics (issue #26 item 6): settings of the console, used by every answer. */

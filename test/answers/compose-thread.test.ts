@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { composeAnswer } from '../../src/answers/compose-answer.js';
 import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
-import { probability } from '../../src/answers/retrieval/decide.js';
+import { probability } from '../../src/answers/decision/decide.js';
 import { KnowledgeIndex, prepareArticle } from '../../src/answers/retrieval/knowledge-index.js';
 import { retrieve } from '../../src/answers/retrieval/retrieve.js';
 import { ARTICLES } from './answer-fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseThreshold, fitLogistic, logLoss, outOfFold, type Sample } from '../../eval/fit-decision.js';
-import { confidenceOf, DEFAULT_MODEL, featureNames, probability } from '../../src/answers/retrieval/decide.js';
+import { confidenceOf, DEFAULT_MODEL, featureNames, probability } from '../../src/answers/decision/decide.js';
 import type { Features } from '../../src/answers/retrieval/retrieve.js';
 
 const zero = Object.fromEntries(featureNames.map((f) => [f, 0])) as unknown as Features;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isCommonEnglish, partOfSpeech } from '../../src/answers/retrieval/english.js';
-import { humanIntent, pleasantry } from '../../src/answers/retrieval/intents.js';
-import { boundedDamerau, KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
+import { humanIntent, pleasantry } from '../../src/answers/decision/intents.js';
+import { KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
+import { boundedDamerau, misspeltStopWord } from '../../src/answers/retrieval/text.js';
 import { buildQuery, looksLikeFollowUp, retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
 import { foldPhrases } from '../../src/answers/retrieval/synonyms.js';
 import { answerExcerpt } from '../../src/answers/retrieval/excerpt.js';
@@ -80,6 +81,26 @@ describe('text and index', () => {
     // "honestly" and "annoyed" only tell how the customer feels about a covered question.
     expect(buildQuery(index, { message: 'forgot my password, honestly annoyed' })).toMatchObject({ unknownShare: 0.5, unknownNounShare: 0 });
     expect(buildQuery(index, { message: 'reset password' }).unknownNounShare).toBe(0);
+  });
+
+  it('does not count as unknown what only frames the question: a misspelt stop word, "doesn\'t work", "anymore", "how much"', () => {
+    expect(misspeltStopWord('dosnt')).toBe(true);
+    expect(misspeltStopWord('becuase')).toBe(true);
+    expect(misspeltStopWord('invoice')).toBe(false);
+    expect(foldPhrases("my link doesn't work anymore")).toBe('my link not anymore');
+    expect(foldPhrases('it stopped working')).toBe('it not');
+    for (const message of ['my pasword reset link dosnt work anymore', 'the password reset is not working', 'how much is the password reset']) {
+      expect(buildQuery(index, { message }).unknownShare, message).toBe(0);
+    }
+    // A word that only looks like one stays what it is.
+    expect(buildQuery(index, { message: 'password reset for my gym' }).unknownShare).toBeGreaterThan(0);
+  });
+
+  it('reads a message that only points at its attachment by what the attachment says, not as words the knowledge lacks', () => {
+    const attachmentText = 'Calendar sync failed: the token expired.';
+    expect(buildQuery(index, { message: 'see the attached screenshot, what should I do?', attachmentText }).unknownShare).toBe(0);
+    // A message with a question of its own keeps its own words.
+    expect(buildQuery(index, { message: 'my gym membership, see attached', attachmentText }).unknownShare).toBeGreaterThan(0);
   });
 
   it('reads follow-ups with the thread: the earlier message adds its terms', () => {

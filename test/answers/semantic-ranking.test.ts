@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { BuiltinVectorSource } from '../../src/answers/vectors/builtin-source.js';
-import { dot } from '../../src/answers/vectors/vector-source.js';
+import { BuiltinVectorSource } from '../../src/answers/retrieval/vectors/builtin-source.js';
+import { dot } from '../../src/answers/retrieval/vectors/vector-source.js';
 import { buildTestApp, type TestApp, testConfig } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL, featureNames, probability } from '../../src/answers/retrieval/decide.js';
-import { fitLogistic, MIN_LABELS, MIN_PER_KIND, refitDecision, SHRINKAGE } from '../../src/answers/retrieval/fit.js';
+import { DEFAULT_MODEL, featureNames, probability } from '../../src/answers/decision/decide.js';
+import { fitLogistic, MIN_LABELS, MIN_PER_KIND, refitDecision, SHRINKAGE } from '../../src/answers/learning/fit.js';
 import { loginCookie, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';

@@ -15,7 +15,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   // The product's defaults: ranking by meaning with the built-in sentence encoder, OCR of screenshots.
   // A screenshot's OCR gets time enough on a loaded machine (the default 2 s is for a server's answers).
-  web = await startWebApp({ SEMANTIC_RANKING: 'true', ATTACHMENT_READ_TIMEOUT_MS: '30000' });
+  web = await startWebApp({ SEMANTIC_RANKING: 'true', ATTACHMENT_READ_TIMEOUT_MS: '120000' });
   dir = await mkdtemp(path.join(os.tmpdir(), 'try-box-'));
 }, 60_000);
 afterAll(async () => {
@@ -45,7 +45,7 @@ describe('the try box answers what a new user asks', () => {
       await page.getByRole('button', { name: 'Ask' }).click();
       const answer = page.getByTestId('answer').first();
       // The first screenshot starts an OCR reader (seconds on a loaded machine).
-      await answer.waitFor({ timeout: 60_000 });
+      await answer.waitFor({ timeout: 150_000 });
       const text = await answer.innerText();
       const first = await answer.locator('.sources li a').first().innerText().catch(() => null);
       const answered = text.includes('Answered');
@@ -56,9 +56,10 @@ describe('the try box answers what a new user asks', () => {
     const table = JSON.stringify(outcomes, null, 1);
     // The right article comes first for nearly every message (typos corrected, plan names, screenshots read)…
     expect(outcomes.filter((o) => o.first === KNOWLEDGE.find((a) => a.externalId === MESSAGES[outcomes.indexOf(o)]!.article)!.title).length, table).toBeGreaterThanOrEqual(9);
-    // …and is answered for half of them: issue #32 asks for 8 of 10; the decision still hands over messages whose
-    // words the knowledge lacks ("stop" for "cancel", "spreadsheet" for "CSV"), as the closing note reports.
-    expect(outcomes.filter((o) => o.right).length, table).toBeGreaterThanOrEqual(5);
+    // …and is answered for 8 of them (issue #32's target): a typo, a misspelt "doesn't", "how much", a screenshot
+    // pointed at. The decision still hands over messages whose key word the knowledge lacks ("stop" for "cancel",
+    // "spreadsheet" for "CSV").
+    expect(outcomes.filter((o) => o.right).length, table).toBeGreaterThanOrEqual(8);
     // Never an answer from the wrong article.
     expect(outcomes.filter((o) => o.answered && !o.right)).toEqual([]);
 
@@ -75,5 +76,5 @@ describe('the try box answers what a new user asks', () => {
     expect(first).not.toContain('Links expire after one hour');
     expect(first).toContain('(From "Reset your password".)');
     await tab.close();
-  }, 240_000);
+  }, 600_000);
 });

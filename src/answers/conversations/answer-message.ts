@@ -5,13 +5,13 @@ import type { PrismaClient } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { findAnsweringAgent } from '../agents/find-answering-agent.js';
 import { composeAnswer } from '../compose-answer.js';
-import { whyHuman } from '../explain.js';
+import { whyHuman } from '../decision/explain.js';
 import { type Generator, GeneratorError } from '../generators/generator.js';
 import type { AttachmentReader } from '../attachment-reader/reader-pool.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
-import type { SemanticRanking } from '../vectors/semantic-ranking.js';
+import type { SemanticRanking } from '../retrieval/vectors/semantic-ranking.js';
 import { type AttachmentInput, readAttachments } from '../read-attachments.js';
-import { workspaceModel } from './turn-feedback.js';
+import { workspaceModel } from '../decision/decide.js';
 
 export interface AnswerRequest {
   message: string;

@@ -1,5 +1,5 @@
 import { foldPhrases } from './synonyms.js';
-import { contentWords, frequencies, stemWord, terms } from './text.js';
+import { boundedDamerau, contentWords, frequencies, stemWord, terms } from './text.js';
 
 /** An article as the index needs it. */
 export interface ArticleDoc {
@@ -239,26 +239,4 @@ export class KnowledgeIndex {
     hits.sort((x, y) => y.score - x.score || x.index - y.index);
     return { hits: hits.slice(0, limit), maxPossible: maxPossible * (k1 + 1) };
   }
-}
-
-/** Damerau-Levenshtein (optimal string alignment) distance, giving up past `max`. */
-export function boundedDamerau(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-      row.push(v);
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    prev2 = prev;
-    prev = row;
-  }
-  return prev[b.length]!;
 }

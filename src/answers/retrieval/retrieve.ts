@@ -3,7 +3,7 @@ import { type Features, measure } from './features.js';
 import { blend, type SemanticQuery } from './semantic.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
 import { foldPhrases, type Synonyms, synonymsOf } from './synonyms.js';
-import { contentWords, frequencies, normalize, stemWord, terms } from './text.js';
+import { contentWords, frequencies, misspeltStopWord, normalize, stemWord, terms } from './text.js';
 
 export interface RetrievalInput {
   message: string;
@@ -109,10 +109,14 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
   let unknown = 0;
   let unknownNouns = 0;
   let count = 0;
+  // A message that only points at its attachment ("see the attached, what should I do?") asks what the attachment
+  // says: its words are the question (below), and the message's own ask nothing the knowledge could lack.
+  const pointsOnly = input.attachmentText !== undefined && onlyPointsAtAttachment(input.message);
   for (const { text, weight } of weighSentences(input.message, params.chatterWeight)) {
     for (const word of contentWords(foldPhrases(text))) {
       // "see the attached screenshot" points at the attachment, whose own words follow below.
       if (input.attachmentText && POINTING_AT_ATTACHMENT.has(word)) continue;
+      if (pointsOnly && ASKING_ABOUT_ATTACHMENT.has(word)) continue;
       count++;
       const stem = stemWord(word);
       if (index.has(stem)) {
@@ -121,9 +125,13 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
       }
       // Only a word that is not common English may be a typo: "seats" is not a misspelt "set", and
       // rewriting it into a word the knowledge has would hide that the knowledge never talks about seats.
-      const corrected = isCommonEnglish(word) ? null : index.correct(word);
+      const common = isCommonEnglish(word);
+      const corrected = common ? null : index.correct(word);
       if (corrected) {
         own(corrected, weight * params.typoWeight);
+      } else if (!common && misspeltStopWord(word)) {
+        // "dosnt", "becuase": a stop word misspelt says as little as the stop word.
+        count--;
       } else {
         // A word the knowledge words differently ("stopwatch" for "timer") is not foreign to it.
         if (!synonyms(stem).some((s) => index.has(s))) {

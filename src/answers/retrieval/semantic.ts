@@ -1,10 +1,18 @@
-import { dot } from '../vectors/vector-source.js';
+import { dot } from './vectors/vector-source.js';
 import type { KnowledgeIndex, SearchResult } from './knowledge-index.js';
 
 /** Article id → its unit vectors (title, passages): see vectors/article-texts.ts. */
 export type ArticleVectors = ReadonlyMap<number, readonly Float32Array[]>;
 
 /** What semantic ranking needs for one reading of a message. */
+/** What composeAnswer needs to rank by meaning too (this file). */
+export interface SemanticOptions {
+  /** The articles' vectors computed so far; an article without any is ranked lexically. */
+  vectors: ArticleVectors;
+  /** Unit vectors of the texts, in order; null where none could be had in time (that reading is then lexical). */
+  embed(texts: string[]): Promise<(Float32Array | null)[]>;
+}
+
 export interface SemanticQuery {
   /** The message's unit vector, from the same source as the articles'. */
   vector: Float32Array;

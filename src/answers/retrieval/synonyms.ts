@@ -49,6 +49,8 @@ const PHRASES: [RegExp, string][] = [
   [/\bto[- ]do\b/g, 'todo'],
   [/\bset[- ]?up\b/g, 'setup'],
   [/\bmoney back\b/g, 'refund'],
+  // "doesn't work" says that something fails, not what: the message's other words say what.
+  [/\b(?:(?:does|do|did|is|was|are|were|wo|ca|could|has|have)n['’]?t|dos(?:e)?n['’]?t|not|never|no longer|stopped)\s+(?:work(?:s|ed|ing)?|function(?:s|ed|ing)?)\b/g, 'not'],
 ];
 
 export function foldPhrases(text: string): string {

@@ -14,7 +14,8 @@ const STOP_WORDS = new Set(
   with won would wouldn you your yours yourself yourselves s t ll re ve d m o y im ive id youre thats whats
   hi hello hey thanks thank please pls plz ok okay hope well also just really actually anyway guys team folks
   get got getting gets go going want wanted need needs wondering wonder know tell help able like way thing things
-  one someone something anything everything still even yet maybe since via etc`.split(/\s+/),
+  one someone something anything everything still even yet anymore maybe since via etc much many
+  doesnt dont didnt isnt wasnt arent werent cant couldnt wont wouldnt shouldnt hasnt havent hadnt aint`.split(/\s+/),
 );
 
 const cache = new Map<string, string>();
@@ -39,6 +40,40 @@ export function normalize(text: string): string {
 /** The words of a text, lower-cased, apostrophes folded ("don't" → "dont"), in order. */
 export function words(text: string): string[] {
   return normalize(text).replace(/['’`]/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance, giving up past `max`. */
+export function boundedDamerau(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      row.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** Stop words long enough that a customer's misspelling of one is still recognisable ("dosnt", "becuase", "shoud"). */
+const LONG_STOP_WORDS = [...STOP_WORDS].filter((w) => w.length >= 4);
+
+/**
+ * Whether a word one edit away from a stop word is most likely that stop word misspelt: the caller
+ * asks only of words that are neither English nor the knowledge's. Such a word ("dosnt") is not a
+ * thing the knowledge lacks; counted as unknown it made a message look off-topic.
+ */
+export function misspeltStopWord(word: string): boolean {
+  return word.length >= 4 && LONG_STOP_WORDS.some((s) => boundedDamerau(word, s, 1) <= 1);
 }
 
 /** Words that carry meaning: no stop words, no single letters. */

@@ -5,7 +5,7 @@ import { errorBody } from '../../platform/openapi.js';
 import { answerMetrics } from '../conversations/answer-metrics.js';
 import { knowledgeGaps } from '../conversations/knowledge-gaps.js';
 import { getConversation, listConversations } from '../conversations/list-conversations.js';
-import { giveFeedback, learningStatus, removeFeedback } from '../conversations/turn-feedback.js';
+import { giveFeedback, learningStatus, removeFeedback } from '../learning/turn-feedback.js';
 import { presentConversation, presentConversationSummary } from '../presenters.js';
 import { confidence } from '../schemas.js';
 import { id, limitQueryString } from '../../platform/schemas.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Generator } from '../../answers/generators/generator.js';
-import type { SemanticRanking } from '../../answers/vectors/semantic-ranking.js';
+import type { SemanticRanking } from '../../answers/retrieval/vectors/semantic-ranking.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from '../../boards/activity/event-bus.js';

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Config } from '../../config.js';
+import type { Config } from '../../../config.js';
 import { BuiltinVectorSource } from './builtin-source.js';
 import { OpenAiVectorSource } from './openai-source.js';
 import { SemanticRanking } from './semantic-ranking.js';

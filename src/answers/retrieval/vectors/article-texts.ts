@@ -1,4 +1,4 @@
-import { splitPassages } from '../retrieval/knowledge-index.js';
+import { splitPassages } from '../knowledge-index.js';
 
 /** Words of a passage embedded at most: the sentence encoder reads short texts best. */
 const PASSAGE_WORDS = 100;

@@ -1,9 +1,9 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { DbClient, PrismaClient } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { type DecisionModel, DEFAULT_MODEL, featureNames } from '../retrieval/decide.js';
+import { type DecisionModel, DEFAULT_MODEL, featureNames, workspaceModel } from '../decision/decide.js';
 import type { Features } from '../retrieval/features.js';
-import { MIN_LABELS, refitDecision, type Sample } from '../retrieval/fit.js';
+import { MIN_LABELS, refitDecision, type Sample } from './fit.js';
 import { DEFAULT_QUERY, retrieve } from '../retrieval/retrieve.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
 
@@ -204,14 +204,4 @@ function featuresOf(json: Prisma.JsonValue): Features | null {
     out[name] = value;
   }
   return out;
-}
-
-/** The workspace's decision: its refitted one when it has one, else the global one (thresholds always the global's). */
-export function workspaceModel(stored: unknown): DecisionModel {
-  if (!stored || typeof stored !== 'object') return DEFAULT_MODEL;
-  const { bias, weights } = stored as { bias?: unknown; weights?: Record<string, unknown> };
-  if (typeof bias !== 'number' || !weights || typeof weights !== 'object') return DEFAULT_MODEL;
-  const merged = { ...DEFAULT_MODEL.weights };
-  for (const name of featureNames) if (typeof weights[name] === 'number') merged[name] = weights[name];
-  return { ...DEFAULT_MODEL, bias, weights: merged };
 }

@@ -1,6 +1,5 @@
-import type { DbClient } from '../../platform/db.js';
-import type { SemanticOptions } from '../compose-answer.js';
-import type { ArticleVectors } from '../retrieval/semantic.js';
+import type { DbClient } from '../../../platform/db.js';
+import type { ArticleVectors, SemanticOptions } from '../semantic.js';
 import { articleTexts } from './article-texts.js';
 import { articlesWithoutVectors, loadArticleVectors, storeArticleVectors } from './article-vectors.js';
 import type { VectorSource } from './vector-source.js';

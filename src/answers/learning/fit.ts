@@ -1,5 +1,5 @@
-import { type DecisionModel, featureNames } from './decide.js';
-import type { Features } from './features.js';
+import { type DecisionModel, featureNames } from '../decision/decide.js';
+import type { Features } from '../retrieval/features.js';
 
 export interface Sample {
   x: Features;

@@ -1,5 +1,5 @@
-import type { DbClient } from '../../platform/db.js';
-import type { ArticleVectors } from '../retrieval/semantic.js';
+import type { DbClient } from '../../../platform/db.js';
+import type { ArticleVectors } from '../semantic.js';
 
 /** The SQL of an article's content hash: what its vectors were computed from (ArticleVector.contentHash). */
 const CONTENT_HASH = `encode(sha256(convert_to(a.title || E'\\n' || a.body, 'UTF8')), 'hex')`;

@@ -1,4 +1,4 @@
-import { normalize, stemWord, words } from './text.js';
+import { normalize, stemWord, words } from '../retrieval/text.js';
 
 /** Why a message needs a person whatever the knowledge says. */
 export type HumanIntent = 'human_requested' | 'account_action';

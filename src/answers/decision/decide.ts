@@ -1,4 +1,4 @@
-import type { Features } from './retrieve.js';
+import type { Features } from '../retrieval/retrieve.js';
 
 /**
  * A logistic model of "the best article answers the message", fitted on the evaluation's knowledge
@@ -42,4 +42,14 @@ export function confidenceOf(p: number, model: DecisionModel = DEFAULT_MODEL): '
   if (p >= model.high) return 'high';
   if (p >= model.threshold) return 'medium';
   return 'low';
+}
+
+/** The workspace's decision: its refitted one when it has one, else the global one (thresholds always the global's). */
+export function workspaceModel(stored: unknown): DecisionModel {
+  if (!stored || typeof stored !== 'object') return DEFAULT_MODEL;
+  const { bias, weights } = stored as { bias?: unknown; weights?: Record<string, unknown> };
+  if (typeof bias !== 'number' || !weights || typeof weights !== 'object') return DEFAULT_MODEL;
+  const merged = { ...DEFAULT_MODEL.weights };
+  for (const name of featureNames) if (typeof weights[name] === 'number') merged[name] = weights[name];
+  return { ...DEFAULT_MODEL, bias, weights: merged };
 }
