@@ -186,3 +186,12 @@ export function useTestApp(env: Record<string, string> | (() => Record<string, s
     },
   };
 }
+
+/** Waits until `check` holds, polling every 100 ms (a loaded machine gets its time: wait for conditions, not for sleeps). */
+export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { reauthenticate } from '../accounts/credentials/auth.js';
+import { beginEventStream } from '../boards/stream/open-stream.js';
 import type { NotificationSignals } from './live.js';
 import { unreadCount } from './list.js';
 
@@ -24,14 +25,7 @@ export function openNotificationStream({ request, reply, signals, streams }: { r
   const who = { userId: request.actor.userId, boardIds: request.actor.boardIds };
   const res = reply.raw;
   reply.hijack();
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    'x-request-id': request.id,
-  });
-  res.write('retry: 3000\n\n');
+  beginEventStream(res, request.id);
   let closed = false;
   let counting = false;
   let again = false;

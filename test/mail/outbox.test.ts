@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeMail } from '../../src/mail/compose.js';
 import { recordMail } from '../../src/mail/record-mail.js';
 import { loginCookie, makeUser } from '../factories.js';
-import { buildTestApp, useTestApp } from '../helper.js';
+import { buildTestApp, useTestApp, waitUntil } from '../helper.js';
 import { LoopbackSmtp, linkIn } from '../smtp-server.js';
 
 const smtp = new LoopbackSmtp();
@@ -16,14 +16,7 @@ afterAll(async () => {
 const tag = () => Math.random().toString(36).slice(2, 10);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `check` holds, polling (a loaded machine gets its time; nothing here is timed tightly). */
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(100);
-  }
-}
+const until = waitUntil;
 
 describe('the mail outbox', { timeout: 90_000 }, () => {
   const t = useTestApp(() => smtp.env({ MAIL_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms,300ms' }));

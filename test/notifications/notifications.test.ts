@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
-import { useTestApp } from '../helper.js';
+import { useTestApp, waitUntil } from '../helper.js';
 import { LoopbackSmtp } from '../smtp-server.js';
 
 /**
@@ -18,13 +18,7 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(100);
-  }
-}
+const until = waitUntil;
 const tag = () => Math.random().toString(36).slice(2, 8);
 /** A header of the received mail, unfolded (nodemailer folds long ones). */
 const headerOf = (mail: { decoded: string }, name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(mail.decoded.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' '))?.[1]?.trim() ?? null;

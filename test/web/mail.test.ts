@@ -73,6 +73,8 @@ describe('a forgotten password', () => {
     const mail = await smtp.waitFor(user.email);
     expect(mail.subject).toBe('Set a new password for Taskboard');
     await page.goto(linkTo(mail.text));
+    // A reset, not a first set-up: the page says so.
+    await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
     await page.getByLabel(/^Password/).fill('a brand new password');
     await page.getByRole('button', { name: 'Set up and sign in' }).click();
     await page.waitForURL(/\/boards$/);

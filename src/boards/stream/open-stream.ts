@@ -7,6 +7,21 @@ import { presentActivity } from '../activity/present-activity.js';
 
 const REPLAY_PAGE = 500;
 
+/**
+ * Starts a server-sent event stream on a response: its headers (no caching, no proxy buffering)
+ * and the reconnection delay browsers wait after a cut (3 s). Every stream of this server opens so.
+ */
+export function beginEventStream(res: ServerResponse, requestId: string) {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-request-id': requestId,
+  });
+  res.write('retry: 3000\n\n');
+}
+
 export interface OpenStreamOptions {
   request: FastifyRequest;
   res: ServerResponse;
@@ -53,14 +68,7 @@ export async function openStream({ request, res, hub, boardId, lastEventId }: Op
   };
   res.on('close', () => stream.close('client went away'));
 
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    'x-request-id': request.id,
-  });
-  res.write('retry: 3000\n\n');
+  beginEventStream(res, request.id);
   hub.add(stream);
 
   if (stream.pending) {

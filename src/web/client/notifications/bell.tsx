@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, post } from '../api';
-import { link, navigate } from '../router';
+import { link } from '../router';
 import { Alert } from '../ui';
-import { type AppNotification, type NotificationPage, notificationHref } from './types';
+import { NotificationItem } from './notification-item';
+import type { AppNotification, NotificationPage } from './types';
 import { useUnreadCount } from './use-unread';
 
 /**
@@ -42,12 +43,6 @@ export function NotificationBell({ path }: { path: string }) {
   }, [open]);
 
   const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
-  const openOne = async (n: AppNotification, e: MouseEvent) => {
-    e.preventDefault();
-    setOpen(false);
-    if (!n.read) await post(`/api/notifications/${n.id}/read`).catch(() => undefined);
-    navigate(notificationHref(n));
-  };
   return (
     <div class="bell" ref={root}>
       <button type="button" class="bell-button" aria-label={label} title={label} aria-expanded={open} aria-controls="notification-popover" onClick={() => setOpen(!open)}>
@@ -84,12 +79,7 @@ export function NotificationBell({ path }: { path: string }) {
           {items && items.length > 0 && (
             <ul class="notification-list">
               {items.map((n) => (
-                <li key={n.id} class={n.read ? 'read' : 'unread'}>
-                  <a href={notificationHref(n)} onClick={(e) => void openOne(n, e)}>
-                    {n.text}
-                  </a>
-                  <span class="hint"> · {new Date(n.createdAt).toLocaleString()}</span>
-                </li>
+                <NotificationItem key={n.id} n={n} onOpen={() => setOpen(false)} />
               ))}
             </ul>
           )}

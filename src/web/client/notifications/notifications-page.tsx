@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
-import { navigate } from '../router';
 import { Alert, PageTitle, useAction, useLoad } from '../ui';
-import { type AppNotification, type NotificationPage, notificationHref } from './types';
+import { NotificationItem } from './notification-item';
+import type { AppNotification, NotificationPage } from './types';
 import { useUnreadCount } from './use-unread';
 
 /** /notifications: all your notifications, newest first, unread ones first to the eye; read one, or all. */
@@ -19,11 +19,6 @@ export function NotificationsPage() {
   }, [onlyUnread, unread]);
   const action = useAction();
   const items = data ? [...data.notifications, ...older] : null;
-  const open = async (n: AppNotification, e: MouseEvent) => {
-    e.preventDefault();
-    if (!n.read) await post(`/api/notifications/${n.id}/read`).catch(() => undefined);
-    navigate(notificationHref(n));
-  };
   return (
     <main class="narrow notifications-page">
       <PageTitle>Notifications</PageTitle>
@@ -50,11 +45,7 @@ export function NotificationsPage() {
       {items && items.length > 0 && (
         <ul class="notification-list">
           {items.map((n) => (
-            <li key={n.id} class={n.read ? 'read' : 'unread'}>
-              <a href={notificationHref(n)} onClick={(e) => void open(n, e)}>
-                {n.text}
-              </a>
-              <span class="hint"> · {new Date(n.createdAt).toLocaleString()}</span>
+            <NotificationItem key={n.id} n={n}>
               {!n.read && (
                 <button
                   type="button"
@@ -69,7 +60,7 @@ export function NotificationsPage() {
                   Mark read
                 </button>
               )}
-            </li>
+            </NotificationItem>
           ))}
         </ul>
       )}
