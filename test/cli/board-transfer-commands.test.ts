@@ -57,6 +57,6 @@ describe('board import / export / export-all', () => {
     expect(res.body).toEqual({ boards: all, dir });
     const names = await readdir(dir);
     expect(names).toContain(`board-${a.id}.json`);
-    expect(JSON.parse(await readFile(path.join(dir, `board-${b.id}.json`), 'utf8')).board).toEqual({ name: 'Backup B', description: '', archived: true });
+    expect(JSON.parse(await readFile(path.join(dir, `board-${b.id}.json`), 'utf8')).board).toEqual({ name: 'Backup B', description: '', color: 'blue', archived: true });
   });
 });

@@ -67,7 +67,7 @@ export const boardFile = z
     format: z.literal(BOARD_FILE_FORMAT, { message: `must be "${BOARD_FILE_FORMAT}"` }).describe(`Always "${BOARD_FILE_FORMAT}".`),
     version: z.literal(1, { message: 'must be 1' }).describe('Always 1.'),
     exportedAt: isoDate.optional().describe('When it was exported.'),
-    board: z.strictObject({ name: s.boardName, description: s.description, archived: flag }),
+    board: z.strictObject({ name: s.boardName, description: s.description, color: s.boardColor.optional().describe('Omitted: the default (blue).'), archived: flag }),
     labels: z.array(fileLabel).max(1000, count(1000, 'labels')),
     customFields: z.array(fileField).max(200, count(200, 'custom fields')),
     members: z.array(fileMember).max(1000, count(1000, 'members')).describe('The board\'s members, and authors of comments who are not.'),

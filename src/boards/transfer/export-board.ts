@@ -3,7 +3,10 @@ import type { DbClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
 import type { FieldValue } from '../field-values.js';
+import type { BOARD_COLORS } from '../schemas.js';
 import { BOARD_FILE_FORMAT, type BoardFile, type FileCard } from './board-file.js';
+
+type BoardColor = (typeof BOARD_COLORS)[number];
 
 const byPlace = <T extends { archived: boolean; position: number; id: number }>(rows: T[]) =>
   [...rows].sort((a, b) => Number(a.archived) - Number(b.archived) || a.position - b.position || a.id - b.id);
@@ -47,7 +50,8 @@ export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<Bo
     format: BOARD_FILE_FORMAT,
     version: 1,
     exportedAt: new Date().toISOString(),
-    board: { name: board.name, description: board.description, archived: board.archived },
+    // Written only through boardColor (create, update, import), so the column holds one of BOARD_COLORS.
+    board: { name: board.name, description: board.description, color: board.color as BoardColor, archived: board.archived },
     labels: board.labels.map((l) => ({ key: String(l.id), name: l.name, color: l.color })),
     customFields: board.customFields.map((f) => ({ key: String(f.id), name: f.name, type: f.type, options: f.options })),
     members,

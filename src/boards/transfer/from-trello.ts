@@ -1,5 +1,5 @@
 import { badRequest } from '../../platform/errors.js';
-import { LABEL_COLORS } from '../schemas.js';
+import { BOARD_COLORS, LABEL_COLORS } from '../schemas.js';
 import type { BoardFile, FileCard } from './board-file.js';
 import { BOARD_FILE_FORMAT } from './board-file.js';
 import { type ImportReport, fitText } from './import-report.js';
@@ -154,6 +154,7 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
     board: {
       name: fitText(t.name, 100, report, 'board name') || 'Imported from Trello',
       description: fitText(t.desc ?? '', 16_384, report, 'board description'),
+      ...boardColor(t, report),
       archived: false,
     },
     labels,
@@ -161,6 +162,16 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
     members,
     lists,
   };
+}
+
+/** Trello's plain board backgrounds that are our colours too (sky is our teal); a picture or another colour is reported. */
+function boardColor(t: TrelloExport, report: ImportReport): { color?: (typeof BOARD_COLORS)[number] } {
+  const background = t.prefs?.background;
+  if (!background) return {};
+  const color = background === 'sky' ? 'teal' : background;
+  if ((BOARD_COLORS as readonly string[]).includes(color)) return { color: color as (typeof BOARD_COLORS)[number] };
+  report.add('board backgrounds other than our colours (a picture, say; the board is blue)', background);
+  return {};
 }
 
 /** The card's attachments as Markdown links (Trello's files are not in the export); links other than http(s) are refused. */

@@ -92,6 +92,7 @@ export const trelloExport = z.looseObject({
   name,
   desc: name.nullish(),
   closed: flag.nullish(),
+  prefs: z.looseObject({ background: z.string().max(100).nullish() }).nullish(),
   lists: many(trelloList, 10_000, 'lists'),
   cards: many(trelloCard, 100_000, 'cards'),
   labels: many(trelloLabel, 1000, 'labels').default([]),

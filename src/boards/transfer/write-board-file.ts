@@ -59,7 +59,7 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
     // Search documents are made once per card at the end, not once per comment and item (sql/bulk-search.sql).
     await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'on', true)`;
     const board = await tx.board.create({
-      data: { name: file.board.name, description: file.board.description, archived: file.board.archived, members: { create: { userId: actor.userId, role: 'admin' } } },
+      data: { name: file.board.name, description: file.board.description, ...(file.board.color ? { color: file.board.color } : {}), archived: file.board.archived, members: { create: { userId: actor.userId, role: 'admin' } } },
     });
     if (joining.size) await tx.boardMember.createMany({ data: [...joining].map(([userId, role]) => ({ boardId: board.id, userId, role })) });
 

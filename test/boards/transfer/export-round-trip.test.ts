@@ -66,9 +66,11 @@ describe('GET /api/boards/{id}/export → POST /api/boards/import', () => {
     await makeComment(as.member, first.id, 'From the member');
     expectStatus(await api.patch(`/api/cards/${gone.id}`, { archived: true }), 200);
     expectStatus(await api.patch(`/api/lists/${old.id}`, { archived: true }), 200);
+    expectStatus(await api.patch(`/api/boards/${board.id}`, { color: 'sunset' }), 200);
 
     const exported = await exportOf(api, board.id);
     expect(exported.lists.map((l: any) => [l.name, l.archived])).toEqual([['Todo', false], ['Doing', false], ['Old', true]]);
+    expect(exported.board.color).toBe('sunset');
     const res = await api.post('/api/boards/import?matchMembers=true', exported);
     expectStatus(res, 201);
     expect(res.json()).toMatchObject({ source: 'taskboard', unmapped: [] });

@@ -48,6 +48,8 @@ async function readBack(boardId: number) {
 /** Every mapped field of a Trello export, compared with what the import made, derived here independently of the importer. */
 function compareWithExport(json: any, board: Awaited<ReturnType<typeof readBack>>) {
   expect(board.name).toBe(json.name.trim().slice(0, 100));
+  const background = json.prefs?.background === 'sky' ? 'teal' : json.prefs?.background;
+  expect(board.color).toBe(['blue', 'orange', 'green', 'red', 'purple', 'pink', 'lime', 'teal', 'grey'].includes(background) ? background : 'blue');
   expect(board.labels.map((l) => [l.name, l.color])).toEqual(
     json.labels.map((l: any) => {
       const color = ourColor(l.color);
