@@ -92,6 +92,7 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
 
   const checklistsByCard = new Map<string, BoardFile['lists'][number]['cards'][number]['checklists']>();
   for (const checklist of byPos(t.checklists)) {
+    for (const item of checklist.checkItems) if (item.due || item.idMember) report.add("checklist items' own due dates and members (the items are kept)", item.name);
     const items = byPos(checklist.checkItems)
       .map((item) => ({ name: fitText(item.name, 512, report, 'checklist items'), checked: item.state === 'complete' }))
       .filter((item) => item.name.length > 0);
@@ -107,7 +108,8 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
 
   const mapCard = (card: TrelloCard, position: number): FileCard => {
     for (const id of card.idMembers) if (!memberKeys.has(id)) report.add("card members not among the export's members (left out)", card.name);
-    if (card.cover?.color) report.add('cover colours (our cards have no cover)', `${card.name}: ${card.cover.color}`);
+    if (card.cover?.color) report.add('cover colours (our covers are attached pictures)', `${card.name}: ${card.cover.color}`);
+    if (card.cover?.idAttachment || card.idAttachmentCover) report.add("cover images (Trello's files are not in the export)", card.name);
     if (card.idMembersVoted?.length) report.add('votes (we have no votes)', card.name, card.idMembersVoted.length);
     if (card.stickers?.length) report.add('stickers', card.name, card.stickers.length);
     if (card.locationName || card.address) report.add('card locations', card.name);

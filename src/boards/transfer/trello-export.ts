@@ -48,6 +48,7 @@ export const trelloCard = z.looseObject({
   attachments: many(trelloAttachment, 1000, 'attachments').nullish(),
   cover: z.looseObject({ color: z.string().nullish(), idAttachment: z.string().nullish() }).nullish(),
   customFieldItems: many(trelloFieldItem, 200, 'custom field values').nullish(),
+  idAttachmentCover: z.string().nullish(),
   idMembersVoted: many(tid, 10_000, 'votes').nullish(),
   stickers: z.array(z.unknown()).nullish(),
   locationName: z.string().nullish(),
@@ -56,7 +57,14 @@ export const trelloCard = z.looseObject({
 
 export const trelloLabel = z.looseObject({ id: tid, name: name.nullish(), color: z.string().max(40).nullish() });
 
-export const trelloCheckItem = z.looseObject({ id: tid, name, pos, state: z.enum(['complete', 'incomplete'], { message: 'must be complete or incomplete' }) });
+export const trelloCheckItem = z.looseObject({
+  id: tid,
+  name,
+  pos,
+  state: z.enum(['complete', 'incomplete'], { message: 'must be complete or incomplete' }),
+  due: z.string().nullish(),
+  idMember: z.string().nullish(),
+});
 
 export const trelloChecklist = z.looseObject({ id: tid, idCard: tid, name, pos: pos.default(0), checkItems: many(trelloCheckItem, 1000, 'items').default([]) });
 

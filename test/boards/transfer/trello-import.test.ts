@@ -136,6 +136,7 @@ describe('POST /api/boards/import: an export of the documented shape, with custo
   it('maps custom fields of the five types with their values, start dates, done due dates, shades, links; refuses javascript: links', async () => {
     const { api } = await importer();
     const json = generatedExport({ cards: 60, comments: 120 });
+    json.checklists[0].checkItems[0].due = '2030-01-01T00:00:00.000Z';
     const res = await api.post('/api/boards/import', json);
     expectStatus(res, 201);
     const body = res.json();
@@ -164,7 +165,8 @@ describe('POST /api/boards/import: an export of the documented shape, with custo
     const what = body.unmapped.map((u: any) => u.what);
     expect(what).toContain('attachment links that are not http(s) (refused)');
     expect(body.unmapped.find((u: any) => u.what.startsWith('attachment links')).examples[0]).toContain('javascript:alert(1)');
-    expect(what).toContain('cover colours (our cards have no cover)');
+    expect(what).toContain('cover colours (our covers are attached pictures)');
+    expect(what).toContain("checklist items' own due dates and members (the items are kept)");
     expect(board.lists.flatMap((l) => l.cards).reduce((n, c) => n + c.comments.length, 0)).toBe(120);
   });
 
