@@ -20,14 +20,20 @@ export const mailPlugin = fp<{ config: Config; worker?: boolean }>(
   async (app, { config, worker = true }) => {
     // MAIL_RETENTION, with or without SMTP (a server that stopped mailing still prunes its log).
     let pruner: NodeJS.Timeout | null = null;
-    const prune = () =>
-      void pruneSentMail({ db: app.db.prisma, retentionMs: config.MAIL_RETENTION }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune sent mail; retrying in an hour'));
+    let pruning: Promise<unknown> = Promise.resolve();
+    const prune = () => {
+      pruning = pruneSentMail({ db: app.db.prisma, retentionMs: config.MAIL_RETENTION }).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not prune sent mail; retrying in an hour'),
+      );
+    };
     app.addHook('onReady', async () => {
       prune();
       pruner = setInterval(prune, PRUNE_EVERY_MS).unref();
     });
     app.addHook('preClose', async () => {
       if (pruner) clearInterval(pruner);
+      // Before the database closes: a prune under way would otherwise fail and warn.
+      await pruning;
     });
     if (!config.SMTP_URL || !config.MAIL_FROM) {
       app.decorate('mail', NO_MAIL);
