@@ -23,10 +23,10 @@ export const DEFAULT_MODEL: DecisionModel = {
   // first by words and meaning together. Every feature is a share or a ratio of what the knowledge makes possible,
   // so the weights carry to another knowledge base (measured by leaving each base out). Messages decided without
   // it (a request for a person, a pleasantry such as "thanks!") are not its samples.
-  bias: -2.744,
-  weights: { top: 0, coverage: 2.132, titleCoverage: 0.929, keyCoverage: 1.249, margin: 0, unknownShare: -2.091, unknownNouns: -0.25, unknownMass: 0, length: 0.873, capabilityGap: 0.237, cosine: 0, cosineMargin: 0, blended: 0.238, blendedMargin: 1.037 },
-  threshold: 0.63,
-  high: 0.73,
+  bias: -2.645,
+  weights: { top: 0, coverage: 2.144, titleCoverage: 0.913, keyCoverage: 1.248, margin: 0, unknownShare: -2.151, unknownNouns: -0.205, unknownMass: 0, length: 0.822, capabilityGap: 0.283, cosine: 0, cosineMargin: 0, blended: 0.237, blendedMargin: 1.012 },
+  threshold: 0.64,
+  high: 0.74,
 };
 
 export const featureNames = Object.keys(DEFAULT_MODEL.weights) as (keyof Features)[];
