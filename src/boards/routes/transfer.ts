@@ -8,6 +8,8 @@ import * as s from '../schemas.js';
 import { boardFile } from '../transfer/board-file.js';
 import { boardCsv } from '../transfer/board-csv.js';
 import { exportBoard } from '../transfer/export-board.js';
+import { CSV_FIELDS } from '../transfer/csv/csv-cards.js';
+import { csvImportResult, importCsvCards } from '../transfer/csv/import-csv.js';
 import { importBoard, importResult } from '../transfer/import-board.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_DEPTH, tooLarge } from '../transfer/read-board-file.js';
 import { boardContext } from './context.js';
@@ -42,7 +44,7 @@ async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {
   return bytes;
 }
 
-/** POST /boards/import (a Trello export or our own file), GET /boards/{id}/export (our JSON, or CSV). */
+/** POST /boards/import (a Trello export or our own file), GET /boards/{id}/export (our JSON, or CSV), POST /boards/{id}/cards/import (CSV). */
 export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   // The import has a scope of its own: it reads its body as bytes (JSON or multipart) and checks it itself.
   await app.register(async (scope) => {
@@ -102,6 +104,37 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('content-disposition', `attachment; filename="${name}"`);
       if (request.query.format === 'csv') return reply.type('text/csv; charset=utf-8').serializer((p: unknown) => p as string).send(boardCsv(file) as never);
       return file;
+    },
+  );
+
+  app.post(
+    '/boards/:id/cards/import',
+    {
+      bodyLimit: 6 * 1024 * 1024,
+      schema: {
+        operationId: 'importCsvCards',
+        tags: ['cards'],
+        summary: 'Add cards to a board from CSV (admins and members); dryRun=true previews',
+        description:
+          'The header row names the columns; each fills a card field, by `columns` or by its name (Title/Name/Summary, List/Status/Column, ' +
+          'Description/Notes, Labels/Tags, Due/Due date, Members/Assignee). Labels and members are comma-separated; members are the ' +
+          "board's, by e-mail or name. Lists and labels the board does not have are made (lists at the end). All rows or none: a row " +
+          `that cannot be a card makes the import 400 (dryRun lists them all). At most 5000 rows.`,
+        params: s.boardId,
+        querystring: z.object({ dryRun: s.booleanQuery.describe('true: create nothing; answer the preview.') }),
+        body: z.strictObject({
+          csv: z.string({ message: 'must be the CSV text' }).min(1, { message: 'must be the CSV text' }).max(5 * 1024 * 1024, { message: 'must be at most 5 MB' }).describe('The CSV, header row first.'),
+          columns: z
+            .record(z.string(), z.enum(CSV_FIELDS, { message: `must be one of ${CSV_FIELDS.join(', ')}` }))
+            .optional()
+            .describe('Header → card field, for headers not named after one (ignore: leave the column out).'),
+        }),
+        response: { 200: csvImportResult, 201: csvImportResult, ...errors, 413: errorBody, 415: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const result = await importCsvCards({ ...boardContext(request), boardId: request.params.id, text: request.body.csv, columns: request.body.columns, dryRun: request.query.dryRun });
+      return reply.status(result.dryRun ? 200 : 201).send(result);
     },
   );
 };
