@@ -27,8 +27,8 @@ const SECTIONS = [
   ['members', 'Members'],
 ] as const;
 
-/** /support/…: the support console, one workspace at a time. */
-export function SupportPage({ path }: { path: string }) {
+/** /support/…: the support console, one workspace at a time (loaded on first visit: support-page.tsx). */
+export function SupportConsole({ path }: { path: string }) {
   const workspaces = useLoad(() => get<{ workspaces: Workspace[] }>('/agent/workspaces').then((r) => r.workspaces), []);
   const parts = path.split('/').filter(Boolean).slice(1); // after "support"
   const workspaceId = Number(parts[0]) || null;
