@@ -8,7 +8,7 @@ import { recordMail } from '../mail/record-mail.js';
 import { deriveNotifications, NOTIFYING_TYPES } from './derive.js';
 import { composeDigest } from './digest.js';
 import type { NotificationSignals } from './live.js';
-import { mailsKind, settingsRow } from './settings.js';
+import { createUnsubscribeToken, mailsKind, settingsRow } from './settings.js';
 
 /** Activities read per transaction. */
 const SCAN_PAGE = 200;
@@ -199,7 +199,8 @@ export class Notifier {
       const boards = new Set((await tx.boardMember.findMany({ where: { userId }, select: { boardId: true } })).map((m) => m.boardId));
       const wanted = user?.status === 'active' ? items.filter((n) => boards.has(n.boardId) && mailsKind(settings, n.kind)) : [];
       if (wanted.length && user) {
-        const { subject, headers, ...bodies } = composeDigest({ name: user.name, items: wanted, origin: this.options.origin(), token: settings.unsubscribeToken });
+        const token = await createUnsubscribeToken(tx, userId);
+        const { subject, headers, ...bodies } = composeDigest({ name: user.name, items: wanted, origin: this.options.origin(), token });
         await recordMail(tx, { key: `notifications:${userId}:${items[0]!.id}`, kind: 'notifications', to: user.email, subject, headers, ...bodies });
       }
       const wantedIds = wanted.map((n) => n.id);

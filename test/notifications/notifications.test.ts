@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
@@ -84,6 +85,10 @@ describe('notifications', { timeout: 90_000 }, () => {
     const url = /^<([^>]+)>$/.exec(headerOf(mail, 'List-Unsubscribe') ?? '')![1]!;
     const path = new URL(url).pathname;
     expect(mail.text).toContain(url);
+    // Stored as its SHA-256 only, as every token here.
+    const token = path.split('/').pop()!;
+    expect(await t.db.prisma.unsubscribeLink.count({ where: { tokenHash: token } })).toBe(0);
+    expect(await t.db.prisma.unsubscribeLink.count({ where: { tokenHash: createHash('sha256').update(token).digest('hex'), userId: bob.id } })).toBe(1);
     // The page the link opens is served without a session…
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
     // …and a mail client's RFC 8058 one-click POST (form-encoded, no cookie, no Origin) unsubscribes.
