@@ -68,7 +68,7 @@ async function call<T = any>(method: string, url: string, body?: unknown, auth: 
 }
 
 // A board with the parts real boards carry.
-const board = await call('POST', '/api/boards', { name: 'Website relaunch', description: 'Everything for the new site, due end of quarter.' });
+const board = await call('POST', '/api/boards', { name: 'Website relaunch', description: 'Everything for the new site, due end of quarter.', color: 'ocean' });
 for (const user of others) await call('POST', `/api/boards/${board.id}/members`, { email: user.email, role: user === others[2] ? 'observer' : 'member' });
 const labels: any[] = [];
 for (const [name, color] of [['Design', 'purple'], ['Backend', 'blue'], ['Bug', 'red'], ['Copy', 'yellow'], ['Blocked', 'orange']] as const) {
@@ -120,8 +120,9 @@ await fetch(`${base}/auth/login`, {
   headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1' },
   body: JSON.stringify({ email: admin.email, password }),
 });
-await call('POST', '/api/boards', { name: 'Support rota' });
-await call('POST', '/api/boards', { name: 'Q3 planning' });
+await call('POST', '/api/boards', { name: 'Support rota', color: 'forest' });
+await call('POST', '/api/boards', { name: 'Q3 planning', color: 'sunset' });
+await call('POST', '/api/boards', { name: 'Hiring', color: 'purple' });
 
 // Personal API keys.
 await call('POST', '/account/keys', { name: 'Nightly import job', permission: 'write', boardIds: [board.id], expiresIn: '90d' });
@@ -191,7 +192,76 @@ async function shoot(page: Page, name: string, url: string, ready: (page: Page) 
   await page.screenshot({ path: file });
   shots.push(path.relative(root, file));
 }
+/**
+ * A picture drawn on a canvas in the browser, as PNG bytes: a hero-section mock-up for the
+ * featured card's cover, or a face-like portrait for an avatar (no image files in the repository).
+ */
+async function drawPicture(kind: 'hero' | 'portrait', hue: number): Promise<Buffer> {
+  const page = await browser.newPage();
+  try {
+    const dataUrl: string = await page.evaluate(
+      ({ kind, hue }) => {
+        const doc = (globalThis as any).document;
+        const canvas = doc.createElement('canvas');
+        canvas.width = kind === 'hero' ? 640 : 160;
+        canvas.height = kind === 'hero' ? 360 : 160;
+        const g = canvas.getContext('2d');
+        const w = canvas.width;
+        const h = canvas.height;
+        const sky = g.createLinearGradient(0, 0, w, h);
+        sky.addColorStop(0, `hsl(${hue} 70% 55%)`);
+        sky.addColorStop(1, `hsl(${hue + 40} 70% 35%)`);
+        g.fillStyle = sky;
+        g.fillRect(0, 0, w, h);
+        g.fillStyle = 'rgba(255,255,255,0.92)';
+        if (kind === 'hero') {
+          g.fillRect(40, 40, 300, 34);
+          g.fillStyle = 'rgba(255,255,255,0.7)';
+          g.fillRect(40, 90, 240, 14);
+          g.fillRect(40, 114, 200, 14);
+          g.fillStyle = `hsl(${hue + 180} 80% 60%)`;
+          g.fillRect(40, 150, 120, 36);
+          g.fillStyle = 'rgba(255,255,255,0.25)';
+          g.beginPath();
+          g.arc(500, 200, 110, 0, Math.PI * 2);
+          g.fill();
+        } else {
+          g.beginPath();
+          g.arc(80, 62, 30, 0, Math.PI * 2);
+          g.fill();
+          g.beginPath();
+          g.ellipse(80, 150, 52, 50, 0, Math.PI, 0);
+          g.fill();
+        }
+        return canvas.toDataURL('image/png');
+      },
+      { kind, hue },
+    );
+    return Buffer.from(dataUrl.split(',')[1]!, 'base64');
+  } finally {
+    await page.close();
+  }
+}
+
+async function upload(url: string, method: 'POST' | 'PUT', bytes: Buffer, filename: string, cookie: string) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type: 'image/png' }), filename);
+  const res = await fetch(`${base}${url}`, { method, headers: { cookie, origin: base }, body: form });
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: number };
+}
+
 try {
+  // The featured card's cover, and avatar pictures for two people (the others keep their initials).
+  const hero = await upload(`/api/cards/${featured.id}/attachments`, 'POST', await drawPicture('hero', 200), 'hero-mockup.png', `tb_session=${session}`);
+  await call('PUT', `/api/cards/${featured.id}/cover`, { attachmentId: hero.id });
+  await upload('/api/account/avatar', 'PUT', await drawPicture('portrait', 260), 'ada.png', `tb_session=${session}`);
+  {
+    const res = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: others[0]!.email, password }) });
+    const graceSession = /tb_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!;
+    await upload('/api/account/avatar', 'PUT', await drawPicture('portrait', 20), 'grace.png', `tb_session=${graceSession}`);
+  }
+
   const signedOut = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await shoot(await signedOut.newPage(), 'sign-in', '/signin', (p) => p.getByLabel('Password').waitFor());
   await shoot(await signedOut.newPage(), 'invitation-accept', invitationPath, (p) => p.getByRole('button', { name: 'Join the board' }).waitFor(), async (p) => {
