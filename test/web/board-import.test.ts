@@ -79,4 +79,46 @@ describe('Import from Trello', () => {
     }
     await tab.close();
   });
+
+  it('board settings add cards from a CSV: the columns mapped by the header row, previewed, changed, then added to the board on screen', async () => {
+    const user = await makeUser(web.db);
+    const board = await makeBoard(web.db, user.id, [], 'CSV board');
+    await web.db.prisma.list.create({ data: { boardId: board.id, name: 'Todo', position: 0 } });
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    page.setDefaultTimeout(30_000);
+    await page.goto(`/boards/${board.id}`);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const section = page.getByTestId('csv-import');
+    const csv = 'Task,Stage,Note\nWrite the plan,Todo,first\nShip it,Done,second\n';
+    await section.getByLabel('CSV file').setInputFiles({ name: 'cards.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    // "Task" names no card field: nothing is the title yet, and the server says so.
+    await expect.poll(() => section.getByRole('alert').textContent()).toMatch(/no column is the card title/);
+    expect(await section.getByTestId('csv-preview').count()).toBe(0);
+    await tab.close();
+
+    // Named after the fields, the columns map themselves; one is then changed by hand.
+    const second = await openTab(browser, web, { user });
+    second.page.setDefaultTimeout(30_000);
+    await second.page.goto(`/boards/${board.id}`);
+    await second.page.getByRole('button', { name: 'Settings' }).click();
+    const again = second.page.getByTestId('csv-import');
+    await again.getByLabel('CSV file').setInputFiles({ name: 'cards.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.replace('Task', 'Title')) });
+    const preview = again.getByTestId('csv-preview');
+    await preview.waitFor();
+    expect(await preview.locator('[data-count=cards]').textContent()).toBe('2');
+    expect(await preview.textContent()).not.toContain('new lists: Done');
+    await preview.getByLabel('Stage').selectOption('list');
+    await expect.poll(() => preview.textContent()).toContain('new lists: Done');
+    await preview.getByRole('button', { name: 'Add 2 cards' }).click();
+    await again.getByRole('status').waitFor();
+    expect(await again.getByRole('status').textContent()).toBe('Added 2 cards.');
+    const cards = await web.db.prisma.card.findMany({ where: { boardId: board.id }, include: { list: true }, orderBy: { id: 'asc' } });
+    expect(cards.map((c) => [c.title, c.list.name])).toEqual([['Write the plan', 'Todo'], ['Ship it', 'Done']]);
+    // The open board shows them without a reload (its event stream).
+    await second.page.keyboard.press('Escape');
+    await second.page.locator('li.card', { hasText: 'Ship it' }).waitFor();
+    await second.page.locator('li.card', { hasText: 'Write the plan' }).waitFor();
+    await second.close();
+  });
 });
