@@ -21,7 +21,7 @@ beforeAll(async () => {
   [browser, web] = await Promise.all([launchBrowser(), startWebApp()]);
   // The first page a browser loads pays for its start (seconds on a loaded machine): paid here, not in a test's time.
   const warm = await openTab(browser, web);
-  await warm.page.goto('/signin');
+  await warm.page.goto('/signin', { timeout: 60_000 });
   await warm.page.getByLabel('Password').waitFor({ timeout: 60_000 });
   await warm.close();
 }, 120_000);
