@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { createItem, createChecklist } from '../../boards/checklists/checklists.js';
+import { createItem } from '../../boards/checklists/create-item.js';
+import { createChecklist } from '../../boards/checklists/create-checklist.js';
 import { getCard } from '../../boards/cards/get-card.js';
 import { moveCard } from '../../boards/cards/move-card.js';
 import { updateCard } from '../../boards/cards/update-card.js';

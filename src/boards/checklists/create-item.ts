@@ -1,0 +1,18 @@
+import { requireChecklist } from '../access.js';
+import { changeCardParts } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+import { presentItem } from '../presenters.js';
+import { checklistOf } from './checklist-rows.js';
+
+/** A new item at the end of the checklist. */
+export async function createItem(ctx: BoardContext & { checklistId: number; name: string; checked?: boolean | undefined }) {
+  const { row } = await requireChecklist(ctx.db, ctx.actor, ctx.checklistId);
+  const { result } = await changeCardParts({ ...ctx, cardId: row.cardId }, 'checklist.write', async (tx, card) => {
+    const checklist = await checklistOf(tx, row.id, card.id);
+    const item = presentItem(
+      await tx.checklistItem.create({ data: { checklistId: checklist.id, name: ctx.name, checked: ctx.checked ?? false, position: checklist.items.length } }),
+    );
+    return { activity: { type: 'item.created', data: { checklistId: checklist.id, itemId: item.id, item } }, result: item };
+  });
+  return result;
+}

@@ -1,0 +1,15 @@
+import { requireChecklist } from '../access.js';
+import { changeCardParts } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+import { checklistOf } from './checklist-rows.js';
+
+/** Deletes a checklist with its items; the card's other checklists close up. */
+export async function deleteChecklist(ctx: BoardContext & { checklistId: number }) {
+  const { row } = await requireChecklist(ctx.db, ctx.actor, ctx.checklistId);
+  await changeCardParts({ ...ctx, cardId: row.cardId }, 'checklist.write', async (tx, card) => {
+    const checklist = await checklistOf(tx, row.id, card.id);
+    await tx.checklist.delete({ where: { id: checklist.id } });
+    await tx.$executeRaw`UPDATE "Checklist" SET position = position - 1 WHERE "cardId" = ${card.id} AND position > ${checklist.position}`;
+    return { activity: { type: 'checklist.deleted', data: { checklistId: checklist.id } }, result: null };
+  });
+}

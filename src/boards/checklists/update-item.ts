@@ -1,0 +1,29 @@
+import { requireItem } from '../access.js';
+import { changeCardParts } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+import { targetPosition } from '../positions.js';
+import { presentItem } from '../presenters.js';
+import { checklistOf } from './checklist-rows.js';
+import { itemOf } from './checklist-rows.js';
+import { shiftItems } from './checklist-rows.js';
+
+/** Renames, checks/unchecks or moves an item within its checklist (position 0..n-1). */
+export async function updateItem(
+  ctx: BoardContext & { itemId: number; name?: string | undefined; checked?: boolean | undefined; position?: number | undefined },
+) {
+  const { row } = await requireItem(ctx.db, ctx.actor, ctx.itemId);
+  const { result } = await changeCardParts({ ...ctx, cardId: row.cardId }, 'checklist.write', async (tx, card) => {
+    const checklist = await checklistOf(tx, row.checklistId, card.id);
+    const current = await itemOf(tx, row.id, checklist.id);
+    let position = current.position;
+    if (ctx.position !== undefined) {
+      // 0..n-1: the item is one of the n, so the end is n-1.
+      position = targetPosition(ctx.position, checklist.items.length - 1);
+      if (position > current.position) await shiftItems(tx, checklist.id, current.position + 1, position, -1);
+      if (position < current.position) await shiftItems(tx, checklist.id, position, current.position - 1, 1);
+    }
+    const item = presentItem(await tx.checklistItem.update({ where: { id: current.id }, data: { name: ctx.name, checked: ctx.checked, position } }));
+    return { activity: { type: 'item.updated', data: { checklistId: checklist.id, itemId: item.id, item } }, result: item };
+  });
+  return result;
+}

@@ -1,0 +1,12 @@
+import { changeCardParts } from '../cards/card-change.js';
+import type { BoardContext } from '../context.js';
+import { labelOnBoard } from './label-on-board.js';
+
+/** Puts a label on a card; idempotent (no new version or activity when it is already there). */
+export async function addCardLabel(ctx: BoardContext & { cardId: number; labelId: number }) {
+  return changeCardParts(ctx, 'card.write', async (tx, card) => {
+    await labelOnBoard(tx, ctx.labelId, card.boardId);
+    const added = await tx.cardLabel.createMany({ data: [{ cardId: card.id, labelId: ctx.labelId }], skipDuplicates: true });
+    return { activity: added.count ? { type: 'card.label_added', data: { labelId: ctx.labelId } } : null, result: null };
+  });
+}
