@@ -101,7 +101,8 @@ describe('POST /api/boards', () => {
     ['a name of 101 characters', { name: 'n'.repeat(101) }, 'name'],
     ['a name that is not a string', { name: 42 }, 'name'],
     ['a description of 16385 characters', { name: 'ok', description: 'd'.repeat(16_385) }, 'description'],
-    ['an unknown field', { name: 'ok', color: 'blue' }, 'color'],
+    ['an unknown field', { name: 'ok', colour: 'blue' }, 'colour'],
+    ['a colour not in the palette', { name: 'ok', color: 'chartreuse' }, 'color'],
   ])('refuses %s with 400 naming the field, and creates nothing', async (_what, payload, field) => {
     const { api } = await newUserWithKey();
     expectFieldError(await api.post('/api/boards', payload), field);
@@ -150,7 +151,7 @@ describe('GET /api/boards/{id}', () => {
     expect(board.customFields).toEqual([]);
   });
 
-  it('lists every member with userId, name, email and role', async () => {
+  it('lists every member with userId, name, email, role and avatarUrl', async () => {
     const team = await makeTeam(t);
     const res = await team.as.observer.get(`/api/boards/${team.board.id}`);
     expectStatus(res, 200);
@@ -158,9 +159,9 @@ describe('GET /api/boards/{id}', () => {
     expect(board.role).toBe('observer');
     const members = [...board.members].sort((x: any, y: any) => x.userId - y.userId);
     const expected = [
-      { userId: team.admin.id, name: team.admin.name, email: team.admin.email, role: 'admin' },
-      { userId: team.member.id, name: team.member.name, email: team.member.email, role: 'member' },
-      { userId: team.observer.id, name: team.observer.name, email: team.observer.email, role: 'observer' },
+      { userId: team.admin.id, name: team.admin.name, email: team.admin.email, role: 'admin', avatarUrl: null },
+      { userId: team.member.id, name: team.member.name, email: team.member.email, role: 'member', avatarUrl: null },
+      { userId: team.observer.id, name: team.observer.name, email: team.observer.email, role: 'observer', avatarUrl: null },
     ].sort((x, y) => x.userId - y.userId);
     expect(members).toEqual(expected);
   });
