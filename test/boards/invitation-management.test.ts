@@ -70,7 +70,7 @@ describe('DELETE /api/boards/{id}/invitations/{email}', () => {
     // Once registered, the address joins with the role of the new invitation.
     const user = await createUser({ db: t.db.prisma, email, password: 'long enough', name: 'Late', events: t.app.events });
     const members = (await team.as.admin.get(`/api/boards/${team.board.id}/members`)).json().members;
-    expect(members).toContainEqual({ userId: user.id, name: 'Late', email, role: 'admin' });
+    expect(members).toContainEqual({ userId: user.id, name: 'Late', email, role: 'admin', avatarUrl: null });
   });
 
   it('a revoked invitation is not accepted when the address registers', async () => {
@@ -150,7 +150,7 @@ describe('an invitation whose address registers', () => {
       other.app.events.subscribe(board.id, (a) => published.push(a.type));
       const invitee = await createUser({ db: other.db.prisma, email, password: 'long enough', name: 'Invitee', events: other.app.events });
       const members = (await other.app.inject({ method: 'GET', url: `/api/boards/${board.id}/members`, headers: auth })).json().members;
-      expect(members).toContainEqual({ userId: invitee.id, name: 'Invitee', email, role: 'observer' });
+      expect(members).toContainEqual({ userId: invitee.id, name: 'Invitee', email, role: 'observer', avatarUrl: null });
       const activity = (await other.app.inject({ method: 'GET', url: `/api/boards/${board.id}/activity`, headers: auth })).json().activities[0];
       expect(activity).toMatchObject({ type: 'member.added', actor: { userId: invitee.id, name: 'Invitee', keyId: null }, data: { userId: invitee.id } });
       expect(published).toEqual(['member.added']);
