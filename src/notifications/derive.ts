@@ -64,13 +64,15 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView):
 
   if (activity.type === 'card.member_added' && typeof data.userId === 'number') add(data.userId, 'assigned', `${actor} assigned you to ${title}`);
 
-  const members = await db.boardMember.findMany({
-    where: { boardId: activity.boardId, user: { status: 'active' } },
-    select: { userId: true, user: { select: { name: true, email: true } } },
-  });
-  if (activity.type === 'comment.created' && data.comment) {
-    for (const userId of mentionedMembers(data.comment.text, members.map((m) => ({ userId: m.userId, ...m.user })))) {
-      add(userId, 'mentioned', `${actor} mentioned you on ${title}: “${excerpt(data.comment.text)}”`);
+  // Mentions are matched against the board's members; for anything else the members are read only
+  // when someone is to be told (most changes, on cards nobody watches, tell nobody).
+  const mentions = activity.type === 'comment.created' && data.comment && /@/.test(data.comment.text) ? data.comment.text : null;
+  const activeMembers = () =>
+    db.boardMember.findMany({ where: { boardId: activity.boardId, user: { status: 'active' } }, select: { userId: true, user: { select: { name: true, email: true } } } });
+  let members = mentions === null ? null : await activeMembers();
+  if (mentions !== null && members) {
+    for (const userId of mentionedMembers(mentions, members.map((m) => ({ userId: m.userId, ...m.user })))) {
+      add(userId, 'mentioned', `${actor} mentioned you on ${title}: “${excerpt(mentions)}”`);
     }
   }
 
@@ -80,8 +82,10 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView):
     const said = activity.type === 'comment.created' && data.comment ? `: “${excerpt(data.comment.text)}”` : '';
     for (const w of watchers) add(w.userId, 'watched', `${actor} ${verb} ${title}${said}`);
   }
+  if (!out.size) return [];
 
-  // Only people who can see the board now.
+  // Only people who can see the board now (active members).
+  members ??= await activeMembers();
   const onBoard = new Set(members.map((m) => m.userId));
   return [...out.values()].filter((c) => onBoard.has(c.userId));
 }
