@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { mentionedMembers } from '../../src/notifications/mentions.js';
+
+const members = [
+  { userId: 1, name: 'Ada Lovelace', email: 'ada-12@example.test' },
+  { userId: 2, name: 'Ada Byron', email: 'byron@example.test' },
+  { userId: 3, name: 'Grace Hopper', email: 'grace@example.test' },
+  { userId: 4, name: 'Élodie Martin', email: 'em@example.test' },
+];
+
+describe('@mentions', () => {
+  it('match a whole name, a first name, or the address before @, ignoring case and punctuation', () => {
+    expect(mentionedMembers('@AdaLovelace look', members)).toEqual([1]);
+    expect(mentionedMembers('cc @ada.lovelace.', members)).toEqual([1]);
+    expect(mentionedMembers('@ADA-12: done?', members)).toEqual([1]);
+    expect(mentionedMembers('thanks @grace!', members)).toEqual([3]);
+    expect(mentionedMembers('@élodie', members)).toEqual([4]);
+  });
+
+  it('a first name two members share mentions both', () => {
+    expect(mentionedMembers('@ada please', members)).toEqual([1, 2]);
+  });
+
+  it('an e-mail address, a bare @ or an unknown name mentions nobody', () => {
+    expect(mentionedMembers('write to grace@example.test', members)).toEqual([]);
+    expect(mentionedMembers('meet @ 5pm, @nobody', members)).toEqual([]);
+    expect(mentionedMembers('no mention here', members)).toEqual([]);
+  });
+});
