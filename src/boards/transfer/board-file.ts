@@ -47,6 +47,7 @@ const fileCard = z.strictObject({
   archived: flag,
   position: index.describe("An archived card's position (kept, as archiving keeps it); the others are placed in the array's order."),
   dueAt: isoDate.nullable(),
+  createdAt: isoDate.optional().describe('When the card was made (omitted: at the import).'),
   labels: z.array(key('A label key')).max(100, count(100, 'labels')),
   members: z.array(key('A member key')).max(100, count(100, 'members')).describe('Assignees, by member key.'),
   fieldValues: z.record(z.string(), fieldValue).describe('By field key; values as the field types take them.'),

@@ -66,6 +66,7 @@ export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<Bo
           archived: card.archived,
           position: card.position,
           dueAt: card.dueAt?.toISOString() ?? null,
+          createdAt: card.createdAt.toISOString(),
           labels: card.labels.map((l) => String(l.labelId)),
           members: card.assignees.map((a) => `u${a.userId}`),
           // Stored only as fitValue makes them (field-values.ts): a string, number or boolean.

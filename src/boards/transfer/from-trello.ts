@@ -121,6 +121,7 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
       archived: card.closed,
       position,
       dueAt: due && !Number.isNaN(due.getTime()) ? due.toISOString() : null,
+      ...createdFromId(card.id),
       labels: [...new Set(card.idLabels)],
       members: [...new Set(card.idMembers.filter((id) => memberKeys.has(id)))],
       fieldValues: fields.valuesOf(card),
@@ -164,6 +165,13 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
     members,
     lists,
   };
+}
+
+/** A Trello id is a MongoDB ObjectId: its first 8 hex digits are the second it was made at. */
+function createdFromId(id: string): { createdAt?: string } {
+  if (!/^[0-9a-f]{24}$/i.test(id)) return {};
+  const at = new Date(parseInt(id.slice(0, 8), 16) * 1000);
+  return at.getTime() > Date.UTC(2010, 0, 1) && at.getTime() <= Date.now() ? { createdAt: at.toISOString() } : {};
 }
 
 /** Trello's plain board backgrounds that are our colours too (sky is our teal); a picture or another colour is reported. */

@@ -87,11 +87,12 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
       return list.cards.map((card) => ({ card, listId: listIds[l]!, position: card.archived ? card.position : next++ }));
     });
     const cardIds = await newIds(tx, 'Card', cards.length);
-    await tx.$executeRaw`INSERT INTO "Card" (id, "boardId", "listId", title, description, position, archived, "dueAt", "updatedAt")
-      SELECT u.id, ${board.id}, u.list, u.title, u.description, u.position, u.archived, u.due, now()
+    await tx.$executeRaw`INSERT INTO "Card" (id, "boardId", "listId", title, description, position, archived, "dueAt", "createdAt", "updatedAt")
+      SELECT u.id, ${board.id}, u.list, u.title, u.description, u.position, u.archived, u.due, coalesce(u.made, now()), now()
       FROM unnest(${cardIds}::int[], ${cards.map((c) => c.listId)}::int[], ${cards.map((c) => c.card.title)}::text[],
         ${cards.map((c) => cut(namedAssignees(c.card, members, assignable)))}::text[], ${cards.map((c) => c.position)}::int[],
-        ${cards.map((c) => c.card.archived)}::boolean[], ${cards.map((c) => c.card.dueAt)}::timestamptz[]) AS u(id, list, title, description, position, archived, due)`;
+        ${cards.map((c) => c.card.archived)}::boolean[], ${cards.map((c) => c.card.dueAt)}::timestamptz[],
+        ${cards.map((c) => c.card.createdAt ?? null)}::timestamptz[]) AS u(id, list, title, description, position, archived, due, made)`;
 
     const cardLabels = cards.flatMap(({ card }, i) => [...new Set(card.labels)].map((k) => [cardIds[i]!, labelByKey.get(k)!] as const));
     await tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId") SELECT * FROM unnest(${cardLabels.map((x) => x[0])}::int[], ${cardLabels.map((x) => x[1])}::int[])`;

@@ -71,6 +71,7 @@ function compareWithExport(json: any, board: Awaited<ReturnType<typeof readBack>
       expect(got.description.startsWith(card.desc.trim())).toBe(true);
       for (const a of card.attachments ?? []) if (/^https?:/.test(a.url)) expect(got.description).toContain(`](${new URL(a.url).href.replace(/[()\s]/g, encodeURIComponent)})`);
       expect(got.dueAt?.toISOString() ?? null).toBe(card.due ? new Date(card.due).toISOString() : null);
+      expect(got.createdAt.toISOString()).toBe(new Date(parseInt(card.id.slice(0, 8), 16) * 1000).toISOString()); // Trello ids hold it
       expect(got.labels.map((x) => x.label.name).sort()).toEqual(card.idLabels.map((id: string) => labelName.get(id)).sort());
       const checklists = byPos(json.checklists.filter((c: any) => c.idCard === card.id));
       expect(got.checklists.map((c) => [c.name, c.items.map((x) => [x.name, x.checked])])).toEqual(
