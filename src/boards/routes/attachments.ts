@@ -252,6 +252,8 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     '/avatars/:key',
     {
       compress: false,
+      // The key is what lets a signed-in caller fetch the picture: kept out of the request log.
+      config: { secretParams: ['key'] },
       schema: {
         operationId: 'getAvatarPicture',
         tags: ['avatars'],
