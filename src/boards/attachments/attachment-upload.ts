@@ -30,7 +30,7 @@ const tooLarge = (maxBytes: number) =>
   new AppError(413, 'payload_too_large', `file: larger than the limit of ${maxBytes} bytes (MAX_ATTACHMENT_BYTES)`);
 
 /** A parser's complaint about the body (cut short, no boundary, a part limit) is the client's: 400 (or 413). */
-function malformed(error: unknown): AppError {
+export function malformed(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const status = (error as { statusCode?: number }).statusCode;
   if (status === 413) return new AppError(413, 'payload_too_large', 'body: too many parts; send one file, in a field named file');

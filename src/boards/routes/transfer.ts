@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { type FastifyPluginAsyncZod, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badRequest } from '../../platform/errors.js';
+import { malformed } from '../attachments/attachment-upload.js';
 import { errorBody } from '../../platform/openapi.js';
 import * as s from '../schemas.js';
 import { boardFile } from '../transfer/board-file.js';
@@ -34,11 +35,16 @@ async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {
     return request.body;
   }
   let bytes: Buffer | null = null;
-  for await (const part of request.parts()) {
-    if (part.type !== 'file' || part.fieldname !== 'file') throw badRequest(`${part.fieldname}: unexpected part; send only the file, in a part named file`);
-    if (bytes) throw badRequest('file: send one file only');
-    bytes = await part.toBuffer();
-    if (part.file.truncated) throw tooLarge();
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file' || part.fieldname !== 'file') throw badRequest(`${part.fieldname}: unexpected part; send only the file, in a part named file`);
+      if (bytes) throw badRequest('file: send one file only');
+      bytes = await part.toBuffer();
+      if (part.file.truncated) throw tooLarge();
+    }
+  } catch (error) {
+    // No boundary, a body cut short, garbage between boundaries: the client's mistake, never a 500.
+    throw malformed(error);
   }
   if (!bytes) throw badRequest('file: missing; send multipart/form-data with the file in a part named file');
   return bytes;

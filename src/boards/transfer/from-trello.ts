@@ -68,7 +68,7 @@ const ROLES: Record<string, 'admin' | 'member' | 'observer'> = { admin: 'admin',
 export function boardFileFromTrello(t: TrelloExport, report: ImportReport): BoardFile {
   checkConsistency(t);
 
-  const roles = new Map((t.memberships ?? []).map((m) => [m.idMember, ROLES[m.memberType ?? ''] ?? 'member']));
+  const roles = new Map((t.memberships ?? []).map((m) => [m.idMember, (Object.hasOwn(ROLES, m.memberType ?? '') ? ROLES[m.memberType!] : undefined) ?? 'member']));
   const members: BoardFile['members'] = t.members.map((m) => ({
     key: m.id,
     name: fitText(m.fullName || m.username || 'Trello member', 200, report, 'member names'),
@@ -209,6 +209,9 @@ function commentsFromActions(t: TrelloExport, members: BoardFile['members'], mem
   const cards = new Set(t.cards.map((c) => c.id));
   const byCard = new Map<string, FileCard['comments']>();
   const comments = t.actions.filter((a) => a.type === 'commentCard');
+  // By key: a scan of the list per comment was quadratic in the number of authors (a crafted export of 150k
+  // comments by distinct former members held the event loop for minutes).
+  const byKey = new Map(members.map((m) => [m.key, m]));
   for (const action of comments.sort((a, b) => a.date.localeCompare(b.date))) {
     const cardId = action.data?.card?.id;
     const text = fitText(action.data?.text ?? '', 16_384, report, 'comments');
@@ -225,10 +228,12 @@ function commentsFromActions(t: TrelloExport, members: BoardFile['members'], mem
     if (creator !== null && !memberKeys.has(creator)) {
       // A former member: kept as the comment's author, not as one of the board's members.
       const who = action.memberCreator;
-      members.push({ key: creator, name: fitText(who?.fullName || who?.username || 'Trello member', 200, report, 'member names'), email: null, username: who?.username ?? null, role: null });
+      const former = { key: creator, name: fitText(who?.fullName || who?.username || 'Trello member', 200, report, 'member names'), email: null, username: who?.username ?? null, role: null };
+      members.push(former);
+      byKey.set(creator, former);
       memberKeys.add(creator);
     }
-    const author = creator === null ? null : members.find((m) => m.key === creator)!;
+    const author = creator === null ? null : byKey.get(creator);
     pushTo(byCard, cardId, { author: creator, authorName: author?.name ?? 'Trello member', text, createdAt: at.toISOString() });
   }
   return byCard;

@@ -23,7 +23,11 @@ function cut(value: string) {
   return /[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part;
 }
 
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+const when = (iso: string) => {
+  // The file's offset ("…-05:00") is turned into UTC before it is written as UTC.
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 16)} UTC`;
+};
 
 /** What the card says of assignees who are not users here (not matched, or not on the board). */
 function namedAssignees(card: FileCard, members: Map<string, FileMember>, assignable: Map<string, number>) {
@@ -36,8 +40,8 @@ function namedAssignees(card: FileCard, members: Map<string, FileMember>, assign
 
 /**
  * A new board made from a board file in one transaction, with batched inserts (one statement per
- * table): the importer is its admin; matched members join with their role, are assigned and
- * author their comments; anyone else is named in the card's text (assignees) or the comment's
+ * table): the importer is its admin; matched members join with their role (an admin's as a member), are
+ * assigned and are credited with their comments (marked as imported, with the original date); anyone else is named in the card's text (assignees) or the comment's
  * first line (authors, with the original date). Positions follow the board's scheme
  * (positions.ts): non-archived siblings 0..n-1 in the file's order, archived ones as the file says.
  * One `board.created` activity, as a board created by hand.
@@ -52,7 +56,8 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
     const match = matches.get(m.key);
     if (!match || m.role === null) continue;
     assignable.set(m.key, match.userId);
-    if (match.userId !== actor.userId && !joining.has(match.userId)) joining.set(match.userId, m.role);
+    // At most a member: an import must not make a colleague an admin of a board they never saw (the importer is its admin).
+    if (match.userId !== actor.userId && !joining.has(match.userId)) joining.set(match.userId, m.role === 'admin' ? 'member' : m.role);
   }
 
   return changeBoard(ctx, async (tx, record) => {
@@ -113,8 +118,11 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
     const comments = cards.flatMap(({ card }, i) =>
       card.comments.map((c) => {
         const match = c.author === null ? undefined : matches.get(c.author);
+        // Credited to the matched person; another person's is marked as imported (with its date), since the file, not
+        // they, says they wrote it here. The importer's own need no mark: a file can make them say only what they could.
+        const text = match && match.userId !== actor.userId ? cut(`_${when(c.createdAt)} (imported):_\n\n${c.text}`) : c.text;
         return match
-          ? { cardId: cardIds[i]!, authorId: match.userId, authorName: match.name, text: c.text, at: c.createdAt }
+          ? { cardId: cardIds[i]!, authorId: match.userId, authorName: match.name, text, at: c.createdAt }
           : { cardId: cardIds[i]!, authorId: actor.userId, authorName: actor.name, text: cut(`_${c.authorName}, ${when(c.createdAt)} (imported):_\n\n${c.text}`), at: c.createdAt };
       }),
     );

@@ -17,6 +17,8 @@ const KNOWN: Record<string, CsvField> = {
 };
 
 export const MAX_CSV_ROWS = 5000;
+/** A wider header is no card list: without a bound, every row was walked over every column (rows × columns of work). */
+export const MAX_CSV_COLUMNS = 200;
 
 /** One card a CSV row makes, before it is placed: names as written, resolved against the board later. */
 export interface CsvCard {
@@ -44,8 +46,12 @@ export function readCsvCards(text: string, columns: Record<string, CsvField> = {
   const rows = parseCsv(text);
   if (rows.length === 0) throw badRequest('csv: empty; the first row must name the columns');
   if (rows.length - 1 > MAX_CSV_ROWS) throw badRequest(`csv: more than ${MAX_CSV_ROWS} rows`);
+  if (rows[0]!.length > MAX_CSV_COLUMNS) throw badRequest(`csv: more than ${MAX_CSV_COLUMNS} columns in the header row`);
   const header = rows[0]!.map((h) => h.trim());
-  const mapping = header.map((h): CsvField => columns[h] ?? KNOWN[h.toLowerCase()] ?? 'ignore');
+  // Own properties only: a column named "constructor" or "__proto__" is a column like any other, not Object's.
+  const named = (table: Record<string, CsvField>, key: string) => (Object.hasOwn(table, key) ? table[key] : undefined);
+  const mapping = header.map((h): CsvField => named(columns, h) ?? named(KNOWN, h.toLowerCase()) ?? 'ignore');
+  const used = mapping.flatMap((field, c) => (field === 'ignore' ? [] : [{ field, c }]));
   for (const name of Object.keys(columns)) if (!header.includes(name)) throw badRequest(`columns: "${name}" is not a column of the CSV's header row`);
   if (!mapping.includes('title')) throw badRequest(`csv: no column is the card title (name one Title, or map one with columns); the columns are ${header.join(', ')}`);
   const cards: CsvCard[] = [];
@@ -53,7 +59,7 @@ export function readCsvCards(text: string, columns: Record<string, CsvField> = {
   rows.slice(1).forEach((cells, r) => {
     const row = r + 2;
     const card: CsvCard = { row, title: '', list: null, description: '', labels: [], dueAt: null, members: [] };
-    mapping.forEach((field, c) => {
+    for (const { field, c } of used) {
       const value = (cells[c] ?? '').trim();
       if (field === 'title') card.title = value;
       else if (field === 'list') card.list = value || null;
@@ -65,7 +71,7 @@ export function readCsvCards(text: string, columns: Record<string, CsvField> = {
         if (at) card.dueAt = at;
         else problems.push({ row, message: `due: "${value}" is not a date (YYYY-MM-DD or ISO-8601)` });
       }
-    });
+    }
     card.title = card.title.replace(/\u0000/g, '');
     if (!card.title) problems.push({ row, message: 'title: empty' });
     else if (card.title.length > 512) problems.push({ row, message: 'title: over 512 characters' });
