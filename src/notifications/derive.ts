@@ -34,8 +34,8 @@ const WATCHED: Partial<Record<ActivityView['type'], string>> = {
   'attachment.deleted': 'deleted an attachment on',
 };
 
-/** The activity types that can tell anyone anything: the notifier reads only these. */
-export const NOTIFYING_TYPES: string[] = Object.keys(WATCHED);
+/** The activity types that can tell anyone anything: the notifier reads only these (a card created with assignees tells them). */
+export const NOTIFYING_TYPES: string[] = [...Object.keys(WATCHED), 'card.created', 'card.copied'];
 
 const quote = (title: string) => `“${title.length > 120 ? `${title.slice(0, 119)}…` : title}”`;
 const excerpt = (text: string) => {
@@ -50,7 +50,7 @@ const excerpt = (text: string) => {
  * person per activity: assigned before mentioned before watched.
  */
 export async function deriveNotifications(db: DbClient, activity: ActivityView): Promise<Candidate[]> {
-  const data = activity.data as { cardId?: number; card?: { title: string; boardId: number }; userId?: number; comment?: { text: string }; to?: { boardId?: number } };
+  const data = activity.data as { cardId?: number; card?: { title: string; boardId: number; memberIds?: number[] }; userId?: number; comment?: { text: string }; to?: { boardId?: number } };
   if (typeof data.cardId !== 'number' || !data.card) return [];
   // A move to another board is recorded on both: told once, from the board it went to.
   if (activity.type === 'card.moved' && data.to?.boardId !== undefined && data.to.boardId !== activity.boardId) return [];
@@ -63,6 +63,10 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView):
   };
 
   if (activity.type === 'card.member_added' && typeof data.userId === 'number') add(data.userId, 'assigned', `${actor} assigned you to ${title}`);
+  // A card made with its assignees (POST with memberIds, a copy, a CSV row) records no card.member_added.
+  if ((activity.type === 'card.created' || activity.type === 'card.copied') && Array.isArray(data.card.memberIds)) {
+    for (const userId of data.card.memberIds) add(userId, 'assigned', `${actor} assigned you to ${title}`);
+  }
 
   // Mentions are matched against the board's members; for anything else the members are read only
   // when someone is to be told (most changes, on cards nobody watches, tell nobody).

@@ -147,8 +147,9 @@ export const notificationSettingsRoutes: FastifyPluginAsyncZod = async (app) => 
 
 /**
  * `POST /unsubscribe/{token}`: the unsubscribe link of notification mail, without signing in and
- * from any origin: the web page `/unsubscribe/<token>` calls it when opened (one click in the
- * mail), and mail clients POST `List-Unsubscribe=One-Click` to it (RFC 8058), form-encoded.
+ * from any origin: the web page `/unsubscribe/<token>` calls it when its button is clicked (never
+ * on opening: mail scanners open links), and mail clients POST `List-Unsubscribe=One-Click` to it
+ * (RFC 8058), form-encoded.
  */
 export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

@@ -78,6 +78,19 @@ describe('notifications', { timeout: 90_000 }, () => {
     expect((await bobApi.get('/api/notifications/unread-count')).json()).toEqual({ unread: 0 });
   });
 
+  it('tells the people a card is created with that they are assigned (a card made with memberIds records no card.member_added)', async () => {
+    const { ada, bob, board, adaApi } = await setUp();
+    const list = (await adaApi.post(`/api/boards/${board.id}/lists`, { name: 'Later' })).json();
+    const res = await adaApi.post(`/api/lists/${list.id}/cards`, { title: 'For Bob', memberIds: [bob.id, ada.id] });
+    expect(res.statusCode).toBe(201);
+    await until(async () => {
+      await t.app.notifications.notifier.scan();
+      return (await t.db.prisma.notification.count({ where: { userId: bob.id, kind: 'assigned' } })) === 1;
+    });
+    // Never the actor, though they assigned themselves too.
+    expect(await t.db.prisma.notification.count({ where: { userId: ada.id } })).toBe(0);
+  });
+
   it('unsubscribes with the mailed link without signing in; later notifications are listed, not mailed', async () => {
     const { bob, adaApi, card } = await setUp();
     await adaApi.put(`/api/cards/${card.id}/members/${bob.id}`);

@@ -116,6 +116,11 @@ describe('notification mail', () => {
 
     const stranger = await openTab(browser, web);
     await stranger.page.goto(new URL(unsubscribe).pathname);
+    // Opening the link changes nothing (mail scanners open links): the person clicks.
+    await stranger.page.getByRole('button', { name: 'Stop notification mail' }).waitFor();
+    const settings = await web.db.prisma.notificationSettings.findUnique({ where: { userId: bob.id } });
+    expect(settings?.mailMentioned ?? true).toBe(true);
+    await stranger.page.getByRole('button', { name: 'Stop notification mail' }).click();
     await stranger.page.getByRole('status').filter({ hasText: `You are unsubscribed: ${bob.email} gets no more notification mail` }).waitFor();
     await stranger.close();
 
