@@ -87,7 +87,10 @@ export async function openTab(
     await context.addCookies([{ name: 'tb_session', value: token, url: web.base, httpOnly: true, sameSite: 'Strict' }]);
   }
   const page = await context.newPage();
-  page.setDefaultTimeout(5_000);
+  // Bounds for a busy 2-core CI box (a page load there has taken over 5 s beside other test files); a passing
+  // test waits no longer for them.
+  page.setDefaultTimeout(10_000);
+  page.setDefaultNavigationTimeout(30_000);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
