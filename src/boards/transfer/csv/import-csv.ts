@@ -108,12 +108,18 @@ async function writeCsvCards(
       RETURNING id, "boardId", "listId", title, description, position, archived, "dueAt", "coverAttachmentId", version, "createdAt", "updatedAt"`;
     // RETURNING follows the rows as inserted, in ORDER BY u.n; matched by list and position to be sure.
     const byPlace = new Map(inserted.map((card) => [`${card.listId}:${card.position}`, card]));
-    for (const { c, listId, position } of rows) {
-      const card = byPlace.get(`${listId}:${position}`)!;
-      const labelIds = [...new Set(c.labels.map((l) => labels.get(key(l))!))].sort((a, b) => a - b);
-      const memberIds = [...new Set(c.members.map((m) => plan.people.get(key(m))).filter((id): id is number => id !== undefined))].sort((a, b) => a - b);
-      if (labelIds.length) await tx.cardLabel.createMany({ data: labelIds.map((labelId) => ({ cardId: card.id, labelId })) });
-      if (memberIds.length) await tx.cardAssignee.createMany({ data: memberIds.map((userId) => ({ cardId: card.id, userId })) });
+    const placed = rows.map(({ c, listId, position }) => ({
+      card: byPlace.get(`${listId}:${position}`)!,
+      listId,
+      labelIds: [...new Set(c.labels.map((l) => labels.get(key(l))!))].sort((a, b) => a - b),
+      memberIds: [...new Set(c.members.map((m) => plan.people.get(key(m))).filter((id): id is number => id !== undefined))].sort((a, b) => a - b),
+    }));
+    // One statement each for all the cards' labels and assignees (a statement per card made a 5,000-row import take minutes).
+    const cardLabels = placed.flatMap((p) => p.labelIds.map((labelId) => ({ cardId: p.card.id, labelId })));
+    const cardAssignees = placed.flatMap((p) => p.memberIds.map((userId) => ({ cardId: p.card.id, userId })));
+    if (cardLabels.length) await tx.cardLabel.createMany({ data: cardLabels });
+    if (cardAssignees.length) await tx.cardAssignee.createMany({ data: cardAssignees });
+    for (const { card, listId, labelIds, memberIds } of placed) {
       const summary = presentCardSummary({
         ...card,
         labels: labelIds.map((labelId) => ({ labelId })),
