@@ -37,11 +37,15 @@ const WATCHED: Partial<Record<ActivityView['type'], string>> = {
 /** The activity types that can tell anyone anything: the notifier reads only these (a card created with assignees tells them). */
 export const NOTIFYING_TYPES: string[] = [...Object.keys(WATCHED), 'card.created', 'card.copied'];
 
-const quote = (title: string) => `“${title.length > 120 ? `${title.slice(0, 119)}…` : title}”`;
-const excerpt = (text: string) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
-};
+/** The text cut to `max` characters with an ellipsis, never through an emoji's surrogate pair (which reads as "�"). */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const part = text.slice(0, max - 1);
+  return `${/[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part}…`;
+}
+
+const quote = (title: string) => `“${shorten(title, 120)}”`;
+const excerpt = (text: string) => shorten(text.replace(/\s+/g, ' ').trim(), 200);
 
 /**
  * Who one committed activity tells, and what: the member assigned (card.member_added), the members

@@ -1,4 +1,5 @@
 import { composeMail, PRODUCT, type ComposedMail } from '../mail/compose.js';
+import { shorten } from './derive.js';
 
 /** A notification as its mail lists it. */
 export interface DigestItem {
@@ -23,7 +24,7 @@ export function composeDigest({ name, items, origin, token }: { name: string; it
   headers: Record<string, string>;
 } {
   const unsubscribeUrl = `${origin}${unsubscribePath(token)}`;
-  const subject = items.length === 1 ? `${items[0]!.text.length > 150 ? `${items[0]!.text.slice(0, 149)}…` : items[0]!.text}` : `${items.length} new notifications on ${PRODUCT}`;
+  const subject = items.length === 1 ? shorten(items[0]!.text, 150) : `${items.length} new notifications on ${PRODUCT}`;
   const mail = composeMail({
     greeting: `Hello ${name},`,
     paragraphs: [items.length === 1 ? 'This happened on your boards:' : `${items.length} things happened on your boards:`],

@@ -27,3 +27,15 @@ describe('@mentions', () => {
     expect(mentionedMembers('no mention here', members)).toEqual([]);
   });
 });
+
+describe('notification texts cut short', () => {
+  it('never cut through an emoji (a lone surrogate reads as "�" in mail subjects and the bell)', async () => {
+    const { shorten } = await import('../../src/notifications/derive.js');
+    const text = `${'a'.repeat(118)}😀 and more`;
+    const cut = shorten(text, 120);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(120);
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(cut)).toBe(false);
+    expect(shorten('short', 120)).toBe('short');
+  });
+});
