@@ -51,6 +51,13 @@ describe('at phone width', () => {
     await page.locator('[data-live="live"]').waitFor();
     await shot(page, 'phone-board');
     expect((await box(page, 'header.top')).height).toBeLessThanOrEqual(64);
+    // Nothing in the header overlaps anything else, and all of it is on screen (the bell once sat on the Menu button).
+    const parts = await Promise.all(['header .brand', 'header .menu-button', 'header .bell-button', 'header .me > button'].map((s) => box(page, s)));
+    for (const [i, a] of parts.entries()) {
+      expect(a.x).toBeGreaterThanOrEqual(0);
+      expect(a.x + a.width).toBeLessThanOrEqual(PHONE.width);
+      for (const b of parts.slice(i + 1)) expect(a.x + a.width <= b.x || b.x + b.width <= a.x, JSON.stringify([a, b])).toBe(true);
+    }
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link', { name: 'API keys' }).isVisible()).toBe(false);
     const menu = page.getByRole('button', { name: 'Menu' });
@@ -58,6 +65,7 @@ describe('at phone width', () => {
     await menu.click();
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     await shot(page, 'phone-menu');
+    await nav.getByRole('link', { name: 'Your account' }).waitFor();
     await nav.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     // Followed, the menu closes again.

@@ -164,6 +164,12 @@ function Shell({ user, path, signOut, children }: { user: User; path: string; si
             {item('/settings/apps', 'Connected apps')}
             {user.siteAdmin && item('/site-admin', 'Users')}
             {user.siteAdmin && item('/site-admin/mail', 'Mail log')}
+            {/* On a phone the header has no room for the name: the account is in the menu instead. */}
+            <li class="phone-only">
+              <a href="/settings/account" onClick={link('/settings/account')} aria-current={path === '/settings/account' ? 'page' : undefined}>
+                Your account
+              </a>
+            </li>
           </ul>
         </nav>
         <div class="me">
