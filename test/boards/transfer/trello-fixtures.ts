@@ -1,12 +1,32 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The folder a local clone was cloned from (CI runs on a fresh clone of the working repository), else null. */
+function clonedFrom(): string | null {
+  try {
+    const url = execFileSync('git', ['-C', ROOT, 'remote', 'get-url', 'origin'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return path.isAbsolute(url) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The real Trello exports in ../shared/fixtures/trello/ (sources and licences in its SOURCES.md),
- * read from there at test time: they are not copied into this repository.
+ * read from there at test time: they are not copied into this repository. Looked for where
+ * TRELLO_FIXTURES names, beside this repository, beside the one a fresh clone was made from, or in
+ * this team's machines' /work/shared; a test
+ * that needs them fails (never skips) when none holds them.
  */
-export const TRELLO_FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/trello');
+export const TRELLO_FIXTURES = (() => {
+  const origin = clonedFrom();
+  const candidates = [process.env.TRELLO_FIXTURES, path.join(ROOT, '../shared/fixtures/trello'), origin && path.join(origin, '../shared/fixtures/trello'), '/work/shared/fixtures/trello'].filter((c): c is string => !!c);
+  return candidates.find((c) => existsSync(path.join(c, 'SOURCES.md'))) ?? candidates[1]!;
+})();
 export const FIXTURE_NAMES = ['trello2planka-simple-project-board', 'trello2md-productivity-workflow', 'gocd-test-drive'] as const;
 
 export function readFixture(name: (typeof FIXTURE_NAMES)[number]): { text: string; json: any } {
