@@ -202,7 +202,7 @@ describe('phone width (375 px)', () => {
     await page.getByRole('link', { name: /number 3/ }).waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     // Creating a board works at this width.
-    await page.getByLabel('Name').fill('From my phone');
+    await page.getByRole('region', { name: 'New board' }).getByLabel('Name').fill('From my phone');
     await page.getByRole('button', { name: 'Create board' }).click();
     await page.getByRole('heading', { name: 'From my phone' }).waitFor();
 
