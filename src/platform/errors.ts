@@ -175,7 +175,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (!current || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
     const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
-    if (typeof e.code === 'string' && ['P1001', 'P1002', 'P1017', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '57014', '53300'].includes(e.code)) {
+    // P2028: a transaction could not start within its wait for a connection, or expired under way: with a database
+    // that stopped answering, the pool's connections are all stuck (seen on a loaded CI box as a 500).
+    if (typeof e.code === 'string' && ['P1001', 'P1002', 'P1017', 'P2028', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '57014', '53300'].includes(e.code)) {
       return true;
     }
     if (e.kind === 'DatabaseNotReachable' || e.kind === 'ConnectionClosed' || e.kind === 'SocketTimeout') return true;

@@ -210,6 +210,11 @@ describe('a database connection closed mid-request', () => {
     expect(answer.status).toBe(503);
     expect(answer.message).toContain('database unavailable');
   });
+
+  it('is 503 too when a transaction cannot start in time (P2028: every pooled connection stuck on a silent server)', () => {
+    const error = new Prisma.PrismaClientKnownRequestError('Transaction API error: Unable to start a transaction in the given time.', { code: 'P2028', clientVersion: '7.10.1' });
+    expect(toAppError(error).status).toBe(503);
+  });
 });
 
 describe('client mistakes are 4xx, never 500', () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   // The product's defaults: ranking by meaning with the built-in sentence encoder, OCR of screenshots.
   // A screenshot's OCR gets time enough on a loaded machine (the default 2 s is for a server's answers).
-  web = await startWebApp({ SEMANTIC_RANKING: 'true', ATTACHMENT_READ_TIMEOUT_MS: '120000' });
+  web = await startWebApp({ SEMANTIC_RANKING: 'true', ATTACHMENT_READ_TIMEOUT_MS: '60000' });
   dir = await mkdtemp(path.join(os.tmpdir(), 'try-box-'));
 }, 60_000);
 afterAll(async () => {
