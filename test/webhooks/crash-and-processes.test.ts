@@ -162,7 +162,7 @@ describe('the server process killed or stopped mid-delivery (embedded database)'
       cli('webhook', 'create', '--workspace', String(workspace.id), '--url', receiver.url, '--events', 'ticket.created'),
     ]);
     w = { workspaceId: String(workspace.id), endpointId: String(endpoint.id), token: token.token as string, secret: endpoint.secret as string };
-  });
+  }, 150_000);
   afterAll(async () => {
     if (alive(server)) {
       server.child.kill('SIGKILL');
@@ -201,7 +201,7 @@ describe('the server process killed or stopped mid-delivery (embedded database)'
     expect(mine).toEqual([expect.objectContaining({ status: 'succeeded', attempts: [expect.objectContaining({ statusCode: 200, succeeded: true })] })]);
     expect(list.every((d) => d.status === 'succeeded')).toBe(true);
     expect(receiver.received).toHaveLength(base + 2);
-  }, 70_000);
+  }, 150_000);
 
   it('SIGTERM during an attempt: the server waits for the answer, exits 0, and the delivery is recorded as succeeded', async () => {
     if (!alive(server)) server = await startServer(env);

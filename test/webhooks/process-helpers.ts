@@ -32,7 +32,9 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 40_000;
+  // A bound, not a measurement: a spawned server compiles with tsx and opens its database, which took over 40 s on a
+  // loaded CI box running three test files at once.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited: ${output}`);
     const up = await fetch(`${base}/healthz`).then(async (res) => {
