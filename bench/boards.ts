@@ -255,6 +255,11 @@ async function seedParts(prisma: ReturnType<typeof openPostgres>['prisma'], boar
 async function countQueries(dbUrl: string, token: string, boards: number[], move: { cardId: number; listId: number }) {
   const db = openPostgres({ url: dbUrl, poolSize: 2 });
   const app = await buildApp({ config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', BOARD_CACHE_MB: '0' }), db });
+  // The notifier reads each committed change in the background, in its own transaction (src/notifications):
+  // its statements are not the request's, but they land inside the counting window. Stopped here, so
+  // what is counted is what a fetch, a move and an edit cost themselves.
+  await app.ready();
+  await app.notifications.notifier.stop();
   // The pool's clients are a subclass of pg.Client with its own query (src/platform/db.ts): count there.
   const probe = await db.pool!.connect();
   const proto = Object.getPrototypeOf(probe) as pg.Client;
