@@ -211,6 +211,10 @@ export const configSchema = z.object({
   NOTIFY_MAIL_BATCH_SECONDS: int(1, 86_400).default(300),
   /** How often each process looks for cards due tomorrow (a sweep that notifies once per due date). */
   NOTIFY_DUE_SWEEP_SECONDS: int(1, 86_400).default(900),
+  /** Read notifications older than this are deleted, and unsubscribe links older than this but each person's newest. */
+  NOTIFY_RETENTION: duration
+    .refine((ms) => ms >= 86_400_000, { message: 'must be at least 1d: a shorter one would empty the notification list within a day of reading it' })
+    .default(duration.parse('90d')),
   LLM_BASE_URL: url(['http:', 'https:']).optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),

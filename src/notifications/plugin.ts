@@ -1,9 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { PRUNE_EVERY_MS } from '../mail/prune-mail.js';
 import { NOTIFYING_TYPES } from './derive.js';
 import { NotificationSignals } from './live.js';
 import { Notifier } from './notifier.js';
+import { pruneNotifications } from './prune-notifications.js';
 import type { OpenStreams } from './stream.js';
 
 declare module 'fastify' {
@@ -42,11 +44,26 @@ export const notificationsPlugin = fp<{ config: Config }>(
     const off = app.events.onCommitted((activity) => {
       if (types.has(activity.type)) notifier.wake();
     });
-    app.addHook('onReady', async () => notifier.start());
+    // NOTIFY_RETENTION, beside the mail log's pruning: at start and every hour.
+    let pruner: NodeJS.Timeout | null = null;
+    let pruning: Promise<unknown> = Promise.resolve();
+    const prune = () => {
+      pruning = pruneNotifications({ db: app.db.prisma, retentionMs: config.NOTIFY_RETENTION }).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not prune old notifications; retrying in an hour'),
+      );
+    };
+    app.addHook('onReady', async () => {
+      notifier.start();
+      prune();
+      pruner = setInterval(prune, PRUNE_EVERY_MS).unref();
+    });
     app.addHook('preClose', async () => {
       off();
+      if (pruner) clearInterval(pruner);
       for (const close of [...streams]) close();
       await notifier.stop();
+      // Before the database closes: a prune under way would otherwise fail and warn.
+      await pruning;
     });
   },
   { name: 'notifications', dependencies: ['db', 'mail', 'event-bus'] },

@@ -171,7 +171,11 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const done = await unsubscribe(app.db.prisma, request.params.token);
-      if (!done) throw notFound('token: this unsubscribe link is not known (it may be from an account that was deleted)');
+      if (!done) {
+        throw notFound(
+          "token: this unsubscribe link is not known: it may be from an old mail (only the link in a person's latest notification mail is kept for good) or from an account that was deleted. Sign in to choose which notifications are mailed to you on your account page.",
+        );
+      }
       return { unsubscribed: true as const, email: done.email };
     },
   );
