@@ -1,7 +1,7 @@
 import type { ActivityView } from '../boards/activity/present-activity.js';
 import type { DbClient } from '../platform/db.js';
 import type { NotificationKind } from '../generated/prisma/client.js';
-import { mentionedMembers } from './mentions.js';
+import { type Mentionable, mentionedMembers } from './mentions.js';
 
 /** One notification to write: who is told, of what kind, and the sentence they read. */
 export interface Candidate {
@@ -48,13 +48,40 @@ const quote = (title: string) => `“${shorten(title, 120)}”`;
 const excerpt = (text: string) => shorten(text.replace(/\s+/g, ' ').trim(), 200);
 
 /**
+ * Of the people an edited comment mentions, those it did not mention before the edit. The text
+ * before it is in the log: the comment's latest earlier activity (comment.created or .updated)
+ * on this board. Not there (the card came from another board, the comment from an import):
+ * those never told of a mention on this card, so that nobody is told twice of one comment.
+ */
+async function newlyMentioned(db: DbClient, activity: ActivityView, commentId: number, cardId: number, mentioned: number[], people: Mentionable[]): Promise<number[]> {
+  // Walks this board's log back from the edit ((boardId, id) index); edits that mention someone are few.
+  const [before] = await db.$queryRaw<{ text: string | null }[]>`
+    SELECT data->'comment'->>'text' AS text FROM "Activity"
+    WHERE "boardId" = ${activity.boardId} AND id < ${activity.id} AND type IN ('comment.created', 'comment.updated')
+      AND data->>'commentId' = ${String(commentId)}
+    ORDER BY id DESC LIMIT 1`;
+  const earlier =
+    typeof before?.text === 'string'
+      ? mentionedMembers(before.text, people)
+      : (await db.notification.findMany({ where: { userId: { in: mentioned }, cardId, kind: 'mentioned' }, select: { userId: true } })).map((n) => n.userId);
+  return mentioned.filter((id) => !earlier.includes(id));
+}
+
+/**
  * Who one committed activity tells, and what: the member assigned (card.member_added), the members
- * @mentioned in a new comment, and the card's watchers (any change to it). Never the actor, and
- * only active users who are members of the board now (who can still see it). One notification per
- * person per activity: assigned before mentioned before watched.
+ * @mentioned in a new comment or newly mentioned by an edit of one, and the card's watchers (any
+ * change to it). Never the actor, and only active users who are members of the board now (who can
+ * still see it). One notification per person per activity: assigned before mentioned before watched.
  */
 export async function deriveNotifications(db: DbClient, activity: ActivityView): Promise<Candidate[]> {
-  const data = activity.data as { cardId?: number; card?: { title: string; boardId: number; memberIds?: number[] }; userId?: number; comment?: { text: string }; to?: { boardId?: number } };
+  const data = activity.data as {
+    cardId?: number;
+    card?: { title: string; boardId: number; memberIds?: number[] };
+    userId?: number;
+    commentId?: number;
+    comment?: { text: string };
+    to?: { boardId?: number };
+  };
   if (typeof data.cardId !== 'number' || !data.card) return [];
   // A move to another board is recorded on both: told once, from the board it went to.
   if (activity.type === 'card.moved' && data.to?.boardId !== undefined && data.to.boardId !== activity.boardId) return [];
@@ -74,14 +101,18 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView):
 
   // Mentions are matched against the board's members; for anything else the members are read only
   // when someone is to be told (most changes, on cards nobody watches, tell nobody).
-  const mentions = activity.type === 'comment.created' && data.comment && /@/.test(data.comment.text) ? data.comment.text : null;
+  const commented = activity.type === 'comment.created' || activity.type === 'comment.updated';
+  const mentions = commented && data.comment && /@/.test(data.comment.text) ? data.comment.text : null;
   const activeMembers = () =>
     db.boardMember.findMany({ where: { boardId: activity.boardId, user: { status: 'active' } }, select: { userId: true, user: { select: { name: true, email: true } } } });
   let members = mentions === null ? null : await activeMembers();
   if (mentions !== null && members) {
-    for (const userId of mentionedMembers(mentions, members.map((m) => ({ userId: m.userId, ...m.user })))) {
-      add(userId, 'mentioned', `${actor} mentioned you on ${title}: “${excerpt(mentions)}”`);
+    const people = members.map((m) => ({ userId: m.userId, ...m.user }));
+    let mentioned = mentionedMembers(mentions, people);
+    if (activity.type === 'comment.updated' && mentioned.length && typeof data.commentId === 'number') {
+      mentioned = await newlyMentioned(db, activity, data.commentId, data.cardId, mentioned, people);
     }
+    for (const userId of mentioned) add(userId, 'mentioned', `${actor} mentioned you on ${title}: “${excerpt(mentions)}”`);
   }
 
   const verb = WATCHED[activity.type];
