@@ -37,6 +37,43 @@ const layerRules = LAYERS.flatMap((layer, i) =>
   }),
 );
 
+/**
+ * Inside boards/ the same one-way rule, a level down (#33). The ground is what every part of
+ * boards shares: the top-level files below (access, policy, rows, schemas, presenters, the card
+ * change every card-part write goes through, …) and the folders activity/ (what follows a commit)
+ * and json/ (card and board JSON built by PostgreSQL). A sub-domain (cards/, lists/, labels/, …,
+ * and the board's own use cases, the other top-level files) stands on the ground only: it never
+ * imports a sibling, so cards/ and checklists/ cannot import each other back. routes/ is the top.
+ */
+const BOARDS_GROUND = [
+  '^src/boards/(access|card-change|context|field-values|metrics|page-cursor|policy|positions|presenters|retry|rows|schemas)\\.ts$',
+  '^src/boards/(activity|json)/',
+];
+
+const boardsRules = [
+  {
+    name: 'boards-ground-imports-ground',
+    comment: "boards/'s ground (BOARDS_GROUND) imports nothing of boards but the ground: what a sub-domain shares moves down into it.",
+    severity: 'error',
+    from: { path: BOARDS_GROUND },
+    to: { path: '^src/boards/', pathNot: BOARDS_GROUND },
+  },
+  {
+    name: 'boards-sub-domains-stand-on-the-ground',
+    comment: 'A boards/ sub-folder (cards/, lists/, …) imports its own files and the ground only: never a sibling, nor a top-level use case (get-board, …). Shared parts move down into the ground.',
+    severity: 'error',
+    from: { path: '^src/boards/(?!routes/|activity/|json/)([^/]+)/' },
+    to: { path: '^src/boards/', pathNot: [...BOARDS_GROUND, '^src/boards/$1/'] },
+  },
+  {
+    name: 'boards-use-cases-stand-on-the-ground',
+    comment: "The board's own use cases (the top-level files outside the ground: get-board, board-cache, …) import each other and the ground, never a sub-folder.",
+    severity: 'error',
+    from: { path: '^src/boards/[^/]+\\.ts$', pathNot: BOARDS_GROUND },
+    to: { path: '^src/boards/[^/]+/', pathNot: BOARDS_GROUND },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -84,6 +121,7 @@ module.exports = {
       to: { path: ['^src/answers/decision/', '^src/answers/learning/', '^src/answers/compose-answer\\.ts$', '^src/answers/conversations/'] },
     },
     ...layerRules,
+    ...boardsRules,
   ],
   options: {
     doNotFollow: { path: ['node_modules', '^src/generated/'] },

@@ -1,5 +1,6 @@
 import type { DbClient } from '../platform/db.js';
-import { cardSummaryCtes, iso, jsonArray, jsonObject, jsonText } from './cards/card-json.js';
+import { cardSummaryCtes } from './json/card-json.js';
+import { iso, jsonArray, jsonObject, jsonText } from './json/compact-json.js';
 
 /**
  * `GET /boards/{id}` built by PostgreSQL as JSON text in one statement, sent as is: the hot path

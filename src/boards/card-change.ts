@@ -1,14 +1,14 @@
-import type { ActivityData, ActivityType, TypedActivity } from '../activity/activity-types.js';
-import { changeBoard, type RecordActivity, type Tx } from '../activity/change-board.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import { conflict, notFound } from '../../platform/errors.js';
-import { requireCard } from '../access.js';
-import { loadFullCard, summaryOf } from './card-json.js';
-import type { BoardContext } from '../context.js';
-import { authorize, type BoardAction } from '../policy.js';
-import { CARD_COLUMNS, type CardRow } from '../rows.js';
-import { RETRY, withRetry } from '../retry.js';
-import type { CardSummaryView, CardView } from '../schemas.js';
+import type { ActivityData, ActivityType, TypedActivity } from './activity/activity-types.js';
+import { changeBoard, type RecordActivity, type Tx } from './activity/change-board.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { conflict, notFound } from '../platform/errors.js';
+import { requireCard } from './access.js';
+import { loadFullCard, summaryOf } from './json/card-json.js';
+import type { BoardContext } from './context.js';
+import { authorize, type BoardAction } from './policy.js';
+import { CARD_COLUMNS, type CardRow } from './rows.js';
+import { RETRY, withRetry } from './retry.js';
+import type { CardSummaryView, CardView } from './schemas.js';
 
 /** If-Match / body `version`: refuse (409) when the card changed since the client read it. */
 export function checkVersion(card: CardRow, expected: number | undefined) {

@@ -1,7 +1,7 @@
 import type { Actor } from '../accounts/credentials/auth.js';
 import type { DbClient } from '../platform/db.js';
 import { requireRole } from './access.js';
-import { loadCardSummaries } from './cards/card-json.js';
+import { loadCardSummaries } from './json/card-json.js';
 
 /** The board's archived lists and archived cards, most recently changed first. */
 export async function listArchived({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {

@@ -1,4 +1,3 @@
-import { avatarUrl } from './attachments/avatars.js';
 import type { BoardRole } from './policy.js';
 import type { CardRow } from './rows.js';
 import type {
@@ -35,6 +34,13 @@ export function presentBoard(
     updatedAt: b.updatedAt.toISOString(),
   };
 }
+
+/**
+ * Where the web app loads a person's picture: GET /api/avatars/{key} (attachments/avatars.ts
+ * serves it). Here, below attachments/, because every presenter of a member needs it; the board
+ * snapshot's SQL (board-snapshot.ts) writes the same URL, and a test holds the two equal.
+ */
+export const avatarUrl = (key: string | null) => (key ? `/api/avatars/${key}` : null);
 
 export function presentMember(m: { userId: number; role: BoardRole; user: { name: string; email: string; avatarKey: string | null } }): MemberView {
   return { userId: m.userId, name: m.user.name, email: m.user.email, role: m.role, avatarUrl: avatarUrl(m.user.avatarKey) };

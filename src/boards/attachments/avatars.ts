@@ -5,6 +5,7 @@ import type { AttachmentStore } from './attachment-store.js';
 import { receiveUpload, type UploadPart } from './attachment-upload.js';
 import { COVER_TYPES } from './card-cover.js';
 import { isStorageKey } from './storage-keys.js';
+import { avatarUrl } from '../presenters.js';
 
 /**
  * A person's avatar picture: kept in the attachment store like a card's files, named on the user
@@ -14,9 +15,6 @@ import { isStorageKey } from './storage-keys.js';
 
 /** An avatar is a small picture: at most this many bytes (or MAX_ATTACHMENT_BYTES, when smaller). */
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
-
-/** Where the web app loads a picture: GET /api/avatars/{key}. */
-export const avatarUrl = (key: string | null) => (key ? `/api/avatars/${key}` : null);
 
 /** Boards that show the user must drop their cached snapshots (a member's avatar is on them). */
 type UserChanged = (userId: number) => Promise<void>;

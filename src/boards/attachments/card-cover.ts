@@ -1,5 +1,5 @@
 import { badRequest } from '../../platform/errors.js';
-import { changeCardParts } from '../cards/card-change.js';
+import { changeCardParts } from '../card-change.js';
 import type { BoardContext } from '../context.js';
 
 /** The attachment types a cover may be: pictures every browser draws (the type is sniffed from the bytes at upload). */

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { crossBoardRefusal, roleRefusal, type BoardAction, type BoardRole } from '../policy.js';
 import { positionRefusal } from '../positions.js';
 import type { CardView } from '../schemas.js';
-import { versionConflict } from './card-change.js';
+import { versionConflict } from '../card-change.js';
 
 /** An activity a card statement recorded, as sql/card-statement.sql's tb_record_activities answers it. */
 type StatementActivity<T extends 'card.moved' | 'card.updated' | 'card.archived'> = Omit<InsertedActivity, 'createdAt' | 'type' | 'data'> & {

@@ -2,7 +2,7 @@ import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { requireCard, requireComment } from '../access.js';
-import { changeCardParts } from './card-change.js';
+import { changeCardParts } from '../card-change.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
 import { presentComment } from '../presenters.js';

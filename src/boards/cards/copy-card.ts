@@ -4,8 +4,8 @@ import { requireCard, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
 import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
-import { fullCard } from './card-change.js';
-import { summaryOf } from './card-json.js';
+import { fullCard } from '../card-change.js';
+import { summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
 
 /**

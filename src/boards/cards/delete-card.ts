@@ -3,7 +3,7 @@ import { requireCard } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
 import { END, lockLists, shiftCards, stillOn } from '../positions.js';
-import { checkVersion, lockCard } from './card-change.js';
+import { checkVersion, lockCard } from '../card-change.js';
 import { RETRY, withRetry } from '../retry.js';
 
 /** Deletes a card (board admins only), closing its gap. */

@@ -2,7 +2,7 @@ import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { requireCard } from '../access.js';
-import { loadFullCard } from './card-json.js';
+import { loadFullCard } from '../json/card-json.js';
 import type { CardView } from '../schemas.js';
 
 /** One card the actor can reach, in full. */

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { boardsVisibleTo } from '../access.js';
-import { loadCardSummaries } from './card-json.js';
+import { loadCardSummaries } from '../json/card-json.js';
 import { decodeCursor, encodeCursor, isCursorId } from '../page-cursor.js';
 
 export interface DueCursor {

@@ -1,5 +1,5 @@
 import type { BoardContext } from '../context.js';
-import { FULL_CARD_SQL } from './card-json.js';
+import { FULL_CARD_SQL } from '../json/card-json.js';
 import type { CardOutcome } from './card-refusal.js';
 import { runCardStatement } from './card-statement.js';
 

@@ -4,9 +4,9 @@ import { requireCard, requireItem } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
 import { END, lockLists, shiftCards, stillOn } from '../positions.js';
-import { fullCard, lockCard } from '../cards/card-change.js';
+import { fullCard, lockCard } from '../card-change.js';
 import { removeItem } from './checklist-rows.js';
-import { summaryOf } from '../cards/card-json.js';
+import { summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
 
 /**

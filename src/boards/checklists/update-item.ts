@@ -1,5 +1,5 @@
 import { requireItem } from '../access.js';
-import { changeCardParts } from '../cards/card-change.js';
+import { changeCardParts } from '../card-change.js';
 import type { BoardContext } from '../context.js';
 import { targetPosition } from '../positions.js';
 import { presentItem } from '../presenters.js';

@@ -1,4 +1,4 @@
-import { changeCardParts } from '../cards/card-change.js';
+import { changeCardParts } from '../card-change.js';
 import type { BoardContext } from '../context.js';
 import { labelOnBoard } from './label-on-board.js';
 

@@ -6,7 +6,7 @@ import { requireList, requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
 import { countLists, END, lockBoards, shiftLists, targetPosition } from '../positions.js';
-import { dropOtherBoardsParts } from '../cards/card-change.js';
+import { dropOtherBoardsParts } from '../card-change.js';
 import { presentList } from '../presenters.js';
 import { RETRY, withRetry } from '../retry.js';
 

@@ -8,7 +8,7 @@ import type { BoardContext } from '../context.js';
 import { type InvitationMailer, recordInvitationMail } from './invitation-mail.js';
 import { authorize, type BoardRole } from '../policy.js';
 import { lockBoards } from '../positions.js';
-import { touchCards } from '../cards/card-change.js';
+import { touchCards } from '../card-change.js';
 import { presentMember } from '../presenters.js';
 import { withRetry } from '../retry.js';
 

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { requireRole } from '../access.js';
-import { loadCardSummaries } from '../cards/card-json.js';
+import { loadCardSummaries } from '../json/card-json.js';
 import type { CardSummaryView } from '../schemas.js';
 
 export type SearchHit = CardSummaryView & { score: number };

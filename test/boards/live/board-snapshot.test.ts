@@ -32,6 +32,8 @@ it('builds in SQL exactly what the presenter builds from Prisma rows (the board 
   await prisma.cardFieldValue.createMany({ data: [{ cardId: cards[0].id, fieldId: estimate.id, value: 2.5 }, { cardId: cards[0].id, fieldId: priority.id, value: 'hi, "gh"' }] });
   await prisma.checklist.create({ data: { cardId: cards[3].id, name: 'Steps', position: 0, items: { create: [{ name: 'one', checked: true, position: 0 }, { name: 'two', position: 1 }] } } });
   await prisma.comment.create({ data: { cardId: cards[3].id, authorId: admin.id, authorName: admin.name, text: 'a comment' } });
+  // One member with a picture: the snapshot writes its URL in SQL, presentMember with avatarUrl().
+  await prisma.user.update({ where: { id: other.id }, data: { avatarKey: `snapshot-avatar-${other.id}`, avatarType: 'image/png' } });
 
   const actor: Actor = { userId: admin.id, name: admin.name, email: admin.email, siteAdmin: false, via: 'key', keyId: null, sessionId: null, permission: 'write', boardIds: null };
   const { board: rows, role } = await getBoard({ db: t.db.prisma, actor, boardId: board.id });
