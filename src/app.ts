@@ -55,6 +55,7 @@ import { apiAuthentication, SESSION_COOKIE, sameOriginOnly, sessionAuthenticatio
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
 import { EventBus, eventBusPlugin } from './boards/activity/event-bus.js';
+import { afterUserChange } from './boards/activity/change-board.js';
 import { boardCachePlugin } from './boards/board-cache.js';
 import { registerBodyRules } from './platform/body-rules.js';
 import { registerCors } from './platform/cors.js';
@@ -265,8 +266,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // here cannot forget it. (In order: the OpenAPI document lists paths as registered.)
       // Invitation and set-up links are opened by people who have no session yet.
       const signUp = acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events, outbox: app.webhooks });
-      // A member's name and address are on every board they belong to: cached boards go, in every process.
-      const userChanged = (userId: number) => app.events.invalidate({ userId });
+      // A member's name and address are on every board they belong to: cached boards go, here at
+      // once; the other processes hear it from the change's own commit (boards/sql/user-changed.sql).
+      const userChanged = afterUserChange(app.events);
       await web.register(joinRoutes, { config, signUp, userChanged });
       await web.register(async (session) => {
         session.addHook('onRequest', sessionAuthentication(config));

@@ -6,9 +6,19 @@ import { setUserStatus } from '../accounts/users/set-user-status.js';
 import { setUserEmail } from '../accounts/email/set-user-email.js';
 import { createSetupLink } from '../accounts/join/create-setup-link.js';
 import { createUserWithInvitations } from '../boards/members/sign-up.js';
+import { afterUserChange } from '../boards/activity/change-board.js';
+import { EventBus } from '../boards/activity/event-bus.js';
 import { defineCommand } from './command.js';
 
 const flag = z.literal(true, { message: 'takes no value' });
+
+/**
+ * What follows a change to a user's name or address, as in the server: the boards' one owner
+ * (afterUserChange). Run inside a server (admin socket), its cached boards go at once; a CLI of
+ * its own keeps none, and the servers hear the change from its own commit
+ * (boards/sql/user-changed.sql), so nothing here is optional and nothing depends on this bus.
+ */
+const userChanged = (events: EventBus | undefined) => afterUserChange(events ?? new EventBus());
 
 export const userCreate = defineCommand({
   name: 'user create',
@@ -31,12 +41,8 @@ function statusCommand(verb: 'block' | 'unblock' | 'delete', status: 'blocked' |
     flags: byEmail,
     run: async ({ db, events }, f) => {
       const user = await findUserByEmail({ db: db.prisma, email: f.email });
-      // The servers' cached boards show a deleted user's address: they drop them.
-      // Without a bus (no server shares this database's events) there is nobody to tell.
-      const userChanged = async (userId: number) => {
-        await events?.invalidate({ userId });
-      };
-      const updated = await setUserStatus({ db: db.prisma, userId: user.id, status, userChanged });
+      // A deleted user's address changes on every board they belong to: see userChanged.
+      const updated = await setUserStatus({ db: db.prisma, userId: user.id, status, userChanged: userChanged(events) });
       return { id: updated.id, status: updated.status };
     },
   });
@@ -49,8 +55,7 @@ export const userSetEmail = defineCommand({
   flags: z.strictObject({ email: s.email, newEmail: s.email }),
   run: async ({ db, events }, f) => {
     const user = await findUserByEmail({ db: db.prisma, email: f.email });
-    const userChanged = events && ((userId: number) => events.invalidate({ userId }));
-    const updated = await setUserEmail({ db: db.prisma, userId: user.id, email: f.newEmail, userChanged });
+    const updated = await setUserEmail({ db: db.prisma, userId: user.id, email: f.newEmail, userChanged: userChanged(events) });
     return { id: updated.id, email: updated.email };
   },
 });

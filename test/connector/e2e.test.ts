@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/answers/agents/create-agent.js';
 import { importArticles } from '../../src/answers/knowledge/upsert-article.js';
 import { setUserStatus } from '../../src/accounts/users/set-user-status.js';
+import { afterUserChange } from '../../src/boards/activity/change-board.js';
 import { createEndpoint } from '../../src/webhooks/create-endpoint.js';
 import { client as apiClient, makeCards, makeList } from '../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
@@ -295,7 +296,7 @@ describe('assistant connector, end to end', () => {
     const { user, browser } = await signedIn();
     const { provider } = await connectAssistant(t, browser);
     expect((await listToolsRaw(provider.saved!.access_token)).status).toBe(200);
-    await setUserStatus({ db: t.db.prisma, userId: user.id, status: 'blocked', userChanged: (userId) => t.app.events.invalidate({ userId }) });
+    await setUserStatus({ db: t.db.prisma, userId: user.id, status: 'blocked', userChanged: afterUserChange(t.app.events) });
     expect((await listToolsRaw(provider.saved!.access_token)).status).toBe(401);
     const refresh = await refreshWith(provider, provider.saved!.refresh_token!);
     expect(refresh.status).toBe(400);

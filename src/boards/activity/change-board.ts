@@ -1,5 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
+import type { UserChanged } from '../../accounts/users/user-changed.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus, StaleData } from './event-bus.js';
 import { z } from 'zod';
@@ -43,11 +44,16 @@ function asPresented(view: ActivityView): object {
 export type InsertedActivity = ActivityRow & { hooked: boolean };
 
 /**
- * Event → what it invalidates in memory: the one table the after-commit step (afterCommit) reads.
- * Every board activity makes its board stale (the board cache's entry, which also holds the
- * members and their roles, so member.removed and member.role_changed need nothing more); a move to
- * another board is recorded on both boards, so both go. A change to a user (name, address, status)
- * has no activity: accounts/ calls app.ts's userChanged, which makes every board they belong to stale.
+ * Event → what it invalidates in memory: the one table the after-commit steps (afterCommit,
+ * afterUserChange) read. Every board activity makes its board stale (the board cache's entry,
+ * which also holds the members and their roles, so member.removed and member.role_changed need
+ * nothing more); a move to another board is recorded on both boards, so both go. A change to a
+ * user (name, address, picture) has no activity and makes every board they belong to stale.
+ *
+ * How the other processes hear of it, in the change's own transaction either way (a NOTIFY that
+ * cannot be queued fails the commit, so nothing is committed unannounced): an activity by
+ * notifyInTransaction or tb_record_activities; a user's change by the trigger in
+ * boards/sql/user-changed.sql, whoever wrote the row.
  */
 export const INVALIDATES = {
   activity: (activity: ActivityView): StaleData[] => [{ boardId: activity.boardId }],
@@ -84,6 +90,18 @@ async function notifyInTransaction(tx: Tx, events: EventBus, activities: { id: n
  */
 function afterCommit(events: EventBus, recorded: ActivityView[]) {
   for (const activity of recorded) events.publish(activity, INVALIDATES.activity(activity));
+}
+
+/**
+ * The one step after a user's name, address or picture changed: accounts/ calls it as its
+ * UserChanged (app.ts, the admin CLI and the avatar routes hand it in; required there, so no
+ * write path can forget it). What the change invalidates (INVALIDATES.userChanged) is dropped in
+ * this process at once, so its next read shows the change; the other processes were told by the
+ * change's own commit (boards/sql/user-changed.sql), not from here after it, where a NOTIFY that
+ * failed could only be logged while they kept serving the old name.
+ */
+export function afterUserChange(events: EventBus): UserChanged {
+  return async (userId) => events.forgetHere(INVALIDATES.userChanged(userId));
 }
 
 /** A board change's transaction: long enough for a change that waits on its boards' locks. */

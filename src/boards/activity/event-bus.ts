@@ -5,7 +5,8 @@ import pg from 'pg';
 import { type ActivityView, presentActivity } from './present-activity.js';
 import type { Database } from '../../platform/db.js';
 
-const CHANNEL = 'tb_board_events';
+/** The LISTEN/NOTIFY channel; boards/sql/user-changed.sql names it too (a test holds the two equal). */
+export const CHANNEL = 'tb_board_events';
 
 /**
  * How often a listening process sends itself a ping on the channel, and how long it may go without
@@ -25,14 +26,15 @@ export const DEAF_AFTER_MS = 1000;
  */
 export type StaleData = { boardId: number } | { userId: number } | { all: true };
 
-/**
- * A notification on the channel: an activity (`id`, with its board `b` so receivers can drop what
- * they keep of it before reading the row; `b` is absent from older senders), or stale data without
- * an activity (`s`).
- */
 /** A follow-up of every activity this process commits (EventBus.onCommitted). */
 export type CommittedHook = (activity: ActivityView) => void;
 
+/**
+ * A notification on the channel: an activity (`id`, with its board `b` so receivers can drop what
+ * they keep of it before reading the row; `b` is absent from older senders), stale data without
+ * an activity (`s`: a user's change, sent by the database itself, boards/sql/user-changed.sql), or
+ * a process's ping to itself (`p`).
+ */
 type Message = { o: string; id: number; b?: number } | { o: string; s: StaleData } | { o: string; p: number };
 
 /**
@@ -53,7 +55,7 @@ export class EventBus {
   private listenedBefore = false;
   /** False only between connectPostgres and its LISTEN, and while the listener is lost. */
   private hearing = true;
-  /** Notifications on their way out: close() waits for them (a CLI process ends right after its command). */
+  /** Pings on their way out: close() waits for them before the pool they use is closed. */
   private readonly sending = new Set<Promise<unknown>>();
   /** When the newest of this process's own pings that came back was sent (null: not pinging: in-process only). */
   private pingHeardSentAt: number | null = null;
@@ -106,12 +108,13 @@ export class EventBus {
   }
 
   /**
-   * Tells this process and the others that data changed without an activity to say so (a user's
-   * name or address, on every board they belong to). Resolves once the notification is sent.
+   * Tells THIS process that data changed without an activity to say so (a user's name, address or
+   * picture, on every board they belong to: change-board.ts afterUserChange). The other processes
+   * are not told from here, after the fact, where a NOTIFY that fails could only be logged: the
+   * change's own transaction told them (boards/sql/user-changed.sql), or it did not commit.
    */
-  async invalidate(stale: StaleData) {
-    this.emitter.emit('stale', stale);
-    await this.send({ o: this.origin, s: stale });
+  forgetHere(stale: StaleData[]) {
+    for (const s of stale) this.emitter.emit('stale', s);
   }
 
   /**
@@ -142,11 +145,12 @@ export class EventBus {
     const sent = this.notify(JSON.stringify(message)).then(
       () => undefined,
       (error: unknown) => {
-        // Other processes miss this change until their listener reconnects or their cache's 60 s
-        // backstop: worth a warning, once in a while (a database outage fails every one).
+        // Only pings are sent from here (changes are announced by their own transactions): a
+        // ping that fails leaves this process deaf after DEAF_AFTER_MS, so its cache stops
+        // serving. Worth a warning, once in a while (a database outage fails every one).
         if (Date.now() - this.lastNotifyWarning < 10_000) return;
         this.lastNotifyWarning = Date.now();
-        this.log?.warn({ err: error }, 'could not tell other processes of a change (NOTIFY failed)');
+        this.log?.warn({ err: error }, 'could not send a ping on the event channel (NOTIFY failed)');
       },
     );
     this.sending.add(sent);

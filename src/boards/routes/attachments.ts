@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { MAX_ID, id } from '../../platform/schemas.js';
+import { afterUserChange } from '../activity/change-board.js';
 import { sendAttachment, settleUploadBody } from '../attachments/attachment-http.js';
 import type { UploadPart } from '../attachments/attachment-upload.js';
 import { createAttachment, deleteAttachment, findAttachment } from '../attachments/attachments.js';
@@ -63,7 +64,8 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       done(new AppError(415, 'unsupported_media_type', 'content-type: must be multipart/form-data, with the file in a field named file'), undefined),
     );
     scope.addHook('onSend', settleUploadBody);
-    const userChanged = (userId: number) => app.events.invalidate({ userId });
+    // The avatar is on every board the user belongs to: those boards' cached snapshots go.
+    const userChanged = afterUserChange(app.events);
 
     scope.withTypeProvider<ZodTypeProvider>().put(
       '/account/avatar',
@@ -243,7 +245,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       },
     },
     async (request) => {
-      await removeAvatar({ db: app.db.prisma, userId: request.actor.userId, store: app.attachments, userChanged: (userId) => app.events.invalidate({ userId }) });
+      await removeAvatar({ db: app.db.prisma, userId: request.actor.userId, store: app.attachments, userChanged: afterUserChange(app.events) });
       return { avatarUrl: null };
     },
   );

@@ -46,6 +46,19 @@ function staleOnTwo(match: (stale: StaleData) => boolean) {
   });
 }
 
+/** `heard`, or a failure naming `what` after a bound generous for a loaded 2-core box. */
+async function within<T>(heard: Promise<T>, what: string, ms = 15_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`instance two never heard ${what} (${ms} ms)`)), ms);
+  });
+  try {
+    return await Promise.race([heard, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function cachedOnTwo() {
   const user = await makeUser(one.db);
   const board = await makeBoard(one.db, user.id);
@@ -107,6 +120,65 @@ it.runIf(onPostgres)('drops a board on the other instance when a member renames 
   await deleted;
   const emails = (await two.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: auth })).json().members.map((m: { email: string }) => m.email);
   expect(emails).toContain(`deleted-${other.id}@deleted.invalid`);
+});
+
+it.runIf(onPostgres)("drops a renamed member's boards on the other instance even when the instance that renamed them cannot send a notification", async () => {
+  const { user, getTwo } = await cachedOnTwo();
+  const session = await loginCookie(one.app, user.email, user.password);
+  // From here on every NOTIFY instance one sends itself after a commit fails (its pings too): a
+  // user's change is announced by its own transaction, so it must not depend on them.
+  const bus = one.app.events as unknown as { notify: (payload: string) => Promise<unknown> };
+  const notify = bus.notify;
+  bus.notify = () => Promise.reject(new Error('NOTIFY failed (test)'));
+  const renamed = staleOnTwo((stale) => 'userId' in stale && stale.userId === user.id);
+  try {
+    expect((await one.app.inject({ method: 'PATCH', url: '/account', headers: session, payload: { name: 'Renamed Unheard' } })).statusCode).toBe(200);
+    await within(renamed, 'the rename');
+  } finally {
+    bus.notify = notify;
+  }
+  expect((await getTwo()).json().members[0].name).toBe('Renamed Unheard');
+});
+
+it.runIf(onPostgres)("drops a user's boards on the other instance when no application code tells it: the CLI without a bus, SQL typed by hand", async () => {
+  const { user, getTwo } = await cachedOnTwo();
+  const cliDb = openPostgres({ url, poolSize: 1 });
+  const newEmail = `moved-${user.id}@example.test`;
+  const moved = staleOnTwo((stale) => 'userId' in stale && stale.userId === user.id);
+  try {
+    const outcome = await runCommand(['user', 'set-email', '--email', user.email, '--new-email', newEmail], { db: cliDb, config: one.config });
+    expect(outcome.exitCode).toBe(0);
+  } finally {
+    await cliDb.close();
+  }
+  await within(moved, 'the new address');
+  expect((await getTwo()).json().members[0].email).toBe(newEmail);
+
+  const renamed = staleOnTwo((stale) => 'userId' in stale && stale.userId === user.id);
+  await one.db.pool!.query('UPDATE "User" SET name = $1 WHERE id = $2', ['Renamed By Hand', user.id]);
+  await within(renamed, 'the rename by hand');
+  expect((await getTwo()).json().members[0].name).toBe('Renamed By Hand');
+});
+
+it.runIf(onPostgres)('fails a board change whose NOTIFY cannot be queued rather than commit it unannounced', async () => {
+  const owner = await makeUser(one.db);
+  const member = await makeUser(one.db);
+  const board = await makeBoard(one.db, owner.id, [{ userId: member.id, role: 'member' }]);
+  const { auth: ownerAuth } = await makeKey(one.db, owner.id);
+  const { auth: memberAuth } = await makeKey(one.db, member.id);
+  const getTwo = () => two.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: memberAuth });
+  expect((await getTwo()).statusCode).toBe(200);
+  // PostgreSQL refuses a channel name over 63 bytes: the removal's own pg_notify fails.
+  Object.defineProperty(one.app.events, 'notifyTarget', { configurable: true, get: () => ['x'.repeat(80), 'test'] });
+  try {
+    const removed = await one.app.inject({ method: 'DELETE', url: `/api/boards/${board.id}/members/${member.id}`, headers: ownerAuth });
+    expect(removed.statusCode).toBeGreaterThanOrEqual(500);
+  } finally {
+    delete (one.app.events as unknown as { notifyTarget?: unknown }).notifyTarget;
+  }
+  // Nothing committed, so what two serves is not stale: the member is still one.
+  expect(await one.db.prisma.boardMember.count({ where: { boardId: board.id, userId: member.id } })).toBe(1);
+  expect((await getTwo()).statusCode).toBe(200);
 });
 
 it.runIf(onPostgres)('serves nothing from memory while its listener is lost, and forgets everything when it is back', async () => {

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHANNEL } from '../../../src/boards/activity/event-bus.js';
 import { BOARD_CACHE_MAX_AGE_MS, BoardCache } from '../../../src/boards/board-cache.js';
 import type { BoardSnapshot } from '../../../src/boards/board-snapshot.js';
 import { getBoardJson } from '../../../src/boards/get-board.js';
@@ -121,6 +123,12 @@ describe('GET /boards/{id} from the per-process cache', () => {
     expect(deleted.statusCode).toBe(204);
     const emails = (await get(board.id, keys.admin.auth)).json().members.map((m: { email: string }) => m.email);
     expect(emails).toContain(`deleted-${member.id}@deleted.invalid`);
+  });
+
+  it("announces a user's change on the event bus's channel from the database itself (the trigger in user-changed.sql)", () => {
+    // The trigger cannot import CHANNEL: the two names are held equal here.
+    const sql = readFileSync(new URL('../../../src/boards/sql/user-changed.sql', import.meta.url), 'utf8');
+    expect(sql).toContain(`pg_notify('${CHANNEL}', `);
   });
 
   it('queries every time with BOARD_CACHE_MB=0', async () => {
