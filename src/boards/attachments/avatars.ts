@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { sniffMimeType } from './attachment-sniff.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { receiveUpload, type UploadPart } from './attachment-upload.js';
-import { COVER_TYPES } from './card-cover.js';
+import { COVER_TYPES } from './cover-types.js';
 import { isStorageKey } from './storage-keys.js';
 import { avatarUrl } from '../presenters.js';
 

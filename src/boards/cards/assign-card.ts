@@ -4,7 +4,7 @@ import { changeCardParts } from '../card-change.js';
 import type { BoardContext } from '../context.js';
 
 /** Assigns a member of the card's board to it; idempotent. */
-export async function addAssignee(ctx: BoardContext & { cardId: number; userId: number }) {
+export async function assignCard(ctx: BoardContext & { cardId: number; userId: number }) {
   // The membership is held (shared) until the commit: a removal from the board waits, then
   // finds this assignment and undoes it; or it went first, and the user is no member here.
   let isMember = false;

@@ -3,7 +3,7 @@ import type { PrismaClient } from '../../platform/db.js';
 import { changeBoard } from '../activity/change-board.js';
 import { EventBus } from '../activity/event-bus.js';
 import type { Outbox } from '../../webhooks/outbox.js';
-import { acceptInvitations } from './members.js';
+import { acceptInvitations } from './accept-invitations.js';
 
 /**
  * The boards' part of a sign-up: the new user becomes a member of the boards its address was

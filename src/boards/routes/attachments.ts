@@ -8,8 +8,11 @@ import { MAX_ID, id } from '../../platform/schemas.js';
 import { afterUserChange } from '../activity/change-board.js';
 import { sendAttachment, settleUploadBody } from '../attachments/attachment-http.js';
 import type { UploadPart } from '../attachments/attachment-upload.js';
-import { createAttachment, deleteAttachment, findAttachment } from '../attachments/attachments.js';
-import { COVER_TYPES, removeCardCover, setCardCover } from '../attachments/card-cover.js';
+import { createAttachment } from '../attachments/create-attachment.js';
+import { deleteAttachment } from '../attachments/delete-attachment.js';
+import { COVER_TYPES } from '../attachments/cover-types.js';
+import { removeCardCover } from '../attachments/remove-card-cover.js';
+import { setCardCover } from '../attachments/set-card-cover.js';
 import { getAttachment } from '../attachments/get-attachment.js';
 import { findAvatar, findOwnAvatar, MAX_AVATAR_BYTES, removeAvatar, setAvatar } from '../attachments/avatars.js';
 import { notFound } from '../../platform/errors.js';
@@ -153,7 +156,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       },
     },
     async (request, reply) => {
-      const attachment = await findAttachment({ db: app.db.prisma, actor: request.actor, attachmentId: request.params.id });
+      const attachment = await getAttachment({ db: app.db.prisma, actor: request.actor, attachmentId: request.params.id });
       return sendAttachment(request, reply, app.attachments, attachment);
     },
   );

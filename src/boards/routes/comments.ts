@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
-import { createComment, deleteComment, listComments, updateComment } from '../cards/comments.js';
+import { createComment } from '../comments/create-comment.js';
+import { deleteComment } from '../comments/delete-comment.js';
+import { listComments } from '../comments/list-comments.js';
+import { updateComment } from '../comments/update-comment.js';
 import * as s from '../schemas.js';
 import { boardContext, cardContext, ifMatch } from './context.js';
 

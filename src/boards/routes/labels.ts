@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { addAssignee } from '../cards/assign-card.js';
+import { assignCard } from '../cards/assign-card.js';
 import { addCardLabel } from '../labels/add-card-label.js';
 import { createLabel } from '../labels/create-label.js';
 import { deleteLabel } from '../labels/delete-label.js';
-import { removeAssignee } from '../cards/unassign-card.js';
+import { unassignCard } from '../cards/unassign-card.js';
 import { removeCardLabel } from '../labels/remove-card-label.js';
 import { updateLabel } from '../labels/update-label.js';
 import { getLabel } from '../labels/get-label.js';
@@ -118,7 +118,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { card } = await addAssignee({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
+      const { card } = await assignCard({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
       return sendCard(reply, card);
     },
   );
@@ -127,7 +127,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cards/:id/members/:userId',
     { schema: { operationId: 'removeCardMember', tags: ['assignees'], summary: 'Unassign a user from the card (idempotent)', params: s.cardMemberParams, headers: ifMatch, response: noContent } },
     async (request, reply) => {
-      await removeAssignee({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
+      await unassignCard({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
       return reply.status(204).send(null);
     },
   );

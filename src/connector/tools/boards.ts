@@ -4,7 +4,7 @@ import { createChecklist } from '../../boards/checklists/create-checklist.js';
 import { getCard } from '../../boards/cards/get-card.js';
 import { moveCard } from '../../boards/cards/move-card.js';
 import { updateCard } from '../../boards/cards/update-card.js';
-import { createComment } from '../../boards/cards/comments.js';
+import { createComment } from '../../boards/comments/create-comment.js';
 import { createCard } from '../../boards/cards/create-card.js';
 import { getBoardJson } from '../../boards/get-board.js';
 import { listActivity } from '../../boards/list-activity.js';

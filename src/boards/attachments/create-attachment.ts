@@ -1,7 +1,4 @@
-import type { Actor } from '../../accounts/credentials/auth.js';
-import type { DbClient } from '../../platform/db.js';
-import { notFound } from '../../platform/errors.js';
-import { requireAttachment, requireCard } from '../access.js';
+import { requireCard } from '../access.js';
 import { sniffMimeType } from './attachment-sniff.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { receiveUpload, type UploadPart } from './attachment-upload.js';
@@ -38,24 +35,4 @@ export async function createAttachment(
     await upload.blob.discard().catch(() => {});
     throw error;
   }
-}
-
-/** An attachment the actor may read (any role on its board), for download. */
-export async function findAttachment({ db, actor, attachmentId }: { db: DbClient; actor: Actor; attachmentId: number }) {
-  const { row, role } = await requireAttachment(db, actor, attachmentId);
-  authorize(actor, 'board.read', role);
-  return row;
-}
-
-/**
- * Deletes an attachment (admins and members; activity `attachment.deleted`). Its file goes with
- * the row's "DeletedFile" entry, on the store's next purge.
- */
-export async function deleteAttachment(ctx: BoardContext & { attachmentId: number }) {
-  const { row } = await requireAttachment(ctx.db, ctx.actor, ctx.attachmentId);
-  await changeCardParts({ ...ctx, cardId: row.cardId }, 'attachment.write', async (tx, card) => {
-    const { count } = await tx.attachment.deleteMany({ where: { id: row.id, cardId: card.id } });
-    if (count === 0) throw notFound('attachment: not found');
-    return { activity: { type: 'attachment.deleted', data: { attachmentId: row.id } }, result: null };
-  });
 }

@@ -1,58 +1,12 @@
 import { changeBoard } from '../activity/change-board.js';
-import type { Actor } from '../../accounts/credentials/auth.js';
-import type { DbClient } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
 import { requireList, requireRole } from '../access.js';
+import { dropOtherBoardsParts } from '../card-change.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
 import { countLists, END, lockBoards, shiftLists, targetPosition } from '../positions.js';
-import { dropOtherBoardsParts } from '../card-change.js';
 import { presentList } from '../presenters.js';
 import { RETRY, withRetry } from '../retry.js';
-
-/** The board's non-archived lists by position. */
-export async function listLists({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
-  await requireRole(db, actor, boardId);
-  return db.list.findMany({ where: { boardId, archived: false }, orderBy: { position: 'asc' } });
-}
-
-/** A new list at `position` (default: the end). */
-export async function createList(ctx: BoardContext & { boardId: number; name: string; position?: number | undefined }) {
-  const role = await requireRole(ctx.db, ctx.actor, ctx.boardId);
-  authorize(ctx.actor, 'list.write', role);
-  return changeBoard(ctx, async (tx, record) => {
-    await lockBoards(tx, [ctx.boardId]);
-    const position = targetPosition(ctx.position, await countLists(tx, ctx.boardId));
-    await shiftLists(tx, ctx.boardId, position, END, 1);
-    const list = await tx.list.create({ data: { boardId: ctx.boardId, name: ctx.name, position } });
-    await record({ boardId: ctx.boardId, type: 'list.created', data: { listId: list.id, list: presentList(list) } });
-    return list;
-  });
-}
-
-/** Renames a list, or archives / restores it (restored at the end). */
-export async function updateList(ctx: BoardContext & { listId: number; name?: string | undefined; archived?: boolean | undefined }) {
-  return withRetry(async () => {
-    const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
-    authorize(ctx.actor, 'list.write', role);
-    return changeBoard(ctx, async (tx, record) => {
-      await lockBoards(tx, [list.boardId]);
-      const current = await tx.list.findUniqueOrThrow({ where: { id: list.id } });
-      if (current.boardId !== list.boardId) return RETRY; // moved to another board meanwhile
-      let position = current.position;
-      if (ctx.archived === true && !current.archived) await shiftLists(tx, current.boardId, current.position + 1, END, -1);
-      if (ctx.archived === false && current.archived) position = await countLists(tx, current.boardId);
-      const updated = await tx.list.update({ where: { id: list.id }, data: { name: ctx.name, archived: ctx.archived, position } });
-      const archivedNow = ctx.archived === true && !current.archived;
-      await record({
-        boardId: updated.boardId,
-        type: archivedNow ? 'list.archived' : 'list.updated',
-        data: { listId: updated.id, list: presentList(updated) },
-      });
-      return updated;
-    });
-  });
-}
 
 /**
  * Moves a list to `position` on its board or on another board the actor may write to (its cards

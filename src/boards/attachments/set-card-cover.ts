@@ -1,9 +1,7 @@
 import { badRequest } from '../../platform/errors.js';
 import { changeCardParts } from '../card-change.js';
 import type { BoardContext } from '../context.js';
-
-/** The attachment types a cover may be: pictures every browser draws (the type is sniffed from the bytes at upload). */
-export const COVER_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+import { COVER_TYPES } from './cover-types.js';
 
 /**
  * Shows one of the card's image attachments on its tile (admins and members; activity
@@ -19,15 +17,6 @@ export async function setCardCover(ctx: BoardContext & { cardId: number; attachm
     }
     if (card.coverAttachmentId === ctx.attachmentId) return { activity: null, result: null };
     await tx.card.update({ where: { id: card.id }, data: { coverAttachmentId: ctx.attachmentId } });
-    return { activity: { type: 'card.updated', data: { listId: card.listId } }, result: null };
-  });
-}
-
-/** Takes the cover off a card (admins and members; idempotent; activity `card.updated` when it had one). */
-export async function removeCardCover(ctx: BoardContext & { cardId: number; expectedVersion?: number | undefined }) {
-  return changeCardParts(ctx, 'card.write', async (tx, card) => {
-    if (card.coverAttachmentId === null) return { activity: null, result: null };
-    await tx.card.update({ where: { id: card.id }, data: { coverAttachmentId: null } });
     return { activity: { type: 'card.updated', data: { listId: card.listId } }, result: null };
   });
 }

@@ -1,27 +1,18 @@
 import { generateToken, hashToken } from '../../accounts/credentials/tokens.js';
-import { changeBoard, type RecordActivity, type Tx } from '../activity/change-board.js';
-import type { Actor } from '../../accounts/credentials/auth.js';
-import type { DbClient } from '../../platform/db.js';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { changeBoard } from '../activity/change-board.js';
+import { AppError, badRequest, conflict } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { type InvitationMailer, recordInvitationMail } from './invitation-mail.js';
+import type { listMembers } from './list-members.js';
+import { withUser } from './member-rows.js';
 import { authorize, type BoardRole } from '../policy.js';
 import { lockBoards } from '../positions.js';
-import { touchCards } from '../card-change.js';
 import { presentMember } from '../presenters.js';
-import { withRetry } from '../retry.js';
 
 /** How long an invitation (and its link) is valid. */
 export const INVITATION_DAYS = 14;
 const DAY_MS = 86_400_000;
-const withUser = { user: { select: { name: true, email: true, avatarKey: true } } } as const;
-
-/** A board's members, in the order they joined. */
-export async function listMembers({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
-  await requireRole(db, actor, boardId);
-  return db.boardMember.findMany({ where: { boardId }, include: withUser, orderBy: { createdAt: 'asc' } });
-}
 
 export type AddMemberResult =
   | { kind: 'member'; member: Awaited<ReturnType<typeof listMembers>>[number] }
@@ -86,63 +77,4 @@ export async function addMember(
   });
   if (mailed) ctx.mailer!.mail.wake();
   return result;
-}
-
-/** The board must keep an admin: refuses (409) a change that would leave it with none. */
-async function keepAnAdmin(tx: Tx, boardId: number, userId: number) {
-  const admins = await tx.boardMember.count({ where: { boardId, role: 'admin', userId: { not: userId } } });
-  if (admins === 0) throw conflict('members: a board keeps at least one admin');
-}
-
-async function requireMember(tx: Tx, boardId: number, userId: number) {
-  const member = await tx.boardMember.findUnique({ where: { boardId_userId: { boardId, userId } }, include: withUser });
-  if (!member) throw notFound('member: not found');
-  return member;
-}
-
-/** Changes a member's role (admins only); demoting the last admin is a 409. */
-export async function updateMember(ctx: BoardContext & { boardId: number; userId: number; role: BoardRole }) {
-  const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
-  authorize(ctx.actor, 'members.manage', actorRole);
-  return changeBoard(ctx, async (tx, record) => {
-    await lockBoards(tx, [ctx.boardId]);
-    const member = await requireMember(tx, ctx.boardId, ctx.userId);
-    if (member.role === 'admin' && ctx.role !== 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
-    const updated = await tx.boardMember.update({
-      where: { boardId_userId: { boardId: ctx.boardId, userId: ctx.userId } },
-      data: { role: ctx.role },
-      include: withUser,
-    });
-    await record({ boardId: ctx.boardId, type: 'member.updated', data: { userId: ctx.userId, member: presentMember(updated), from: { role: member.role } } });
-    return updated;
-  });
-}
-
-/** Removes a member (admins only); removing the last admin is a 409. */
-export async function removeMember(ctx: BoardContext & { boardId: number; userId: number }) {
-  const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
-  authorize(ctx.actor, 'members.manage', actorRole);
-  await withRetry(() => changeBoard(ctx, async (tx, record) => {
-    await lockBoards(tx, [ctx.boardId]);
-    const member = await requireMember(tx, ctx.boardId, ctx.userId);
-    if (member.role === 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
-    await tx.boardMember.delete({ where: { boardId_userId: { boardId: ctx.boardId, userId: ctx.userId } } });
-    // Leaving a board unassigns the user's cards there.
-    const assigned = await tx.cardAssignee.findMany({ where: { userId: ctx.userId, card: { boardId: ctx.boardId } }, select: { cardId: true } });
-    const cardIds = assigned.map((a) => a.cardId);
-    await touchCards(tx, cardIds);
-    await tx.cardAssignee.deleteMany({ where: { userId: ctx.userId, cardId: { in: cardIds } } });
-    await record({ boardId: ctx.boardId, type: 'member.removed', data: { userId: ctx.userId, member: presentMember(member), unassignedCardIds: cardIds } });
-  }));
-}
-
-/** Turns a new user's pending, unexpired invitations into memberships (`member.added` on each board). */
-export async function acceptInvitations(tx: Tx, record: RecordActivity, user: { id: number; email: string; name: string }) {
-  const invitations = await tx.invitation.findMany({ where: { email: user.email, expiresAt: { gt: new Date() } } });
-  for (const inv of invitations) {
-    const member = await tx.boardMember.create({ data: { boardId: inv.boardId, userId: user.id, role: inv.role }, include: withUser });
-    await record({ boardId: inv.boardId, type: 'member.added', data: { userId: user.id, member: presentMember(member), invitation: true } });
-  }
-  await tx.invitation.deleteMany({ where: { email: user.email } });
-  return invitations.length;
 }
