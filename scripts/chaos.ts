@@ -4,13 +4,17 @@
  * server (restarted at once) with `pg_ctl stop -m immediate` of PostgreSQL (started again a few
  * seconds later; the server must recover by itself). Part 2 runs it on the embedded database and
  * kills it `--embedded-cycles` times. Throughout, clients create cards, move them between and
- * within lists and create tickets (whose ticket.created webhooks go to a receiver here). Then:
- * every acknowledged write is present, every list's positions are 0..n-1, and every ticket's
- * webhook arrived. Prints the results as Markdown and exits 1 when a check fails.
+ * within lists, create tickets (whose ticket.created webhooks go to a receiver here), invite new
+ * addresses to the board and assign a second member to cards (the invitations and the
+ * notification batches are mailed to a loopback SMTP server here that takes `--smtp-delay` to
+ * answer each mail, so disruptions land mid-send). Then: every acknowledged write is present,
+ * every list's positions are 0..n-1, every ticket's webhook arrived, and every acknowledged
+ * invitation and assignment was mailed, once as a message (resent copies keep its Message-ID).
+ * Prints the results as Markdown and exits 1 when a check fails.
  *
  * Usage: npm run chaos -- [--part all|pg|embedded] [--clients 8] [--pg-cycles 6]
- *   [--embedded-cycles 8] [--interval 6] [--pg-down 4] [--webhook-wait 60] [--start-timeout 20]
- *   (times in seconds)
+ *   [--embedded-cycles 8] [--interval 6] [--pg-down 4] [--webhook-wait 60] [--mail-wait 90]
+ *   [--smtp-delay 0.4] [--start-timeout 20]   (times in seconds)
  */
 import { parseArgs } from 'node:util';
 import { installCleanupHandlers } from './chaos/cleanup.js';
@@ -27,6 +31,8 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '6' },
     'pg-down': { type: 'string', default: '4' },
     'webhook-wait': { type: 'string', default: '60' },
+    'mail-wait': { type: 'string', default: '90' },
+    'smtp-delay': { type: 'string', default: '0.4' },
     'start-timeout': { type: 'string', default: '20' },
     'request-timeout': { type: 'string', default: '15' },
   },
@@ -51,6 +57,8 @@ const base: Omit<PartOptions, 'cycles'> = {
   intervalMs: number('interval', 0.5) * 1000,
   pgDownMs: number('pg-down', 0.5) * 1000,
   webhookWaitMs: number('webhook-wait', 1) * 1000,
+  mailWaitMs: number('mail-wait', 1) * 1000,
+  smtpDelayMs: number('smtp-delay', 0) * 1000,
   startTimeoutMs: number('start-timeout', 1) * 1000,
   requestTimeoutMs: number('request-timeout', 1) * 1000,
 };

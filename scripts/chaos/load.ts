@@ -1,6 +1,8 @@
 /**
- * The load: concurrent clients that create cards, move them between and within lists and create
- * tickets, recording what the server acknowledged (2xx) and how every other request ended.
+ * The load: concurrent clients that create cards, move them between and within lists, create
+ * tickets, invite new addresses to the board and assign a second member to their cards (both of
+ * which cause mail: the invitation, and a notification batch), recording what the server
+ * acknowledged (2xx) and how every other request ended.
  *
  * How a request ended decides what it may have done:
  * - `ack` (2xx): committed (the server commits before it answers);
@@ -18,6 +20,8 @@ export interface Target {
   workspaceToken: string;
   boardId: number;
   listIds: number[];
+  /** The board member the clients assign to their cards (told of it by mail). */
+  assignee: { id: number; email: string };
 }
 
 export type Outcome = 'ack' | 'refused' | 'reset' | 'timeout' | 's503' | 's429' | 's4xx' | 's5xx';
@@ -36,6 +40,8 @@ export interface CardRecord {
   title: string;
   createdIn: number;
   moves: MoveRecord[];
+  /** How assigning `Target.assignee` to it ended, once tried (each card is assigned at most once). */
+  assigned?: Outcome;
 }
 
 /** A request that answered something that is a defect or unexpected, kept for the report. */
@@ -48,7 +54,8 @@ export interface Oddity {
   requestId: string | null;
 }
 
-type Op = 'card.create' | 'card.move' | 'ticket.create';
+type Op = 'card.create' | 'card.move' | 'ticket.create' | 'invite' | 'assign';
+export const OPS: Op[] = ['card.create', 'card.move', 'ticket.create', 'invite', 'assign'];
 
 export class Ledger {
   /** Cards whose creation was acknowledged, by id. */
@@ -58,11 +65,16 @@ export class Ledger {
   /** Tickets whose creation was acknowledged: id → subject. */
   readonly tickets = new Map<number, string>();
   readonly ambiguousTicketSubjects = new Set<string>();
+  /** Addresses whose invitation was acknowledged (202), and those that may have been invited without one. */
+  readonly invited = new Set<string>();
+  readonly ambiguousInvited = new Set<string>();
   /** Counts by operation and outcome. */
   readonly counts: Record<Op, Record<Outcome, number>> = {
     'card.create': zeroCounts(),
     'card.move': zeroCounts(),
     'ticket.create': zeroCounts(),
+    invite: zeroCounts(),
+    assign: zeroCounts(),
   };
   /** When each request started and ended and how (for recovery times and failures per disruption). */
   readonly timeline: { start: number; at: number; outcome: Outcome }[] = [];
@@ -119,8 +131,9 @@ async function call(ledger: Ledger, method: string, url: string, token: string, 
   try {
     const res = await fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      // No body, no content type: Fastify refuses an empty JSON body.
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(timeoutMs),
     });
     status = res.status;
@@ -174,7 +187,8 @@ export function startLoad(target: Target, ledger: Ledger, options: LoadOptions) 
     while (!stopped) {
       const r = Math.random();
       let answer: Answer;
-      if (own.length < 3 || r < 0.35) {
+      const unassigned = own.filter((c) => c.assigned === undefined);
+      if (own.length < 3 || r < 0.3 || (r >= 0.9 && !unassigned.length)) {
         const listId = pick(target.listIds);
         const title = `${options.tag}-c${client}-${seq++}`;
         const body = Math.random() < 0.3 ? { title, position: 0 } : { title };
@@ -187,7 +201,7 @@ export function startLoad(target: Target, ledger: Ledger, options: LoadOptions) 
           ledger.cards.set(card.id, record);
           own.push(record);
         } else if (AMBIGUOUS.has(answer.outcome)) ledger.ambiguousCardTitles.add(title);
-      } else if (r < 0.85) {
+      } else if (r < 0.7) {
         const card = pick(own);
         const listId = pick(target.listIds); // the card's own list a third of the time: a move within it
         const body = Math.random() < 0.5 ? { listId, position: 0 } : { listId };
@@ -198,6 +212,20 @@ export function startLoad(target: Target, ledger: Ledger, options: LoadOptions) 
           const moved = answer.json as { listId: number; position: number };
           if (moved.listId !== listId) ledger.contradictions.push(`card ${card.id} moved to list ${listId}, answered list ${moved.listId}`);
         }
+      } else if (r >= 0.9) {
+        const card = pick(unassigned);
+        answer = await call(ledger, 'PUT', `${target.base}/api/cards/${card.id}/members/${target.assignee.id}`, target.key, undefined, options.timeoutMs);
+        ledger.record('assign', answer);
+        card.assigned = answer.outcome;
+      } else if (r >= 0.8) {
+        const email = `${options.tag}-i${client}-${seq++}@example.com`;
+        answer = await call(ledger, 'POST', `${target.base}/api/boards/${target.boardId}/members`, target.key, { email, role: 'member' }, options.timeoutMs);
+        ledger.record('invite', answer);
+        if (answer.outcome === 'ack') {
+          const invitation = (answer.json as { invitation?: { email: string; mailed: boolean } }).invitation;
+          if (!invitation?.mailed || invitation.email !== email) ledger.contradictions.push(`invitation of ${email} answered ${JSON.stringify(answer.json).slice(0, 200)}`);
+          ledger.invited.add(email);
+        } else if (AMBIGUOUS.has(answer.outcome)) ledger.ambiguousInvited.add(email);
       } else {
         const subject = `${options.tag}-t${client}-${seq++}`;
         answer = await call(ledger, 'POST', `${target.base}/v1/tickets`, target.workspaceToken, { subject, requester: { email: `c${client}@example.com` } }, options.timeoutMs);

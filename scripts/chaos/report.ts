@@ -1,4 +1,4 @@
-import type { Outcome } from './load.js';
+import { OPS, type Outcome } from './load.js';
 import type { PartResult } from './scenario.js';
 
 const s = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(2)} s`);
@@ -59,10 +59,18 @@ export function partReport(r: PartResult): string {
   out.push(
     table(
       ['operation', '2xx (acknowledged)', ...KIND_NAMES.map(([, n]) => n)],
-      (['card.create', 'card.move', 'ticket.create'] as const).map((op) => [op, c[op].ack, ...KIND_NAMES.map(([k]) => c[op][k])]),
+      OPS.map((op) => [op, c[op].ack, ...KIND_NAMES.map(([k]) => c[op][k])]),
     ),
   );
   out.push('');
+  if (r.mail) {
+    const m = r.mail;
+    out.push(
+      `Mail (SMTP server answering each DATA after ${options.smtpDelayMs / 1000} s): ${m.arrived} mails accepted, ${m.messages} distinct Message-IDs, ` +
+        `${m.duplicates} resent copies, ${m.cut} hand-overs cut by a disruption; everything arrived and settled ${s(m.waitMs)} after the load stopped.`,
+    );
+    out.push('');
+  }
   if (r.aborted) out.push(`**ABORTED**: ${r.aborted}\n`);
   out.push(table(['check', 'result', 'detail'], r.checks.map((ch) => [ch.name, ch.ok ? 'pass' : '**FAIL**', ch.detail.replace(/\|/g, '\\|')])));
   if (r.serverErrors.length) {
@@ -90,7 +98,7 @@ export function partReport(r: PartResult): string {
 /** Every part in one table. */
 export function summary(results: PartResult[]): string {
   return table(
-    ['part', 'cycles', 'acknowledged writes', 'failed requests', 'slowest recovery', 'checks'],
+    ['part', 'cycles', 'acknowledged writes', 'failed requests', 'slowest recovery', 'mail', 'checks'],
     results.map((r) => {
       const t = r.ledger.totals();
       const passed = r.checks.filter((ch) => ch.ok).length;
@@ -98,9 +106,10 @@ export function summary(results: PartResult[]): string {
       return [
         r.name,
         r.disruptions.length,
-        `${t.ack} (${r.ledger.cards.size} cards, ${r.ledger.counts['card.move'].ack} moves, ${r.ledger.tickets.size} tickets)`,
+        `${t.ack} (${r.ledger.cards.size} cards, ${r.ledger.counts['card.move'].ack} moves, ${r.ledger.tickets.size} tickets, ${r.ledger.invited.size} invitations, ${r.ledger.counts.assign.ack} assignments)`,
         failures(t),
         `${s(slowest)} to the first 2xx`,
+        r.mail ? `${r.mail.messages} messages, ${r.mail.duplicates} resent copies` : '—',
         r.aborted ? `ABORTED, ${passed}/${r.checks.length} passed` : `${passed}/${r.checks.length} passed`,
       ];
     }),

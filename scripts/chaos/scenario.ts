@@ -5,6 +5,8 @@ import { freePort } from '../../test/net.js';
 import { type Check, checkBoard, checkTickets } from './checks.js';
 import { onCleanup } from './cleanup.js';
 import { Ledger, type Outcome, startLoad, type Target } from './load.js';
+import { checkMail, type MailFigures } from './mail-checks.js';
+import { type Mailbox, startMailbox } from './mailbox.js';
 import type { PrivateCluster } from './postgres.js';
 import { type Receiver, startReceiver } from './receiver.js';
 import { admin, ServerProcess, type ServerErrorLine, sleep } from './server.js';
@@ -17,6 +19,10 @@ export interface PartOptions {
   /** How long PostgreSQL stays stopped. */
   pgDownMs: number;
   webhookWaitMs: number;
+  /** How long mail may take to arrive after the load stopped (a killed process's claims wait for their lease). */
+  mailWaitMs: number;
+  /** The SMTP server's pause before it answers DATA: the longer, the more disruptions land mid-send. */
+  smtpDelayMs: number;
   /** A restart must answer /healthz within this. */
   startTimeoutMs: number;
   requestTimeoutMs: number;
@@ -46,20 +52,25 @@ export interface PartResult {
   checks: Check[];
   firstStartMs: number;
   serverErrors: ServerErrorLine[];
+  mail?: MailFigures;
   aborted?: string;
 }
 
 const EMAIL = 'chaos@example.com';
+const PASSWORD = 'chaos-monkey-password';
+const ASSIGNEE = 'bea@example.com';
 
 /**
  * Set-up through the admin CLI (user, write key, workspace, its token, a webhook endpoint
- * subscribed to ticket.created) and the API (a board with three lists).
+ * subscribed to ticket.created, a second user) and the API (a board with three lists, the second
+ * user a member of it: the clients assign them to cards).
  */
 async function setUp(env: NodeJS.ProcessEnv, base: string, receiver: Receiver): Promise<Target> {
-  await admin(env, 'user', 'create', '--email', EMAIL, '--password', 'chaos-monkey-password', '--name', 'Chaos', '--admin');
-  const [key, workspace] = await Promise.all([
+  await admin(env, 'user', 'create', '--email', EMAIL, '--password', PASSWORD, '--name', 'Chaos', '--admin');
+  const [key, workspace, assignee] = await Promise.all([
     admin(env, 'key', 'create', '--email', EMAIL, '--name', 'chaos', '--permission', 'write'),
     admin(env, 'workspace', 'create', '--name', 'Chaos', '--owner', EMAIL),
+    admin(env, 'user', 'create', '--email', ASSIGNEE, '--password', PASSWORD, '--name', 'Bea'),
   ]);
   const [token, hook] = await Promise.all([
     admin(env, 'workspace', 'token', '--workspace', String(workspace.id)),
@@ -78,7 +89,8 @@ async function setUp(env: NodeJS.ProcessEnv, base: string, receiver: Receiver): 
   const board = await post('/api/boards', { name: 'Chaos' });
   const listIds: number[] = [];
   for (const name of ['To do', 'Doing', 'Done']) listIds.push((await post(`/api/boards/${board.id}/lists`, { name })).id);
-  return { base, key: String(key.token), workspaceToken: String(token.token), boardId: board.id, listIds };
+  await post(`/api/boards/${board.id}/members`, { email: ASSIGNEE, role: 'member' });
+  return { base, key: String(key.token), workspaceToken: String(token.token), boardId: board.id, listIds, assignee: { id: Number(assignee.id), email: ASSIGNEE } };
 }
 
 /** A temporary directory removed at the end (or on Ctrl-C). */
@@ -96,6 +108,7 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
 export async function runPart(name: string, options: PartOptions, cluster: PrivateCluster | null, log: (line: string) => void): Promise<PartResult> {
   const data = tempDir('tb-chaos-data-');
   const receiver = await startReceiver();
+  const mailbox: Mailbox = await startMailbox({ delayMs: options.smtpDelayMs });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: cluster?.url ?? '',
@@ -108,6 +121,15 @@ export async function runPart(name: string, options: PartOptions, cluster: Priva
     // A killed process's claimed deliveries come back after its lease: twice this plus 5 s.
     WEBHOOK_TIMEOUT_MS: '2000',
     MIGRATE_ON_START: 'true',
+    SMTP_URL: mailbox.url,
+    MAIL_FROM: 'Taskboard <taskboard@example.com>',
+    // A killed process's claimed mail comes back after its lease: 4 × this plus 10 s.
+    MAIL_TIMEOUT_MS: '2000',
+    MAIL_RETRY_SCHEDULE: '1s,1s,2s,5s,5s,10s,10s',
+    MAIL_POLL_MS: '500',
+    // Notification mail within seconds, so that batches are written and sent during the disruptions.
+    NOTIFY_MAIL_BATCH_SECONDS: '2',
+    INVITES_PER_DAY: '1000000',
     METRICS_TOKEN: '',
     REDIS_URL: '',
     ATTACHMENTS_S3_URL: '',
@@ -153,6 +175,9 @@ export async function runPart(name: string, options: PartOptions, cluster: Priva
     result.checks.push(...(await checkBoard(target, result.ledger)));
     const tickets = await checkTickets(target, result.ledger, receiver, options.webhookWaitMs);
     result.checks.push(...tickets.checks);
+    const mail = await checkMail(target, result.ledger, mailbox, { email: EMAIL, password: PASSWORD }, options.mailWaitMs);
+    result.checks.push(...mail.checks);
+    result.mail = mail.figures;
     result.checks.push(...disruptionChecks(result, cluster !== null));
     return result;
   } catch (error) {
