@@ -42,6 +42,7 @@ import { checklistRoutes } from './boards/routes/checklists.js';
 import { commentRoutes } from './boards/routes/comments.js';
 import { customFieldRoutes } from './boards/routes/custom-fields.js';
 import { labelRoutes } from './boards/routes/labels.js';
+import { assigneeRoutes } from './boards/routes/assignees.js';
 import { cardRoutes } from './boards/routes/cards.js';
 import { listRoutes } from './boards/routes/lists.js';
 import { memberRoutes } from './boards/routes/members.js';
@@ -244,6 +245,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(listRoutes);
         await scoped.register(cardRoutes);
         await scoped.register(labelRoutes);
+        await scoped.register(assigneeRoutes);
         await scoped.register(customFieldRoutes);
         await scoped.register(checklistRoutes);
         await scoped.register(commentRoutes);

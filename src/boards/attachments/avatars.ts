@@ -1,3 +1,4 @@
+import type { UserChanged } from '../../accounts/users/user-changed.js';
 import type { DbClient } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { sniffMimeType } from './attachment-sniff.js';
@@ -15,9 +16,6 @@ import { avatarUrl } from '../presenters.js';
 
 /** An avatar is a small picture: at most this many bytes (or MAX_ATTACHMENT_BYTES, when smaller). */
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
-
-/** Boards that show the user must drop their cached snapshots (a member's avatar is on them). */
-type UserChanged = (userId: number) => Promise<void>;
 
 /** Replaces the user's picture with the uploaded one (PNG, JPEG, GIF or WebP, else 400); the old file is purged. */
 export async function setAvatar(options: {

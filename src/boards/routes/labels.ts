@@ -2,11 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { assignCard } from '../cards/assign-card.js';
 import { addCardLabel } from '../labels/add-card-label.js';
 import { createLabel } from '../labels/create-label.js';
 import { deleteLabel } from '../labels/delete-label.js';
-import { unassignCard } from '../cards/unassign-card.js';
 import { removeCardLabel } from '../labels/remove-card-label.js';
 import { updateLabel } from '../labels/update-label.js';
 import { getLabel } from '../labels/get-label.js';
@@ -18,7 +16,7 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody,
 const noContent = { 204: z.null(), ...errors };
 const readErrors = { 400: errorBody, 401: errorBody, 404: errorBody };
 
-/** Labels of a board, and labels and assignees on cards. */
+/** Labels of a board, and labels on cards. */
 export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/boards/:id/labels',
@@ -100,34 +98,6 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'removeCardLabel', tags: ['labels'], summary: 'Take a label off the card (idempotent)', params: s.cardLabelParams, headers: ifMatch, response: noContent } },
     async (request, reply) => {
       await removeCardLabel({ ...cardContext(request), cardId: request.params.id, labelId: request.params.labelId });
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.put(
-    '/cards/:id/members/:userId',
-    {
-      schema: {
-        operationId: 'addCardMember',
-        tags: ['assignees'],
-        summary: "Assign a member of the card's board to the card (idempotent)",
-        description: 'A user who is not a member of the board is 400. Leaving the board unassigns them.',
-        params: s.cardMemberParams,
-        headers: ifMatch,
-        response: { 200: s.card, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const { card } = await assignCard({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
-      return sendCard(reply, card);
-    },
-  );
-
-  app.delete(
-    '/cards/:id/members/:userId',
-    { schema: { operationId: 'removeCardMember', tags: ['assignees'], summary: 'Unassign a user from the card (idempotent)', params: s.cardMemberParams, headers: ifMatch, response: noContent } },
-    async (request, reply) => {
-      await unassignCard({ ...cardContext(request), cardId: request.params.id, userId: request.params.userId });
       return reply.status(204).send(null);
     },
   );
