@@ -59,7 +59,8 @@ describe('POST /auth/login, /auth/logout, GET /auth/me', () => {
     expect(Object.keys(blocked.json())).toEqual(['error']);
   });
 
-  it('throttles repeated failures from one address across e-mails', async () => {
+  // 21 password checks (argon2, made slow on purpose): over 60 s beside a loaded CI run.
+  it('throttles repeated failures from one address across e-mails', { timeout: 240_000 }, async () => {
     const headers = { 'x-forwarded-for': '203.0.113.9' }; // ignored without TRUST_PROXY: all from 127.0.0.1
     const app = await buildTestApp();
     try {

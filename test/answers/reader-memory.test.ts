@@ -25,6 +25,8 @@ function readerWith(memoryMarkMb?: number) {
     maxQueue: 4,
     // OCR of a large image takes seconds on a loaded machine: the deadline is not what is tested here.
     timeoutMs: 120_000,
+    // Starting a reader (Tesseract's WebAssembly and its language) took over 15 s beside a loaded CI run.
+    startTimeoutMs: 90_000,
     ocrLanguages: [ocrLanguage('eng')],
     ...(memoryMarkMb === undefined ? {} : { memoryMarkMb }),
     log: { warn: (details, message) => void warnings.push({ details, message }), error: (details, message) => void warnings.push({ details, message }) },

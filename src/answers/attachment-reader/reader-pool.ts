@@ -39,6 +39,8 @@ export interface AttachmentReaderOptions {
   memoryMarkMb?: number;
   /** Languages images are OCR'd in (ocrLanguage()); default none: images are checked by header only. */
   ocrLanguages?: OcrLanguage[];
+  /** Default START_TIMEOUT_MS. */
+  startTimeoutMs?: number;
 }
 
 /** One attachment handed to the pool. */
@@ -174,12 +176,13 @@ export class AttachmentReader {
   #up(): Promise<boolean> {
     if ([...this.#slots].some((s) => s.ready)) return Promise.resolve(true);
     this.#fill();
+    const timeoutMs = this.#options.startTimeoutMs ?? START_TIMEOUT_MS;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#waiting = this.#waiting.filter((w) => w !== done);
-        this.#options.log.error({ timeoutMs: START_TIMEOUT_MS }, 'attachment reader: no reader started in time');
+        this.#options.log.error({ timeoutMs }, 'attachment reader: no reader started in time');
         resolve(false);
-      }, START_TIMEOUT_MS);
+      }, timeoutMs);
       const done = (up: boolean) => {
         clearTimeout(timer);
         resolve(up);

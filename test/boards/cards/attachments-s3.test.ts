@@ -56,7 +56,8 @@ const objectOf = async (app: TestAppHandle, attachmentId: number) => {
   return `${s3.prefix}objects/${row.storageKey}`;
 };
 
-async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 5000) {
+// 30 s: a bound, not a measurement (5 s ran out beside a loaded CI run).
+async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
