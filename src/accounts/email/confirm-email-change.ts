@@ -13,7 +13,7 @@ export interface ConfirmEmailChangeOptions {
   /** The signed-in account: only the one that asked may confirm (someone else opening the mail cannot). */
   userId: number;
   token: string;
-  userChanged?: UserChanged | undefined;
+  userChanged: UserChanged;
 }
 
 const unknownLink = () => notFound('link: not valid (it was used or replaced by a newer request), or it is for another account than the one signed in');
@@ -53,6 +53,6 @@ export async function confirmEmailChange({ db, mail, userId, token, userChanged 
   mail.wake();
   // Sessions and keys carry the address: read them again.
   forgetCredentials(db);
-  await userChanged?.(userId);
+  await userChanged(userId);
   return user;
 }

@@ -8,7 +8,7 @@ import type { UserChanged } from '../users/user-changed.js';
  * addresses change on a server without SMTP, where nothing could confirm one. 409 when another
  * account uses it; a pending confirmation of the user's own is dropped.
  */
-export async function setUserEmail({ db, userId, email, userChanged }: { db: PrismaClient; userId: number; email: string; userChanged?: UserChanged | undefined }) {
+export async function setUserEmail({ db, userId, email, userChanged }: { db: PrismaClient; userId: number; email: string; userChanged: UserChanged }) {
   const user = await db.user.findUnique({ where: { id: userId }, select: { status: true, email: true } });
   if (!user || user.status === 'deleted') throw notFound('user: not found');
   if (user.email === email) return db.user.findUniqueOrThrow({ where: { id: userId } });
@@ -19,6 +19,6 @@ export async function setUserEmail({ db, userId, email, userChanged }: { db: Pri
     return tx.user.update({ where: { id: userId }, data: { email } });
   });
   forgetCredentials(db);
-  await userChanged?.(userId);
+  await userChanged(userId);
   return updated;
 }
