@@ -8,8 +8,9 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', i
 
 /**
  * Where SQL source lives: every `sql/*.sql` file below src/, beside the TypeScript that calls it.
- * These hold functions (CREATE OR REPLACE FUNCTION …), not tables: a table is a migration; a
+ * These hold functions and triggers (CREATE OR REPLACE …), not tables: a table is a migration; a
  * function is source, applied on every start, so a rule has one text that git diffs and review reads.
+ * A source's triggers are dropped before pending migrations and made again after them.
  */
 export const SQL_SOURCES_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -84,6 +85,9 @@ export async function migrate(
       );
       const done = checkHistory(files, rows);
       const pending = files.filter((f) => !done.has(f.name));
+      // A trigger a source made (below, on the last start) names columns: a migration must be free to
+      // alter or drop them, and a data migration should not fire it row by row. The sources make it again.
+      if (pending.length) await dropSourceTriggers(session);
       for (const file of pending) {
         options.log?.(`applying migration ${file.name}`);
         await applyOne(session, file);
@@ -156,12 +160,39 @@ async function applySources(session: SqlSession, sources: { name: string; sql: s
     for (const source of sources) {
       current = source.name;
       await session.exec(source.sql);
+      // Marked as the sources' own, so the next start with pending migrations can drop it first.
+      for (const trigger of triggersIn(source.sql)) {
+        await session.exec(`COMMENT ON TRIGGER ${trigger.name} ON ${trigger.table} IS '${SOURCE_TRIGGER} ${source.name.replace(/'/g, "''")}'`);
+      }
     }
     await session.exec('COMMIT');
   } catch (error) {
     await session.exec('ROLLBACK').catch(() => {});
     throw new MigrationError(`SQL source ${current} failed and nothing of the sources was applied: ${(error as Error).message}`);
   }
+}
+
+/** How a trigger made by a SQL source is marked (its comment begins with this). */
+const SOURCE_TRIGGER = 'sql source:';
+
+/** The triggers a source creates: `CREATE [OR REPLACE] TRIGGER name … ON table`. */
+export function triggersIn(sql: string): { name: string; table: string }[] {
+  const ident = String.raw`(?:"[^"]+"|[A-Za-z_][\w$]*)`;
+  const pattern = new RegExp(String.raw`CREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?TRIGGER\s+(${ident})[\s\S]*?\sON\s+(${ident}(?:\.${ident})?)`, 'gi');
+  return [...sql.replace(/--[^\n]*/g, '').matchAll(pattern)].map((m) => ({ name: m[1]!, table: m[2]! }));
+}
+
+/** Drops every trigger a SQL source made (marked by applySources), whatever source made it. */
+async function dropSourceTriggers(session: SqlSession): Promise<void> {
+  const rows = await session.query<{ name: string; table: string; schema: string }>(
+    `SELECT t.tgname AS name, c.relname AS "table", n.nspname AS schema
+       FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_description d ON d.objoid = t.oid AND d.classoid = 'pg_trigger'::regclass
+      WHERE d.description LIKE $1`,
+    [`${SOURCE_TRIGGER}%`],
+  );
+  const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
+  for (const row of rows) await session.exec(`DROP TRIGGER IF EXISTS ${quote(row.name)} ON ${quote(row.schema)}.${quote(row.table)}`);
 }
 
 /** Prisma's own definition of its bookkeeping table. */

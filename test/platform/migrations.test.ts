@@ -132,3 +132,47 @@ function readFileSyncDirs(dir: string) {
     .filter((e) => e.isDirectory())
     .map((e) => ({ name: e.name, file: path.join(dir, e.name, 'migration.sql') }));
 }
+
+describe('triggers made by SQL sources', () => {
+  it('are dropped before pending migrations and made again after them, so a migration may drop a column one names', async () => {
+    const db = await createTestDatabase();
+    const dirs: string[] = [];
+    const temp = (prefix: string) => {
+      const d = mkdtempSync(path.join(tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    };
+    const migrations = (extra: Record<string, string>) => {
+      const d = temp('migrations-');
+      cpSync(MIGRATIONS_DIR, d, { recursive: true });
+      for (const [name, sql] of Object.entries(extra)) {
+        mkdirSync(path.join(d, name));
+        writeFileSync(path.join(d, name, 'migration.sql'), sql);
+      }
+      return d;
+    };
+    const sources = (column: string) => {
+      const d = temp('sources-');
+      mkdirSync(path.join(d, 'gadgets', 'sql'), { recursive: true });
+      writeFileSync(
+        path.join(d, 'gadgets', 'sql', 'gadget-changed.sql'),
+        `CREATE OR REPLACE FUNCTION tb_gadget_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+-- a comment that mentions CREATE TRIGGER x ON y must not count
+CREATE OR REPLACE TRIGGER tb_gadget_changed AFTER UPDATE OF ${column} ON "Gadget" FOR EACH ROW EXECUTE FUNCTION tb_gadget_changed();`,
+      );
+      return d;
+    };
+    try {
+      const gadgets = { '29990201000000_gadgets': 'CREATE TABLE "Gadget" (id SERIAL PRIMARY KEY, label TEXT, colour TEXT);' };
+      await migrate(db, { dir: migrations(gadgets), sources: sources('colour') });
+      const dropColour = { ...gadgets, '29990202000000_drop_colour': 'ALTER TABLE "Gadget" DROP COLUMN colour;' };
+      // Without the drop: "cannot drop column colour of table "Gadget" because other objects depend on it".
+      await expect(migrate(db, { dir: migrations(dropColour), sources: sources('label') })).resolves.toMatchObject({ applied: ['29990202000000_drop_colour'] });
+      const triggers = await db.prisma.$queryRawUnsafe<{ tgname: string }[]>(`SELECT tgname FROM pg_trigger WHERE tgname = 'tb_gadget_changed'`);
+      expect(triggers).toHaveLength(1);
+    } finally {
+      await db.close();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
