@@ -49,8 +49,8 @@ export const mailsKind = (row: Row, kind: NotificationKind) => row[COLUMN[kind]]
 /**
  * One click on an unsubscribe link (or a mail client's RFC 8058 POST): every kind off for the
  * token's owner. Without signing in: the token is the proof, and all it can do is this; it keeps
- * working (a link in an old mail still unsubscribes). Null for an unknown token (a mistyped link,
- * a deleted account).
+ * working for NOTIFY_RETENTION, and the one in a person's latest mail always (prune-notifications.ts).
+ * Null for an unknown token (a mistyped link, a pruned one, a deleted account).
  */
 export async function unsubscribe(db: DbClient, token: string): Promise<{ email: string } | null> {
   const link = await db.unsubscribeLink.findUnique({ where: { tokenHash: hashToken(token) }, select: { userId: true, user: { select: { email: true } } } });

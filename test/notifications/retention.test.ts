@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pruneNotifications } from '../../src/notifications/prune-notifications.js';
-import { makeUser } from '../factories.js';
+import { makeBoard, makeUser } from '../factories.js';
 import { useTestApp, waitUntil } from '../helper.js';
 
 const DAY = 86_400_000;
@@ -11,11 +11,12 @@ describe('notification retention (NOTIFY_RETENTION)', () => {
 
   it('deletes read notifications older than the retention, and keeps unread, newer and still-to-be-mailed ones', async () => {
     const ada = await makeUser(t.db);
+    const board = await makeBoard(t.db, ada.id);
     const row = (key: string, createdDaysAgo: number, readDaysAgo: number | null, mail: 'pending' | 'mailed' | 'skipped') => ({
       userId: ada.id,
       key,
       kind: 'assigned' as const,
-      boardId: 1,
+      boardId: board.id,
       text: key,
       mail,
       createdAt: daysAgo(createdDaysAgo),
@@ -34,6 +35,29 @@ describe('notification retention (NOTIFY_RETENTION)', () => {
     expect(pruned.notifications).toBe(2);
     const left = (await t.db.prisma.notification.findMany({ where: { userId: ada.id }, select: { key: true }, orderBy: { key: 'asc' } })).map((n) => n.key);
     expect(left).toEqual(['new-read', 'old-read-pending', 'old-unread']);
+  });
+
+  it('deletes unread ones too when their board is no longer theirs, or when they are four retentions old', async () => {
+    const [ada, bob] = await Promise.all([makeUser(t.db), makeUser(t.db)]);
+    const kept = await makeBoard(t.db, ada.id);
+    const left = await makeBoard(t.db, bob.id, [{ userId: ada.id, role: 'member' }]);
+    const unread = (key: string, boardId: number, createdDaysAgo: number) => ({
+      userId: ada.id, key, kind: 'mentioned' as const, boardId, text: key, mail: 'mailed' as const, createdAt: daysAgo(createdDaysAgo), readAt: null,
+    });
+    await t.db.prisma.notification.createMany({
+      data: [
+        unread('member-old', kept.id, 60),
+        unread('member-older-than-the-cap', kept.id, 121),
+        unread('left-old', left.id, 60),
+        unread('left-new', left.id, 10),
+        unread('deleted-board-old', 999_999, 60),
+      ],
+    });
+    await t.db.prisma.boardMember.delete({ where: { boardId_userId: { boardId: left.id, userId: ada.id } } });
+    const pruned = await pruneNotifications({ db: t.db.prisma, retentionMs: 30 * DAY });
+    expect(pruned.notifications).toBe(3);
+    const rest = (await t.db.prisma.notification.findMany({ where: { userId: ada.id }, select: { key: true }, orderBy: { key: 'asc' } })).map((n) => n.key);
+    expect(rest).toEqual(['left-new', 'member-old']);
   });
 
   it("deletes unsubscribe links older than the retention except each person's newest (the link in their latest mail keeps working)", async () => {
