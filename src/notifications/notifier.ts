@@ -206,6 +206,10 @@ export class Notifier {
         SELECT id, kind, "boardId", "cardId", text, "createdAt" FROM "Notification"
         WHERE "userId" = ${userId} AND mail = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED`;
       if (!items.length) return false;
+      // Due by the rows another process holds (SKIP LOCKED left them out), these may be new: they wait for their own batch.
+      const [{ due } = { due: false }] = await tx.$queryRaw<{ due: boolean }[]>`
+        SELECT min("createdAt") <= now() - make_interval(secs => ${this.options.batchSeconds}) AS due FROM "Notification" WHERE id = ANY(${items.map((n) => n.id)}::int[])`;
+      if (!due) return false;
       const user = await tx.user.findUnique({ where: { id: userId }, select: { name: true, email: true, status: true } });
       const settings = await settingsRow(tx, userId);
       const boards = new Set((await tx.boardMember.findMany({ where: { userId }, select: { boardId: true } })).map((m) => m.boardId));
