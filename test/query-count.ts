@@ -7,8 +7,8 @@ import type { Database } from '../src/platform/db.js';
  * limiter's counter and the outbox workers' polls are left out: they run in the background, not
  * for the request (a test that counts stops the notifier, whose transactions cannot be told apart here).
  */
-/** The tables of the server's background work, whose statements are never a request's: the outbox workers' polls. */
-const BACKGROUND = /"RateLimitBucket"|"WebhookDelivery"|"MailMessage"/;
+/** The tables of the server's background work, whose statements are never a request's: the outbox workers' polls, the pruning at start. */
+const BACKGROUND = /"RateLimitBucket"|"WebhookDelivery"|"MailMessage"|"Notification"|"UnsubscribeLink"/;
 
 export async function countQueries(db: Database): Promise<{ readonly count: number; stop(): void }> {
   let count = 0;
