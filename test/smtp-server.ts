@@ -20,7 +20,7 @@ export interface ReceivedMail {
 const unQuote = (s: string) => Buffer.from(s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
 
 /** The body of the first MIME part of the given type (quoted-printable or base64 undone). */
-function part(raw: string, type: string): string {
+export function part(raw: string, type: string): string {
   const at = raw.search(new RegExp(`Content-Type: ${type}`, 'i'));
   if (at < 0) return '';
   const rest = raw.slice(at);
@@ -33,7 +33,7 @@ function part(raw: string, type: string): string {
 }
 
 /** A header's value, unfolded, with RFC 2047 encoded words (=?UTF-8?Q?…?=, =?UTF-8?B?…?=) decoded. */
-const header = (raw: string, name: string) =>
+export const header = (raw: string, name: string) =>
   (new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, ' ') ?? '')
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>

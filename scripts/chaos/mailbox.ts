@@ -1,4 +1,5 @@
 import { SMTPServer } from 'smtp-server';
+import { header, part } from '../../test/smtp-server.js';
 import { onCleanup } from './cleanup.js';
 
 /** A mail the loopback SMTP server accepted: it answered 250 on a connection that was still open. */
@@ -10,25 +11,6 @@ export interface ArrivedMail {
   text: string;
   at: number;
 }
-
-/** Undoes quoted-printable (soft line breaks, =XX bytes) as UTF-8. */
-const unQuote = (s: string) => Buffer.from(s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
-
-/** The text/plain part of a message, quoted-printable or base64 undone. */
-function plainText(raw: string): string {
-  const at = raw.search(/Content-Type: text\/plain/i);
-  if (at < 0) return '';
-  const rest = raw.slice(at);
-  const headerEnd = rest.search(/\r?\n\r?\n/);
-  const headers = rest.slice(0, headerEnd);
-  const body = rest.slice(headerEnd).replace(/^\r?\n\r?\n/, '').split(/\r?\n--/)[0]!;
-  if (/base64/i.test(headers)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (/quoted-printable/i.test(headers)) return unQuote(body);
-  return body;
-}
-
-/** A header's raw value, unfolded (Message-ID is ASCII; a subject may stay encoded: nothing here reads it but people). */
-const header = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, ' ').trim() ?? '';
 
 /**
  * The operator's SMTP server: `smtp-server` on loopback, accepting everything, but slowly — it
@@ -67,7 +49,7 @@ export async function startMailbox({ delayMs }: { delayMs: number }) {
             to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
             messageId: header(raw, 'Message-ID'),
             subject: header(raw, 'Subject'),
-            text: plainText(raw),
+            text: part(raw, 'text/plain'),
             at: Date.now(),
           });
           callback();
