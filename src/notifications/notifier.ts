@@ -5,7 +5,7 @@ import type { NotificationKind } from '../generated/prisma/client.js';
 import { OutboxWaker } from '../platform/outbox-waker.js';
 import type { MailOutbox } from '../mail/outbox.js';
 import { recordMail } from '../mail/record-mail.js';
-import { deriveNotifications, NOTIFYING_TYPES } from './derive.js';
+import { deriveNotifications, NOTIFYING_TYPES, watchersOf } from './derive.js';
 import { composeDigest } from './digest.js';
 import type { NotificationSignals } from './live.js';
 import { createUnsubscribeToken, mailsKind, settingsRow } from './settings.js';
@@ -117,9 +117,11 @@ export class Notifier {
           WHERE a.id > ${cursor.activityId} AND a.type = ANY(${NOTIFYING_TYPES}::text[])
             AND NOT EXISTS (SELECT 1 FROM "NotifiedActivity" n WHERE n."activityId" = a.id)
           ORDER BY a.id LIMIT ${SCAN_PAGE}`;
-        for (const row of rows) {
-          const activity = presentActivity(row);
-          const candidates = await deriveNotifications(tx, activity);
+        const activities = rows.map((row) => presentActivity(row));
+        const watchers = await watchersOf(tx, activities);
+        for (const [i, row] of rows.entries()) {
+          const activity = activities[i]!;
+          const candidates = await deriveNotifications(tx, activity, watchers);
           if (!candidates.length) continue;
           const cardId = (activity.data as { cardId?: number }).cardId ?? null;
           await tx.notification.createMany({

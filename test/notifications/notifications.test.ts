@@ -183,6 +183,33 @@ describe('notifications', { timeout: 90_000 }, () => {
     expect((await bobApi.get('/api/notifications')).json().notifications.length).toBe(3);
   });
 
+  it('tells each watcher of the cards they watch only, when one look reads changes of several cards (watchers read together)', async () => {
+    const { ada, bob, board, adaApi, bobApi, card } = await setUp();
+    const cyd = await makeUser(t.db, { name: `Cyd ${tag()}` });
+    expect((await adaApi.post(`/api/boards/${board.id}/members`, { email: cyd.email, role: 'member' })).statusCode).toBe(201);
+    const cydApi = client(t.app, (await makeKey(t.db, cyd.id)).auth);
+    const other = (await adaApi.post(`/api/lists/${card.listId}/cards`, { title: 'Other card' })).json();
+    const quiet = (await adaApi.post(`/api/lists/${card.listId}/cards`, { title: 'Nobody watches this' })).json();
+    for (const [api, watched] of [[bobApi, card], [cydApi, other], [cydApi, card]] as const) {
+      expect((await api.put(`/api/cards/${watched.id}/watch`)).json()).toEqual({ watching: true });
+    }
+    const { notifier } = t.app.notifications;
+    await notifier.stop();
+    try {
+      await adaApi.patch(`/api/cards/${card.id}`, { title: 'Watched by two' });
+      await adaApi.patch(`/api/cards/${other.id}`, { title: 'Watched by Cyd' });
+      await adaApi.patch(`/api/cards/${quiet.id}`, { title: 'Still unwatched' });
+      await notifier.scan();
+    } finally {
+      notifier.start();
+    }
+    const told = async (userId: number) =>
+      (await t.db.prisma.notification.findMany({ where: { userId, kind: 'watched' }, select: { cardId: true } })).map((n) => n.cardId).sort((a, b) => a! - b!);
+    expect(await told(bob.id)).toEqual([card.id]);
+    expect(await told(cyd.id)).toEqual([card.id, other.id].sort((a, b) => a - b));
+    expect(await told(ada.id)).toEqual([]);
+  });
+
   it('finds changes its process was not told of (the post-commit hook missed: a crash, another process, the CLI)', async () => {
     const { bob, adaApi, card } = await setUp();
     const { notifier } = t.app.notifications;
