@@ -4,9 +4,11 @@
  * Seeds a 200-card board (10 lists × 20 cards, 5 members, 8 labels and the card parts of seedParts)
  * and a 1,000-card board in a fresh
  * database, starts both servers as child processes and drives them with autocannon over loopback.
- * Usage: npx tsx bench/boards.ts [seconds per run]   (BENCH_DATABASE_URL, default the local server)
+ * Usage: npx tsx bench/boards.ts [seconds per run]   (BENCH_DATABASE_URL, default the local server;
+ * BENCH_ONLY=moves runs the moves alone; BENCH_CPU_PROF=<dir> profiles the app)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -57,7 +59,8 @@ try {
   const uncachedApp = startApp({ ...appEnv, PORT: String(uncachedPort), BOARD_CACHE_MB: '0' });
   children.push(cachedApp, uncachedApp);
   if (process.env.BENCH_CPU_PROF) console.log(`CPU profiles: the app with its cache is pid ${cachedApp.pid} (card fetches, moves), without it pid ${uncachedApp.pid} (board fetches)`);
-  children.push(start(['bench/floor-server.ts'], { DATABASE_URL: url, PORT: String(floorPort) }));
+  const floorServer = start(['bench/floor-server.ts'], { DATABASE_URL: url, PORT: String(floorPort) });
+  children.push(floorServer);
   await Promise.all([
     ready(`http://127.0.0.1:${appPort}/healthz`),
     ready(`http://127.0.0.1:${uncachedPort}/healthz`),
@@ -85,14 +88,16 @@ try {
     return { ...req, path: `${base}/cards/${card}/move`, body: JSON.stringify(body) };
   };
 
-  for (const [board, size] of [[small, '200 cards'], [big, '1,000 cards']] as const) {
+  // BENCH_ONLY=moves: the moves alone (a CPU profile of the app then holds nothing else).
+  const onlyMoves = process.env.BENCH_ONLY === 'moves';
+  for (const [board, size] of onlyMoves ? [] : ([[small, '200 cards'], [big, '1,000 cards']] as const)) {
     for (const c of [1, 8, 32]) {
       const theirs = await run({ url: `${floor}/floor/boards/${board}`, connections: c });
       row(`GET /api/boards/{id} (${size}), uncached`, c, await run({ url: `${uncached}/api/boards/${board}`, connections: c, headers: auth }), theirs);
       row(`GET /api/boards/{id} (${size}), from the cache`, c, await run({ url: `${app}/api/boards/${board}`, connections: c, headers: auth }), theirs);
     }
   }
-  for (const c of [1, 8, 32]) {
+  for (const c of onlyMoves ? [] : [1, 8, 32]) {
     row('GET /api/cards/{id}', c, await run({ url: `${app}/api/cards/${smallCards[0]}`, connections: c, headers: auth }));
   }
   const activitiesBefore = await db.prisma.activity.count({ where: { type: 'card.moved' } });
@@ -103,7 +108,9 @@ try {
   const versionsBefore = await versions();
   let movesOk = 0;
   const ourMoves: Result[] = [];
+  const cpuPerMove: { ours: number[]; floor: number[] } = { ours: [], floor: [] };
   for (const c of [1, 8, 32]) {
+    const cpuBefore = processTreeCpuMs(cachedApp.pid!);
     const ours = await run({
       url: app,
       connections: c,
@@ -112,6 +119,7 @@ try {
     });
     movesOk += ours.ok;
     ourMoves.push(ours);
+    cpuPerMove.ours.push((1000 * (processTreeCpuMs(cachedApp.pid!) - cpuBefore)) / Math.max(1, ours.total));
   }
   // Checked after our moves and before the floor's, which write no activity and are not ours to vouch for.
   await new Promise((r) => setTimeout(r, 500));
@@ -120,12 +128,14 @@ try {
   const movesMade = (await versions()) - versionsBefore;
   for (const [i, c] of [1, 8, 32].entries()) {
     const ours = ourMoves[i]!;
+    const cpuBefore = processTreeCpuMs(floorServer.pid!);
     const theirs = await run({
       url: floor,
       connections: c,
       headers: { 'content-type': 'application/json' },
       requests: [{ method: 'POST', setupRequest: randomMove('/floor') }],
     });
+    cpuPerMove.floor.push((1000 * (processTreeCpuMs(floorServer.pid!) - cpuBefore)) / Math.max(1, theirs.total));
     row('POST /api/cards/{id}/move', c, ours, theirs);
   }
   const floorInvariant = await checkInvariant(db.prisma, small, smallCards.length);
@@ -141,6 +151,8 @@ try {
     `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesMade} moves that changed a card (its version grew; ` +
     `moves to where the card already is write none); autocannon counted ${movesOk} 2xx answers, leaving out those in flight when each timed run ended`);
   console.log(`after the floor's moves too: positions 0..n-1: ${floorInvariant.ok}`);
+  // Less noisy than req/s on a shared machine: the server process's own CPU (user + system, from /proc) per move served.
+  console.log(`server CPU per move (c = 1 / 8 / 32): ours ${cpuPerMove.ours.map((v) => v.toFixed(0)).join(' / ')} µs, the floor's ${cpuPerMove.floor.map((v) => v.toFixed(0)).join(' / ')} µs`);
   console.log(`requests the app served: ${[...served].map(([name, n]) => `${name} ${n}`).join(', ')}`);
 } finally {
   // Waits for the servers to stop (a CPU profile is written as the app exits), 10 s at most.
@@ -326,4 +338,27 @@ async function checkInvariant(prisma: ReturnType<typeof openPostgres>['prisma'],
   for (const c of cards) byList.set(c.listId, [...(byList.get(c.listId) ?? []), c.position]);
   const ok = [...byList.values()].every((ps) => ps.every((p, i) => p === i));
   return { ok, cards: cards.length === expected ? expected : `${cards.length} (expected ${expected})` };
+}
+
+/**
+ * The CPU time (user + system, ms) a process and all its descendants used so far, from /proc
+ * (Linux; 0 elsewhere). The servers run under tsx's launcher, so the server is a child of the pid we hold.
+ */
+function processTreeCpuMs(pid: number): number {
+  const ticksPerSecond = 100; // USER_HZ: 100 on every Linux kernel build we run on
+  let total = 0;
+  const visit = (p: number) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        for (const child of readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) visit(Number(child));
+      }
+    } catch {
+      // Not Linux, or the process is gone.
+    }
+  };
+  visit(pid);
+  return total;
 }
