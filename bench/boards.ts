@@ -18,6 +18,7 @@ import { configFrom } from '../src/config.js';
 import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 import { freePort } from '../test/net.js';
+import { countQueries as countStatements } from '../test/query-count.js';
 import { withBenchDatabase } from './bench-database.js';
 import { BOARD_SQL as FLOOR_BOARD_SQL } from './floor-sql.js';
 import { SNAPSHOT_SQL } from '../src/boards/board-snapshot.js';
@@ -279,40 +280,33 @@ async function countQueries(dbUrl: string, token: string, boards: number[], move
   // what is counted is what a fetch, a move and an edit cost themselves.
   await app.ready();
   await app.notifications.notifier.stop();
-  // The pool's clients are a subclass of pg.Client with its own query (src/platform/db.ts): count there.
-  const probe = await db.pool!.connect();
-  const proto = Object.getPrototypeOf(probe) as pg.Client;
-  probe.release();
-  const original = proto.query;
-  let count = 0;
-  proto.query = function (this: pg.Client, ...args: unknown[]) {
-    // The rate limiter's counter is not the fetch's: it is flushed every 50 ms in the background.
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? '';
-    if (!text.includes('"RateLimitBucket"')) { count++; if (process.env.BENCH_SHOW_SQL) console.error(text.slice(0, 120).replace(/\s+/g, " ")); }
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
+  // Counted at the driver, the background work left out, as the tests count (test/query-count.ts).
+  const counter = await countStatements(db);
+  let since = 0;
+  const reset = () => void (since = counter.count);
+  const counted = () => counter.count - since;
   const out: { cards: number; queries: number }[] = [];
   try {
     for (const id of boards) {
       // Warms the key cache and the rate limiter: a key's first requests in a process are counted
       // in the shared store at once, later ones in memory (flushed in the background).
       for (let i = 0; i < 2; i++) await app.inject({ method: 'GET', url: `/api/boards/${id}`, headers: { authorization: `Bearer ${token}` } });
-      count = 0;
+      reset();
       const res = await app.inject({ method: 'GET', url: `/api/boards/${id}`, headers: { authorization: `Bearer ${token}` } });
       if (res.statusCode !== 200) throw new Error(`the counted board fetch answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
       const cards = (res.json().lists as { cards: unknown[] }[]).reduce((n, l) => n + l.cards.length, 0);
-      out.push({ cards, queries: count });
+      out.push({ cards, queries: counted() });
     }
-    count = 0;
+    reset();
     const moved = await app.inject({ method: 'POST', url: `/api/cards/${move.cardId}/move`, headers: { authorization: `Bearer ${token}` }, payload: { listId: move.listId, position: 0 } });
     if (moved.statusCode !== 200) throw new Error(`the counted move answered ${moved.statusCode}: ${moved.body}`);
-    const moveCount = count;
-    count = 0;
+    const moveCount = counted();
+    reset();
     const edited = await app.inject({ method: 'PATCH', url: `/api/cards/${move.cardId}`, headers: { authorization: `Bearer ${token}` }, payload: { title: 'Counted edit' } });
     if (edited.statusCode !== 200) throw new Error(`the counted edit answered ${edited.statusCode}: ${edited.body}`);
-    return { fetches: out, move: moveCount, edit: count };
+    return { fetches: out, move: moveCount, edit: counted() };
   } finally {
-    proto.query = original;
+    counter.stop();
     await app.close();
     await db.close();
   }

@@ -7,8 +7,12 @@ import type { Database } from '../src/platform/db.js';
  * limiter's counter and the outbox workers' polls are left out: they run in the background, not
  * for the request (a test that counts stops the notifier, whose transactions cannot be told apart here).
  */
-/** The tables of the server's background work, whose statements are never a request's: the outbox workers' polls, the pruning at start. */
-const BACKGROUND = /"RateLimitBucket"|"WebhookDelivery"|"MailMessage"|"Notification"|"UnsubscribeLink"/;
+/**
+ * The server's background work, whose statements are never a request's: the outbox workers' polls,
+ * the pruning at start (by their tables), and the event bus's ping to itself (requests announce
+ * changes in their own statements: `pg_notify(…) FROM unnest(…)` or inside the card functions).
+ */
+const BACKGROUND = /"RateLimitBucket"|"WebhookDelivery"|"MailMessage"|"Notification"|"UnsubscribeLink"|^SELECT pg_notify\(\$1, \$2\)$/;
 
 export async function countQueries(db: Database): Promise<{ readonly count: number; stop(): void }> {
   let count = 0;
