@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCommonEnglish, partOfSpeech } from '../../src/answers/retrieval/english.js';
 import { humanIntent, pleasantry } from '../../src/answers/decision/intents.js';
 import { KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
-import { boundedDamerau, misspeltStopWord } from '../../src/answers/retrieval/text.js';
+import { boundedDamerau, misspeltStopWord, plainDegree } from '../../src/answers/retrieval/text.js';
 import { buildQuery, looksLikeFollowUp, retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
 import { foldPhrases } from '../../src/answers/retrieval/synonyms.js';
 import { answerExcerpt } from '../../src/answers/retrieval/excerpt.js';
@@ -94,6 +94,23 @@ describe('text and index', () => {
     }
     // A word that only looks like one stays what it is.
     expect(buildQuery(index, { message: 'password reset for my gym' }).unknownShare).toBeGreaterThan(0);
+  });
+
+  it('reads a comparative or superlative the knowledge lacks as its plain form ("quickest" → "quick"), but not a noun ("router")', () => {
+    expect(plainDegree('quickest')).toContain('quick');
+    expect(plainDegree('easier')).toEqual(['easy']);
+    expect(plainDegree('biggest')).toContain('big');
+    expect(plainDegree('quick')).toEqual([]);
+    const layouts = new KnowledgeIndex([
+      prepareArticle({ id: 1, externalId: 'kb', title: 'Switch keyboard layouts', body: 'The quick way to switch is Super+Space. It is easy, with a big list to choose from. Plan a route.', url: null }),
+    ]);
+    for (const [message, plain] of [["what's the quickest way to switch", 'quick'], ['is there an easier way to switch', 'easi'], ['the biggest list', 'big']] as const) {
+      const q = buildQuery(layouts, { message });
+      expect(q.unknownShare, message).toBe(0);
+      expect(q.own.map((t) => t.term), message).toContain(plain);
+    }
+    // A noun is not a degree of anything: "router" names a thing this knowledge never talks about, "route" or not.
+    expect(buildQuery(layouts, { message: 'switch my router' }).unknownShare).toBe(0.5);
   });
 
   it('reads a message that only points at its attachment by what the attachment says, not as words the knowledge lacks', () => {

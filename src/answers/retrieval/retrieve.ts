@@ -3,7 +3,7 @@ import { type Features, measure } from './features.js';
 import { blend, type SemanticQuery } from './semantic.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
 import { foldPhrases, type Synonyms, synonymsOf } from './synonyms.js';
-import { contentWords, frequencies, misspeltStopWord, normalize, stemWord, terms } from './text.js';
+import { contentWords, frequencies, misspeltStopWord, normalize, plainDegree, stemWord, terms } from './text.js';
 
 export interface RetrievalInput {
   message: string;
@@ -121,6 +121,13 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
       const stem = stemWord(word);
       if (index.has(stem)) {
         own(stem, weight);
+        continue;
+      }
+      // "quickest" where the knowledge says "quick": the same word, in another degree (not a noun: "router", "scanner").
+      const pos = partOfSpeech(word);
+      const plain = pos === 'noun' || pos === 'verb' ? undefined : plainDegree(word).map(stemWord).find((s) => index.has(s));
+      if (plain) {
+        own(plain, weight);
         continue;
       }
       // Only a word that is not common English may be a typo: "seats" is not a misspelt "set", and

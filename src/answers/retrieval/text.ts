@@ -76,6 +76,22 @@ export function misspeltStopWord(word: string): boolean {
   return word.length >= 4 && LONG_STOP_WORDS.some((s) => boundedDamerau(word, s, 1) <= 1);
 }
 
+/**
+ * The plain form of a comparative or superlative ("quickest" → "quick", "easier" → "easy", "biggest" → "big"),
+ * its candidates in order; none when the word does not end like one. A customer's "what's the quickest way…"
+ * asks about what the knowledge calls quick; the stemmer keeps the degree.
+ */
+export function plainDegree(word: string): string[] {
+  const m = /^(\w{3,}?)(i?)(est|er)$/.exec(word);
+  if (!m) return [];
+  const [, root, i] = m as unknown as [string, string, string];
+  if (i) return [`${root}y`];
+  const out = [root, `${root}e`];
+  // "biggest" → "big", "hotter" → "hot".
+  if (root.length >= 3 && root.at(-1) === root.at(-2)) out.push(root.slice(0, -1));
+  return out;
+}
+
 /** Words that carry meaning: no stop words, no single letters. */
 export function contentWords(text: string): string[] {
   return words(text).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
