@@ -1,5 +1,6 @@
 /**
- * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --ceiling] [-- --failures NAME]`: see eval/loko.ts (and eval/labels.ts for learning from staff labels).
+ * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --ceiling] [-- --failures NAME] [-- --quick]`: see eval/loko.ts (and eval/labels.ts for learning from staff labels).
+ * --quick: only the leave-one-base-out rows and the held-out attachment messages (about 25 s with the vectors cached, not 5 min).
  */
 import { DEFAULT_MODEL } from '../src/answers/decision/decide.js';
 import { loadBases, loadSetB } from './bases.js';
@@ -39,6 +40,8 @@ async function main() {
     console.log(HEADER);
     for (const r of heldOut) console.log(row(r.base.name, `agent (${r.base.heldOutAttachments.length} messages)`, metrics(await Promise.all(r.base.heldOutAttachments.map((q) => ours(r.base, q, r.model))))));
   }
+  console.log(`\nmean balanced over the bases: ${avg(results.map((r) => r.ours), 'needsHumanBalanced').toFixed(3)}`);
+  if (args.includes('--quick')) return;
   console.log('\nFollow-ups no article answers ("who made this feature?", eval/generic-follow-ups.ts) after a first question the agent answered, each base left out:');
   for (const r of results) {
     const g = await genericFollowUps(r.base, r.model);
