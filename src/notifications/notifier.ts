@@ -19,17 +19,20 @@ const SCAN_PAGE = 200;
  */
 const SETTLE_SECONDS = 120;
 /**
- * The cursor passes sooner by what PostgreSQL says has ended: the highest activity id a look saw
- * (a "horizon", with its snapshot's xmax) is passed by a later look once every transaction older
- * than that xmax has ended (the later snapshot's xmin) and the horizon is this old. Only a
- * transaction still running can commit an id below one already seen, and it holds an xid below
- * the xmax — except within the one INSERT that took the id, for the moment before its first
- * write gives it an xid: hence the wait. Without it, at 250 changes a second each look re-read
- * 30,000 notified activities (16 ms of the database's time, four times a second).
+ * The cursor passes sooner by what PostgreSQL says has ended. Each look notes the highest activity
+ * id its statement's snapshot sees and the xid it is given in that statement (pg_current_xact_id:
+ * above every xid handed out before, so above that of every transaction that held an unseen
+ * activity then). An id the look saw the highest of is passed once a look HORIZON_SETTLE_MS later
+ * has itself ended below the xmin of the current one: every transaction that held an id at most
+ * that high then has ended, and what it committed was read. The wait covers the one transaction
+ * an xid does not bound: one inside the INSERT that took its id, before its first write gave it
+ * an xid. (Not pg_snapshot_xmax: it is the last finished xid + 1, and a running transaction can
+ * hold an xid above it.) Without this, at 250 changes a second each look re-read 30,000 notified
+ * activities above the cursor (16 ms of the database's time, four times a second).
  */
 const HORIZON_SETTLE_MS = 5_000;
-/** Horizons kept, the newest (one a look: at most four a second while busy, ~16 s of them). */
-const MAX_HORIZONS = 64;
+/** Horizons kept: at most one a second (looks come faster while a backlog is paged), five minutes of them; SETTLE_SECONDS covers what is older. */
+const MAX_HORIZONS = 300;
 /**
  * At most one look per this long when woken by this process's commits: a look is a transaction of
  * several statements whatever it finds, and a busy board commits a change every few milliseconds
@@ -121,14 +124,14 @@ export class Notifier {
       async (tx) => {
         await tx.$executeRaw`INSERT INTO "NotifierCursor" (id, "activityId") SELECT 1, COALESCE(max(id), 0) FROM "Activity" ON CONFLICT (id) DO NOTHING`;
         // One process reads at a time; the others find it locked and leave it.
-        // With the highest id this statement's snapshot sees, and which transactions it saw end.
-        const [cursor] = await tx.$queryRaw<{ activityId: number; maxId: number; xmin: string; xmax: string }[]>`
+        // With the highest id this statement's snapshot sees, this look's own xid, and the oldest xid still running.
+        const [cursor] = await tx.$queryRaw<{ activityId: number; maxId: number; xid: string; xmin: string }[]>`
           SELECT "activityId", COALESCE((SELECT max(id) FROM "Activity"), 0) AS "maxId",
-            pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, pg_snapshot_xmax(pg_current_snapshot())::text AS xmax
+            pg_current_xact_id()::text AS xid, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin
           FROM "NotifierCursor" WHERE id = 1 FOR UPDATE SKIP LOCKED`;
         if (!cursor) return true;
         const settled = this.settledHorizon(BigInt(cursor.xmin));
-        this.remember({ maxId: cursor.maxId, xmax: BigInt(cursor.xmax), at: Date.now() });
+        this.remember({ maxId: cursor.maxId, xid: BigInt(cursor.xid), at: Date.now() });
         const rows = await tx.$queryRaw<ActivityRow[]>`
           SELECT a.id, a."boardId", a.type, a."actorUserId", a."actorKeyId", a."actorName", a."actorClient", a.data, a."createdAt"
           FROM "Activity" a
@@ -163,29 +166,33 @@ export class Notifier {
     return done;
   }
 
-  private horizons: { maxId: number; xmax: bigint; at: number }[] = [];
+  private horizons: { maxId: number; xid: bigint; at: number }[] = [];
 
-  private remember(horizon: { maxId: number; xmax: bigint; at: number }) {
+  private remember(horizon: { maxId: number; xid: bigint; at: number }) {
+    const last = this.horizons.at(-1);
+    if (last && horizon.at - last.at < 1000) return;
     this.horizons.push(horizon);
     if (this.horizons.length > MAX_HORIZONS) this.horizons.shift();
   }
 
   /**
-   * The highest id the cursor may pass now (0: none): of the horizons HORIZON_SETTLE_MS old whose
-   * transactions have all ended (xmin now ≥ their xmax), the newest; older ones are dropped. Kept
-   * in this process only: another process's looks just pass the cursor by their own horizons, or
-   * by SETTLE_SECONDS.
+   * The highest id the cursor may pass now (0: none): the newest look whose transaction has ended
+   * below `xminNow` settles every horizon noted HORIZON_SETTLE_MS or more before it (see
+   * HORIZON_SETTLE_MS). Those are dropped but the newest of them. Kept in this process only:
+   * another process passes the cursor by its own looks, or by SETTLE_SECONDS.
    */
   private settledHorizon(xminNow: bigint): number {
-    const now = Date.now();
+    let ended: number | undefined;
+    for (const h of this.horizons) if (h.xid < xminNow) ended = h.at;
+    if (ended === undefined) return 0;
     let settled = 0;
     let used = -1;
     for (const [i, h] of this.horizons.entries()) {
-      if (now - h.at < HORIZON_SETTLE_MS || h.xmax > xminNow) continue;
+      if (ended - h.at < HORIZON_SETTLE_MS) break;
       settled = Math.max(settled, h.maxId);
       used = i;
     }
-    if (used >= 0) this.horizons.splice(0, used);
+    if (used > 0) this.horizons.splice(0, used);
     return settled;
   }
 
