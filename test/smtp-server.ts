@@ -86,6 +86,9 @@ export class LoopbackSmtp {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => resolve());
     });
+    // A client killed mid-conversation (kill -9 of the server under test) resets its connection,
+    // which smtp-server emits on the server: without a listener that would end this process.
+    server.on('error', () => {});
     this.port = (server.server.address() as { port: number }).port;
     this.server = server;
     return this;

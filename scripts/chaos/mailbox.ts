@@ -61,6 +61,9 @@ export async function startMailbox({ delayMs }: { delayMs: number }) {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
+  // A client killed mid-conversation (kill -9 of the server under test) resets its connection,
+  // which smtp-server emits on the server: without a listener that would end this process.
+  server.on('error', () => {});
   onCleanup('SMTP server', () => server.close());
   const { port } = server.server.address() as { port: number };
   return {
