@@ -1,5 +1,5 @@
 import type { BoardContext } from '../context.js';
-import { FULL_CARD_SQL } from '../json/card-json.js';
+import { FULL_CARD_CALL } from '../json/card-json.js';
 import type { CardOutcome } from './card-refusal.js';
 import { runCardStatement } from './card-statement.js';
 
@@ -24,5 +24,5 @@ export async function updateCard(ctx: UpdateCardOptions) {
     SELECT tb_update_card(${ctx.cardId}::int, ${ctx.expectedVersion ?? null}::int,
       ${ctx.actor.userId}::int, ${ctx.actor.boardIds}::int[], ${c.writers}::text[], ${c.actor}::jsonb,
       ${title ?? null}::text, ${description ?? null}::text, ${dueAt !== undefined}::boolean, ${dueAt ?? null}::timestamptz, ${archived ?? null}::boolean,
-      ${FULL_CARD_SQL}::text, ${c.notify}::text[], ${c.inTransaction}::boolean) AS outcome`);
+      ${FULL_CARD_CALL}::text, ${c.notify}::text[], ${c.inTransaction}::boolean) AS outcome`);
 }
