@@ -116,9 +116,13 @@ try {
   const versionsBefore = await versions();
   let movesOk = 0;
   const ourMoves: Result[] = [];
-  const cpuPerMove: { ours: number[]; floor: number[] } = { ours: [], floor: [] };
+  const cpuPerMove: { ours: number[]; floor: number[]; oursDb: number[]; floorDb: number[] } = { ours: [], floor: [], oursDb: [], floorDb: [] };
+  // PostgreSQL's own CPU per move, when it runs on this machine: its postmaster and every backend.
+  const postmaster = await postmasterPid(db);
+  const dbCpu = () => (postmaster ? processTreeCpuMs(postmaster, true) : 0);
   for (const c of [1, 8, 32]) {
     const cpuBefore = processTreeCpuMs(cachedApp.pid!);
+    const dbBefore = dbCpu();
     const ours = await run({
       url: app,
       connections: c,
@@ -128,6 +132,7 @@ try {
     movesOk += ours.ok;
     ourMoves.push(ours);
     cpuPerMove.ours.push((1000 * (processTreeCpuMs(cachedApp.pid!) - cpuBefore)) / Math.max(1, ours.total));
+    cpuPerMove.oursDb.push((1000 * (dbCpu() - dbBefore)) / Math.max(1, ours.total));
   }
   // Checked after our moves and before the floor's, which write no activity and are not ours to vouch for.
   await new Promise((r) => setTimeout(r, 500));
@@ -137,6 +142,7 @@ try {
   for (const [i, c] of [1, 8, 32].entries()) {
     const ours = ourMoves[i]!;
     const cpuBefore = processTreeCpuMs(floorServer.pid!);
+    const dbBefore = dbCpu();
     const theirs = await run({
       url: floor,
       connections: c,
@@ -144,6 +150,7 @@ try {
       requests: [{ method: 'POST', setupRequest: randomMove('/floor') }],
     });
     cpuPerMove.floor.push((1000 * (processTreeCpuMs(floorServer.pid!) - cpuBefore)) / Math.max(1, theirs.total));
+    cpuPerMove.floorDb.push((1000 * (dbCpu() - dbBefore)) / Math.max(1, theirs.total));
     row('POST /api/cards/{id}/move', c, ours, theirs);
   }
   const floorInvariant = await checkInvariant(db.prisma, small, smallCards.length);
@@ -160,7 +167,9 @@ try {
     `moves to where the card already is write none); autocannon counted ${movesOk} 2xx answers, leaving out those in flight when each timed run ended`);
   console.log(`after the floor's moves too: positions 0..n-1: ${floorInvariant.ok}`);
   // Less noisy than req/s on a shared machine: the server process's own CPU (user + system, from /proc) per move served.
-  console.log(`server CPU per move (c = 1 / 8 / 32): ours ${cpuPerMove.ours.map((v) => v.toFixed(0)).join(' / ')} µs, the floor's ${cpuPerMove.floor.map((v) => v.toFixed(0)).join(' / ')} µs`);
+  const µs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' / ');
+  console.log(`server CPU per move (c = 1 / 8 / 32): ours ${µs(cpuPerMove.ours)} µs, the floor's ${µs(cpuPerMove.floor)} µs`);
+  if (postmaster) console.log(`PostgreSQL's CPU per move (c = 1 / 8 / 32): ours ${µs(cpuPerMove.oursDb)} µs, the floor's ${µs(cpuPerMove.floorDb)} µs`);
   console.log(`requests the app served: ${[...served].map(([name, n]) => `${name} ${n}`).join(', ')}`);
 } finally {
   // Waits for the servers to stop (a CPU profile is written as the app exits), 10 s at most.
@@ -345,7 +354,7 @@ async function checkInvariant(prisma: ReturnType<typeof openPostgres>['prisma'],
  * The CPU time (user + system, ms) a process and all its descendants used so far, from /proc
  * (Linux; 0 elsewhere). The servers run under tsx's launcher, so the server is a child of the pid we hold.
  */
-function processTreeCpuMs(pid: number): number {
+function processTreeCpuMs(pid: number, withReaped = false): number {
   const ticksPerSecond = 100; // USER_HZ: 100 on every Linux kernel build we run on
   let total = 0;
   const visit = (p: number) => {
@@ -353,6 +362,8 @@ function processTreeCpuMs(pid: number): number {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       total += ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+      // The children it has reaped (a database server's ended connections), for the root only.
+      if (withReaped && p === pid) total += ((Number(fields[13]) + Number(fields[14])) * 1000) / ticksPerSecond;
       for (const task of readdirSync(`/proc/${p}/task`)) {
         for (const child of readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) visit(Number(child));
       }
@@ -362,4 +373,15 @@ function processTreeCpuMs(pid: number): number {
   };
   visit(pid);
   return total;
+}
+
+/** The PostgreSQL postmaster's pid when the server runs on this machine (a backend's parent), else null. */
+async function postmasterPid(db: { prisma: { $queryRaw: <T>(q: TemplateStringsArray) => Promise<T> } }): Promise<number | null> {
+  try {
+    const [row] = await db.prisma.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    const parent = /^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${row!.pid}/status`, 'utf8'));
+    return parent ? Number(parent[1]) : null;
+  } catch {
+    return null;
+  }
 }
