@@ -2,7 +2,8 @@
 -- in id order, then the card), the version check, the shifts, the update, the parts another board
 -- cannot keep, the card.moved activities and the full card, as one round trip to the database.
 -- The caller passes what only it knows: the roles that may write cards (policy.ts), the key's
--- boards, the actor, the full card's SQL (boards/json/card-json.ts, the one place the card's shape is written)
+-- boards, the actor, the statement that reads the full card (`SELECT tb_full_card($1)`: boards/json/sql/full-card.sql,
+-- written from boards/json/card-json.ts, the one place the card's shape is written)
 -- and where to NOTIFY. Shared parts: card-statement.sql; refusals: card-refusal.ts.
 --
 -- {"error": "retry"}: a list or the card moved between reading and locking; the caller runs the
