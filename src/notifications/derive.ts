@@ -80,7 +80,11 @@ export async function watchersOf(db: DbClient, activities: ActivityView[]): Prom
   const map = new Map<number, number[]>();
   if (!cardIds.size) return map;
   const rows = await db.cardWatch.findMany({ where: { cardId: { in: [...cardIds] } }, select: { cardId: true, userId: true } });
-  for (const row of rows) map.set(row.cardId, [...(map.get(row.cardId) ?? []), row.userId]);
+  for (const row of rows) {
+    const watching = map.get(row.cardId);
+    if (watching) watching.push(row.userId);
+    else map.set(row.cardId, [row.userId]);
+  }
   return map;
 }
 
@@ -89,9 +93,9 @@ export async function watchersOf(db: DbClient, activities: ActivityView[]): Prom
  * @mentioned in a new comment or newly mentioned by an edit of one, and the card's watchers (any
  * change to it). Never the actor, and only active users who are members of the board now (who can
  * still see it). One notification per person per activity: assigned before mentioned before watched.
- * `watchers`: the cards' watchers read beforehand (watchersOf); without it they are read here.
+ * `watchers`: the watchers of the page's cards, read together beforehand (watchersOf).
  */
-export async function deriveNotifications(db: DbClient, activity: ActivityView, watchers?: ReadonlyMap<number, number[]>): Promise<Candidate[]> {
+export async function deriveNotifications(db: DbClient, activity: ActivityView, watchers: ReadonlyMap<number, number[]>): Promise<Candidate[]> {
   const data = activity.data as {
     cardId?: number;
     card?: { title: string; boardId: number; memberIds?: number[] };
@@ -135,9 +139,7 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView, 
 
   const verb = WATCHED[activity.type];
   if (verb) {
-    const watching = watchers
-      ? (watchers.get(data.cardId) ?? [])
-      : (await db.cardWatch.findMany({ where: { cardId: data.cardId }, select: { userId: true } })).map((w) => w.userId);
+    const watching = watchers.get(data.cardId) ?? [];
     const said = activity.type === 'comment.created' && data.comment ? `: “${excerpt(data.comment.text)}”` : '';
     for (const userId of watching) add(userId, 'watched', `${actor} ${verb} ${title}${said}`);
   }
