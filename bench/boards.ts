@@ -376,7 +376,7 @@ function processTreeCpuMs(pid: number, withReaped = false): number {
 }
 
 /** The PostgreSQL postmaster's pid when the server runs on this machine (a backend's parent), else null. */
-async function postmasterPid(db: { prisma: { $queryRaw: <T>(q: TemplateStringsArray) => Promise<T> } }): Promise<number | null> {
+async function postmasterPid(db: ReturnType<typeof openPostgres>): Promise<number | null> {
   try {
     const [row] = await db.prisma.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
     const parent = /^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${row!.pid}/status`, 'utf8'));
