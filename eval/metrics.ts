@@ -27,6 +27,17 @@ export interface Metrics {
   followUps: number;
   /** Messages whose answer is only in the attachment's text: the first returned source is right. */
   attachment: number;
+  /**
+   * Counts balanced accuracy does not see: of the answerable messages (needs_human false, a right article
+   * named), those answered (needs_human false) whose first source is a right article, and those answered
+   * whose first source is another article; of the out-of-scope messages, those answered with a source
+   * (falseSource's numerator).
+   */
+  answerable: number;
+  answeredRight: number;
+  answeredWrong: number;
+  outOfScope: number;
+  outOfScopeAnswered: number;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -40,6 +51,8 @@ export function metrics(outcomes: Outcome[]): Metrics {
   const outOfScope = outcomes.filter((o) => o.q.kind === 'out_of_scope');
   const followUps = outcomes.filter((o) => o.q.kind === 'followup');
   const attachments = outcomes.filter((o) => o.q.kind === 'attachment' && o.q.expected.length);
+  const answerable = outcomes.filter((o) => !o.q.needsHuman && o.q.expected.length);
+  const answered = answerable.filter((o) => !o.needsHuman && o.sources.length);
   return {
     n: outcomes.length,
     recall1: mean(ranked.map((o) => (at(o.sources, o) === 0 ? 1 : 0))),
@@ -52,16 +65,24 @@ export function metrics(outcomes: Outcome[]): Metrics {
     ),
     followUps: followUps.length,
     attachment: mean(attachments.map((o) => (at(o.sources, o) === 0 ? 1 : 0))),
+    answerable: answerable.length,
+    answeredRight: answered.filter((o) => at(o.sources, o) === 0).length,
+    answeredWrong: answered.filter((o) => at(o.sources, o) !== 0).length,
+    outOfScope: outOfScope.length,
+    outOfScopeAnswered: outOfScope.filter((o) => !o.needsHuman && o.sources.length).length,
   };
 }
 
 export const fmt = (n: number) => (Number.isNaN(n) ? '  -  ' : n.toFixed(3));
 
+/** A count; one decimal when it is a mean over draws (eval/labels.ts). */
+const count = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
 export const HEADER = [
-  '| base (left out) | system | recall@1 (sources) | recall@3 (sources) | recall@1 (ranking) | needs_human balanced | false-source | follow-ups | attachments |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| base (left out) | system | recall@1 (sources) | recall@3 (sources) | recall@1 (ranking) | needs_human balanced | false-source | follow-ups | attachments | answered: right / wrong article (of answerable) | out-of-scope answered |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
 ].join('\n');
 
 export function row(base: string, system: string, m: Metrics): string {
-  return `| ${base} | ${system} | ${fmt(m.recall1)} | ${fmt(m.recall3)} | ${fmt(m.rankRecall1)} | ${fmt(m.needsHumanBalanced)} | ${fmt(m.falseSource)} | ${fmt(m.followUp)} | ${fmt(m.attachment)} |`;
+  return `| ${base} | ${system} | ${fmt(m.recall1)} | ${fmt(m.recall3)} | ${fmt(m.rankRecall1)} | ${fmt(m.needsHumanBalanced)} | ${fmt(m.falseSource)} | ${fmt(m.followUp)} | ${fmt(m.attachment)} | ${count(m.answeredRight)} / ${count(m.answeredWrong)} (of ${count(m.answerable)}) | ${count(m.outOfScopeAnswered)} of ${count(m.outOfScope)} |`;
 }
