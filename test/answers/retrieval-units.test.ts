@@ -3,7 +3,7 @@ import { isCommonEnglish, partOfSpeech } from '../../src/answers/retrieval/engli
 import { humanIntent, pleasantry } from '../../src/answers/decision/intents.js';
 import { KnowledgeIndex, prepareArticle, splitPassages } from '../../src/answers/retrieval/knowledge-index.js';
 import { boundedDamerau, misspeltStopWord, plainDegree } from '../../src/answers/retrieval/text.js';
-import { buildQuery, looksLikeFollowUp, retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
+import { buildQuery, knownLines, looksLikeFollowUp, retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
 import { foldPhrases } from '../../src/answers/retrieval/synonyms.js';
 import { answerExcerpt } from '../../src/answers/retrieval/excerpt.js';
 import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
@@ -118,6 +118,21 @@ describe('text and index', () => {
     expect(buildQuery(index, { message: 'see the attached screenshot, what should I do?', attachmentText }).unknownShare).toBe(0);
     // A message with a question of its own keeps its own words.
     expect(buildQuery(index, { message: 'my gym membership, see attached', attachmentText }).unknownShare).toBeGreaterThan(0);
+  });
+
+  it("takes an attachment's words from its lines whose words the knowledge all uses, not from the log around them", () => {
+    const attachmentText = [
+      '10:14:02 calendar-sync[812]: google events fetched in 5 minutes',
+      '10:14:03 calendar-sync[812]: google events fetched in 5 minutes',
+      'Could not download the invoice PDF',
+      '[Retry] [Close]',
+    ].join('\n');
+    expect(knownLines(index, attachmentText)).toBe('Could not download the invoice PDF');
+    const q = retrieve(index, { message: 'what does this mean?', attachmentText });
+    expect(q.query.own.map((t) => t.term).sort()).toEqual(['download', 'invoic', 'pdf']);
+    expect(q.candidates[0]!.article.doc.externalId).toBe('inv');
+    // No line qualifies (one word, or words the knowledge never uses): the whole text, as before.
+    expect(knownLines(index, 'Calendar sync failed: the token expired.\nInvoice')).toBe('Calendar sync failed: the token expired.\nInvoice');
   });
 
   it('reads follow-ups with the thread: the earlier message adds its terms', () => {

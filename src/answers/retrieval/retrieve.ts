@@ -79,6 +79,19 @@ export function weighSentences(message: string, chatterWeight: number): { text: 
   return sentences.map((text, i) => ({ text, weight: asking[i] ? 1 : chatterWeight }));
 }
 
+/**
+ * The lines of an attachment whose words the knowledge all uses (at least two content words each): a dialog's or
+ * an error's own text stays; log prefixes, paths, sizes, dates and REPL banners, whose words it never uses, go. The
+ * whole text when no line qualifies.
+ */
+export function knownLines(index: KnowledgeIndex, text: string): string {
+  const lines = text.split(/\r?\n/).filter((line) => {
+    const stems = terms(foldPhrases(line));
+    return stems.length >= 2 && stems.every((t) => index.has(t));
+  });
+  return lines.length ? lines.join('\n') : text;
+}
+
 export interface Query {
   terms: QueryTerm[];
   /** The message's own terms (after typo correction), which the features judge. */
@@ -154,7 +167,7 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
     const weight = onlyPointsAtAttachment(input.message) ? 1 : params.attachmentWeight;
     // The attachment's most telling words the knowledge knows (an error's name, a dialog's title) join the
     // message's own: they are the customer's too, and often all there is ("what does this mean? see attached").
-    const tf = frequencies(terms(foldPhrases(input.attachmentText)).filter((t) => index.has(t)));
+    const tf = frequencies(terms(foldPhrases(knownLines(index, input.attachmentText))).filter((t) => index.has(t)));
     const ranked = [...tf].sort((a, b) => b[1] * index.idf(b[0]) - a[1] * index.idf(a[0]));
     for (const [term] of ranked.slice(0, params.attachmentTerms)) {
       if (!ownWeights.has(term)) own(term, weight);
