@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -99,6 +100,21 @@ GuardedClient.prototype.query = function guardedQuery(this: GuardedClient, ...gi
   return result;
 } as typeof pg.Client.prototype.query;
 
+const ahead = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` so that the statements it sends on PostgreSQL take the next free pooled connection
+ * before the requests already waiting for one. For the small lookups that decide whether a
+ * request may run at all (credentials, rate-limit counts): in line, they queued behind the very
+ * requests they admit, so under load a request that needed one waited for the pool twice (at 32
+ * concurrent 1,000-card board fetches, about 0.4 s more, and a credential read every second).
+ * The embedded database has one connection and no queue of ours: there it changes nothing.
+ */
+export function aheadOfQueue<T>(fn: () => PromiseLike<T>): Promise<T> {
+  // Awaited inside: a Prisma query is sent only when something awaits it, which must happen here.
+  return ahead.run(true, async () => await fn());
+}
+
 /** A Database on a PostgreSQL server; nothing is connected until the first query. */
 export function openPostgres(options: PostgresOptions): Database {
   const queryTimeoutMs = options.queryTimeoutMs ?? 2000;
@@ -125,19 +141,38 @@ export function openPostgres(options: PostgresOptions): Database {
   const stamp = (client: GuardedClient | undefined, started: number) => {
     if (client) client.budgetDeadline = started + budgetMs;
   };
+  // pg-pool's waiters, in order; a full pool's connect() appends one synchronously.
+  // (A private field: should a later pg-pool lose it, aheadOfQueue only stops taking effect.)
+  const queue = (pool as unknown as { _pendingQueue?: unknown })._pendingQueue;
+  const waiters: object[] = Array.isArray(queue) ? queue : [];
+  const jumped = new WeakSet<object>();
+  // Behind the waiters that jumped before it (they keep their order), ahead of every other.
+  const jumpQueue = (before: number) => {
+    if (!ahead.getStore() || before === 0 || waiters.length !== before + 1) return;
+    const waiter = waiters.pop()!;
+    let at = 0;
+    while (at < waiters.length && jumped.has(waiters[at]!)) at++;
+    waiters.splice(at, 0, waiter);
+    jumped.add(waiter);
+  };
   // pool.query checks out through this.connect too, with a callback.
   pool.connect = ((callback?: (error: Error | undefined, client: GuardedClient | undefined, done: unknown) => void) => {
     const started = performance.now();
+    const before = waiters.length;
     if (typeof callback === 'function') {
-      return checkout((error, client, done) => {
+      const result = checkout((error, client, done) => {
         if (!error) stamp(client, started);
         callback(error, client, done);
       });
+      jumpQueue(before);
+      return result;
     }
-    return checkout()!.then((client) => {
+    const result = checkout()!.then((client) => {
       stamp(client, started);
       return client;
     });
+    jumpQueue(before);
+    return result;
   }) as typeof pool.connect;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {

@@ -1,6 +1,6 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
-import type { Database } from './db.js';
+import { aheadOfQueue, type Database } from './db.js';
 
 /** One fixed-window counter: how many requests `key` made in its window, and ms until it ends. */
 export interface Count {
@@ -31,8 +31,10 @@ RETURNING b.count AS current, GREATEST(0, ceil(extract(epoch FROM b."resetAt" - 
  */
 export function databaseCounters(db: Database): CounterBackend {
   const query = async (text: string, params: unknown[], name?: string): Promise<Record<string, unknown>[]> => {
-    // A named (prepared) statement on PostgreSQL: parsed and planned once per connection.
-    if (db.pool) return (await db.pool.query({ name, text, values: params })).rows;
+    // A named (prepared) statement on PostgreSQL: parsed and planned once per connection, and
+    // ahead of the requests waiting for a connection (the counts decide whether they may run).
+    const pool = db.pool;
+    if (pool) return (await aheadOfQueue(() => pool.query({ name, text, values: params }))).rows;
     if (db.pglite) return (await db.pglite.query<Record<string, unknown>>(text, params)).rows;
     return db.withSession((session) => session.query(text, params));
   };
