@@ -1,4 +1,4 @@
-import { cacheCredential, cachedCredential, credentialGeneration } from '../accounts/credentials/credential-cache.js';
+import { lookupCredential } from '../accounts/credentials/credential-cache.js';
 import type { Principal } from '../accounts/credentials/resolve-credential.js';
 import { hashToken } from '../accounts/credentials/tokens.js';
 import { touchLastUsed } from '../accounts/keys/touch-last-used.js';
@@ -50,9 +50,7 @@ export async function resolveConnectorToken({
 }): Promise<ConnectorCredential | null> {
   if (!WELL_FORMED.test(token)) return null;
   const cacheKey = `connector:${hashToken(token)}`;
-  let entry = cachedCredential<CachedToken | null>(db, cacheKey, now);
-  if (entry === undefined) {
-    const generation = credentialGeneration(db);
+  const entry = await lookupCredential(db, cacheKey, async (): Promise<CachedToken | null> => {
     const accessToken = await server.AccessToken.find(token);
     const bound = accessToken && !accessToken.isExpired && accessToken.grantId && audienceIncludes(accessToken.aud, resource);
     const connection = bound
@@ -61,8 +59,7 @@ export async function resolveConnectorToken({
           include: { user: { select: { name: true, email: true, siteAdmin: true, status: true } } },
         })
       : null;
-    entry =
-      connection && accessToken && String(connection.userId) === accessToken.accountId
+    return connection && accessToken && String(connection.userId) === accessToken.accountId
         ? {
             credential: {
               connectionId: connection.id,
@@ -81,8 +78,7 @@ export async function resolveConnectorToken({
             notBefore: connection.createdAt.getTime(),
           }
         : null;
-    cacheCredential(db, cacheKey, entry, generation, now);
-  }
+  }, now);
   if (!entry || !entry.usable || entry.expiresAt <= now) return null;
   const connectionId = entry.credential.connectionId;
   touchLastUsed(entry, now, (at) =>

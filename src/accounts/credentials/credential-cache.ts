@@ -1,3 +1,5 @@
+import { aheadOfQueue } from '../../platform/db.js';
+
 /**
  * Resolved credentials, kept for at most CREDENTIAL_TTL_MS so authentication costs a hash and a
  * map lookup instead of a query per request. One cache per database client, so apps on different
@@ -8,13 +10,28 @@
 export const CREDENTIAL_TTL_MS = 1000;
 const MAX_ENTRIES = 10_000;
 
+/**
+ * A cached answer older than this is still served but read again in the background, so that a
+ * credential in steady use does not wait for its lookup (the lookup also goes ahead of the
+ * requests waiting for a database connection: aheadOfQueue).
+ */
+export const CREDENTIAL_REFRESH_AFTER_MS = CREDENTIAL_TTL_MS / 2;
+
 interface Entry {
   value: unknown;
+  /** When the lookup that read it began: the answer is no older than that. */
   at: number;
+}
+
+/** A lookup under way, which requests that miss meanwhile share (unless a forget came between). */
+interface Flight {
+  generation: number;
+  promise: Promise<unknown>;
 }
 
 interface Cache {
   entries: Map<string, Entry>;
+  inflight: Map<string, Flight>;
   /** Bumped by every forget, so a lookup that started before it does not store a stale answer. */
   generation: number;
 }
@@ -24,32 +41,55 @@ const caches = new WeakMap<object, Cache>();
 function cacheOf(db: object): Cache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { entries: new Map(), generation: 0 };
+    cache = { entries: new Map(), inflight: new Map(), generation: 0 };
     caches.set(db, cache);
   }
   return cache;
 }
 
-/** Read before querying the database; pass to cacheCredential with the answer. */
-export const credentialGeneration = (db: object) => cacheOf(db).generation;
-
-export function cachedCredential<T>(db: object, key: string, now = Date.now()): T | undefined {
-  const { entries } = cacheOf(db);
-  const entry = entries.get(key);
-  if (!entry) return undefined;
-  if (now - entry.at > CREDENTIAL_TTL_MS) {
-    entries.delete(key);
-    return undefined;
+/**
+ * The credential under `key`: from memory when read less than CREDENTIAL_TTL_MS ago (read again
+ * in the background past CREDENTIAL_REFRESH_AFTER_MS), else through `load`, one lookup per key at
+ * a time. `load` answers null for a credential that does not work; that is cached too.
+ */
+export function lookupCredential<T>(db: object, key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+  const cache = cacheOf(db);
+  const entry = cache.entries.get(key);
+  if (entry && now - entry.at <= CREDENTIAL_TTL_MS) {
+    if (now - entry.at >= CREDENTIAL_REFRESH_AFTER_MS) {
+      // Failures are the next foreground lookup's to report (a 503), once the entry has expired.
+      read(cache, key, load, now).catch(() => {});
+    }
+    return Promise.resolve(entry.value as T);
   }
-  return entry.value as T;
+  if (entry) cache.entries.delete(key);
+  return read(cache, key, load, now);
 }
 
-/** Stores an answer read from the database, unless a forget happened since `generation`. */
-export function cacheCredential(db: object, key: string, value: unknown, generation: number, now = Date.now()) {
-  const cache = cacheOf(db);
+function read<T>(cache: Cache, key: string, load: () => Promise<T>, now: number): Promise<T> {
+  const flight = cache.inflight.get(key);
+  if (flight && flight.generation === cache.generation) return flight.promise as Promise<T>;
+  const generation = cache.generation;
+  // Ahead of the requests waiting for a database connection: they wait for this answer.
+  const promise: Promise<T> = aheadOfQueue(load).then(
+    (value) => {
+      if (cache.inflight.get(key)?.promise === promise) cache.inflight.delete(key);
+      store(cache, key, value, generation, now);
+      return value;
+    },
+    (error: unknown) => {
+      if (cache.inflight.get(key)?.promise === promise) cache.inflight.delete(key);
+      throw error;
+    },
+  );
+  cache.inflight.set(key, { generation, promise });
+  return promise;
+}
+
+function store(cache: Cache, key: string, value: unknown, generation: number, at: number) {
   if (cache.generation !== generation) return;
   if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
-  cache.entries.set(key, { value, at: now });
+  cache.entries.set(key, { value, at });
 }
 
 /** After any change that may stop a credential: revoke, block, delete, logout. */
@@ -57,4 +97,5 @@ export function forgetCredentials(db: object) {
   const cache = cacheOf(db);
   cache.generation++;
   cache.entries.clear();
+  cache.inflight.clear();
 }

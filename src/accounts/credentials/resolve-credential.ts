@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../platform/db.js';
-import { cacheCredential, cachedCredential, credentialGeneration } from './credential-cache.js';
+import { lookupCredential } from './credential-cache.js';
 import { hashToken, isWellFormedToken } from './tokens.js';
 import { touchLastUsed } from '../keys/touch-last-used.js';
 
@@ -33,6 +33,14 @@ interface CachedKey {
   notBefore: number;
 }
 
+interface CachedSession {
+  credential: SessionCredential;
+  expiresAt: number;
+  usable: boolean;
+  lastUsedAt: number | null;
+  notBefore: number;
+}
+
 /** The live key behind a tsk_ token, or null (unknown, revoked, expired, owner not active). */
 export async function resolveApiKey(options: { db: PrismaClient; token: string; now?: number }) {
   const result = await checkApiKey(options);
@@ -47,14 +55,12 @@ export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaC
   const invalid = { refused: 'invalid' as const };
   if (!isWellFormedToken(token, 'tsk_')) return invalid;
   const hash = hashToken(token);
-  let entry = cachedCredential<CachedKey | null>(db, `key:${hash}`, now);
-  if (entry === undefined) {
-    const generation = credentialGeneration(db);
+  const entry = await lookupCredential(db, `key:${hash}`, async (): Promise<CachedKey | null> => {
     const key = await db.apiKey.findUnique({
       where: { tokenHash: hash },
       include: { user: true, boards: { select: { boardId: true } } },
     });
-    entry = key && {
+    return key && {
       credential: {
         keyId: key.id,
         userId: key.userId,
@@ -70,8 +76,7 @@ export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaC
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
       notBefore: key.createdAt.getTime(),
     };
-    cacheCredential(db, `key:${hash}`, entry, generation, now);
-  }
+  }, now);
   if (!entry || (entry.expiresAt !== null && entry.expiresAt <= now)) return invalid;
   if (!entry.usable) return entry.ownerBlocked ? { refused: 'blocked' } : invalid;
   const keyId = entry.credential.keyId;
@@ -85,11 +90,9 @@ export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaC
 export async function resolveSession({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const id = hashToken(token);
-  let entry = cachedCredential<{ credential: SessionCredential; expiresAt: number; usable: boolean; lastUsedAt: number | null; notBefore: number } | null>(db, `session:${id}`, now);
-  if (entry === undefined) {
-    const generation = credentialGeneration(db);
+  const entry = await lookupCredential(db, `session:${id}`, async (): Promise<CachedSession | null> => {
     const session = await db.session.findUnique({ where: { id }, include: { user: true } });
-    entry = session && {
+    return session && {
       credential: {
         sessionId: id,
         userId: session.userId,
@@ -102,8 +105,7 @@ export async function resolveSession({ db, token, now = Date.now() }: { db: Pris
       lastUsedAt: session.lastSeenAt?.getTime() ?? null,
       notBefore: session.createdAt.getTime(),
     };
-    cacheCredential(db, `session:${id}`, entry, generation, now);
-  }
+  }, now);
   if (!entry || !entry.usable || entry.expiresAt <= now) return null;
   // "Last seen" in the user's session list, to the minute.
   touchLastUsed(entry, now, (at) =>

@@ -1,4 +1,4 @@
-import { cacheCredential, cachedCredential, credentialGeneration } from '../../accounts/credentials/credential-cache.js';
+import { lookupCredential } from '../../accounts/credentials/credential-cache.js';
 import { hashToken, isWellFormedToken } from '../../accounts/credentials/tokens.js';
 import { touchLastUsed } from '../../accounts/keys/touch-last-used.js';
 import type { PrismaClient } from '../../platform/db.js';
@@ -23,18 +23,15 @@ interface Cached {
 export async function resolveAnswerKey({ db, token, now = Date.now() }: { db: PrismaClient; token: string; now?: number }) {
   if (!isWellFormedToken(token, 'ans_')) return null;
   const hash = hashToken(token);
-  let entry = cachedCredential<Cached | null>(db, `answer-key:${hash}`, now);
-  if (entry === undefined) {
-    const generation = credentialGeneration(db);
+  const entry = await lookupCredential(db, `answer-key:${hash}`, async (): Promise<Cached | null> => {
     const key = await db.answerKey.findUnique({ where: { tokenHash: hash } });
-    entry = key && {
+    return key && {
       credential: { keyId: key.id, workspaceId: key.workspaceId },
       usable: key.revokedAt === null,
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
       notBefore: key.createdAt.getTime(),
     };
-    cacheCredential(db, `answer-key:${hash}`, entry, generation, now);
-  }
+  }, now);
   if (!entry?.usable) return null;
   const keyId = entry.credential.keyId;
   touchLastUsed(entry, now, (at) =>
