@@ -91,12 +91,26 @@ try {
 
   // BENCH_ONLY=moves: the moves alone (a CPU profile of the app then holds nothing else).
   const onlyMoves = process.env.BENCH_ONLY === 'moves';
-  for (const [board, size] of onlyMoves ? [] : ([[small, '200 cards'], [big, '1,000 cards']] as const)) {
+  // BENCH_ONLY=fetch: the 1,000-card uncached fetch at c = 32 alone, three times, the floor first each time (its p99 target).
+  if (process.env.BENCH_ONLY === 'fetch') {
+    for (let i = 0; i < 3; i++) {
+      const theirs = await run({ url: `${floor}/floor/boards/${big}`, connections: 32 });
+      row('GET /api/boards/{id} (1,000 cards), uncached', 32, await run({ url: `${uncached}/api/boards/${big}`, connections: 32, headers: auth }), theirs);
+    }
+  }
+  for (const [board, size] of onlyMoves || process.env.BENCH_ONLY === 'fetch' ? [] : ([[small, '200 cards'], [big, '1,000 cards']] as const)) {
     for (const c of [1, 8, 32]) {
       const theirs = await run({ url: `${floor}/floor/boards/${board}`, connections: c });
       row(`GET /api/boards/{id} (${size}), uncached`, c, await run({ url: `${uncached}/api/boards/${board}`, connections: c, headers: auth }), theirs);
       row(`GET /api/boards/{id} (${size}), from the cache`, c, await run({ url: `${app}/api/boards/${board}`, connections: c, headers: auth }), theirs);
     }
+  }
+  if (process.env.BENCH_ONLY === 'fetch') {
+    console.log('| request | connections | req/s | p50 ms | p99 ms | non-2xx | floor req/s / p50 / p99 | % of floor | p99 vs floor |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const r of rows) console.log(r);
+    await db.close();
+    return;
   }
   for (const c of onlyMoves ? [] : [1, 8, 32]) {
     row('GET /api/cards/{id}', c, await run({ url: `${app}/api/cards/${smallCards[0]}`, connections: c, headers: auth }));
