@@ -8,7 +8,7 @@
  */
 import { type DecisionModel } from '../src/answers/decision/decide.js';
 import { refitDecision, type Sample } from '../src/answers/learning/fit.js';
-import { humanIntent } from '../src/answers/decision/intents.js';
+import { answerable, handedOver, undecided, type Verdict } from '../src/answers/learning/verdict-label.js';
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import { DEFAULT_QUERY, retrieve } from '../src/answers/retrieval/retrieve.js';
 import type { Base, Question } from './bases.js';
@@ -42,20 +42,26 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
   for (const q of pool) {
     const message = q.turns.at(-1)!;
     const answered = await ours(base, q, global);
-    // A turn an intent handed over was not the decision's: its label teaches the decision nothing.
-    // The features the turn was decided on, as the server keeps them (the thread's reading when it decided).
-    const decided = q.kind !== 'human_request' && !humanIntent(message) && answered.features ? answered.features : null;
-    if (q.needsHuman || !q.expected.length) {
-      if (decided) samples.push({ x: decided, y: q.needsHuman ? 0 : 1 });
-      continue;
-    }
-    // "Right" (or, on a hand-off, "should have answered") confirms the cited article; "wrong, the right article is …" names another,
-    // and teaches "answer" only when that article ranks first for the message with the knowledge as it is now (issue #32 item 7).
+    // The turn as the server keeps it: what the agent did, why, and the features it was decided on.
+    const turn = { needsHuman: answered.needsHuman, reason: answered.reason ?? null, features: answered.features ?? null };
+    // The careful staff member's verdict: on a message for a person, "needs_human" on an answer and "right" on a hand-off;
+    // on an answerable one, "right" (or, on a hand-off, "should_answer") when the first source is right, else "wrong, it is …".
     const cited = q.expected.includes(answered.sources[0] ?? '');
-    const article = cited ? answered.sources[0]! : q.expected[0]!;
-    if (decided && (cited || retrieve(now(), { message }, DEFAULT_QUERY, 1).candidates[0]?.article.doc.externalId === article)) samples.push({ x: decided, y: 1 });
-    phrasings.set(article, [...(phrasings.get(article) ?? []), message]);
-    current = null;
+    let verdict: Verdict;
+    if (q.needsHuman) verdict = handedOver(turn) ? 'right' : 'needs_human';
+    else if (!q.expected.length) {
+      if (handedOver(turn)) continue;
+      verdict = 'right';
+    } else verdict = cited ? (handedOver(turn) ? 'should_answer' : 'right') : 'wrong';
+    const article = q.expected.length ? (cited ? answered.sources[0]! : q.expected[0]!) : null;
+    // Whether it teaches the decision, by the server's rules (learning/verdict-label.ts): "wrong, it is X" counts only when X
+    // ranks first for the message with the knowledge as it is now (issue #32 item 7), as learning/turn-feedback.ts checks it.
+    const counts = !undecided(turn) && (verdict !== 'wrong' || retrieve(now(), { message }, DEFAULT_QUERY, 1).candidates[0]?.article.doc.externalId === article);
+    if (counts) samples.push({ x: turn.features!, y: answerable(verdict, turn) ? 1 : 0 });
+    if (article && !q.needsHuman) {
+      phrasings.set(article, [...(phrasings.get(article) ?? []), message]);
+      current = null;
+    }
   }
   return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings) };
 }

@@ -34,7 +34,7 @@ export async function ours(base: Base, q: Question, model: DecisionModel): Promi
     thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;
   }
-  return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman, features: last!.features };
+  return { q, ranking: last!.ranking, sources: last!.sources.map((s) => s.externalId), needsHuman: last!.needsHuman, features: last!.features, reason: last!.reason };
 }
 
 /** composeAnswer's semantic options on a base (none when it was loaded --lexical). */

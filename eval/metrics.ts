@@ -10,6 +10,8 @@ export interface Outcome {
   needsHuman: boolean;
   /** What the decision weighed on the last turn, as the server keeps it with the turn (ours only). */
   features?: import('../src/answers/retrieval/features.js').Features | null;
+  /** Why the last turn went to a person (composeAnswer's `reason`; ours only). */
+  reason?: string | null;
 }
 
 export interface Metrics {

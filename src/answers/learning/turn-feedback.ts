@@ -6,41 +6,9 @@ import type { Features } from '../retrieval/features.js';
 import { MIN_LABELS, refitDecision, type Sample } from './fit.js';
 import { DEFAULT_QUERY, retrieve } from '../retrieval/retrieve.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
+import { answerable, handedOver, NOT_DECIDED, undecided, type Verdict } from './verdict-label.js';
 
-/** right, wrong (another article answers it), needs_human (a person should have), should_answer (handed over, but the cited article was right). */
-export type Verdict = 'right' | 'wrong' | 'needs_human' | 'should_answer';
-
-/** Turns handed over before the decision was asked (a request for a person, a hand-off topic, an unreadable file): their verdicts teach it nothing. */
-const NOT_DECIDED = new Set(['human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable']);
-
-/**
- * Whether the turn handed the message over without answering it. A turn after an earlier hand-off
- * (`earlier_turn`) carries a real answer, so a verdict on it is a verdict on that answer.
- */
-const handedOver = (turn: { needsHuman: boolean; reason: string | null }) => turn.needsHuman && turn.reason !== 'earlier_turn';
-
-/**
- * What a verdict that counts teaches the decision: whether the agent should have answered the turn
- * (the article that answers is stored with the verdict, and the message becomes its phrasing).
- * - right: an answer was right (answer), or a hand-off was right (hand over);
- * - wrong: the named article answers it — counted (as answer) only where that article ranks first;
- * - should_answer: handed over, but its first source was right (answer);
- * - needs_human: it should have gone to a person (hand over).
- */
-function answerable(verdict: Verdict, turn: { needsHuman: boolean; reason: string | null }): boolean {
-  if (verdict === 'needs_human') return false;
-  if (verdict === 'wrong' || verdict === 'should_answer') return true;
-  return !handedOver(turn);
-}
-
-/** Why a verdict on this turn cannot teach the decision, whatever it says; null when it can. */
-function undecided(turn: { reason: string | null; features: Prisma.JsonValue }): string | null {
-  if (turn.reason && NOT_DECIDED.has(turn.reason)) {
-    return 'The turn was handed over before the decision was asked (a request for a person, an account action, a hand-off topic or an unreadable attachment): the decision learns nothing from it.';
-  }
-  if (!featuresOf(turn.features)) return 'The turn has no stored decision features (nothing was retrieved, or it was answered before they were kept): the decision cannot learn from it.';
-  return null;
-}
+export type { Verdict } from './verdict-label.js';
 
 export interface FeedbackResult {
   turnId: number;
@@ -111,7 +79,7 @@ export async function giveFeedback({
   } else if ((verdict === 'right' && !handedOver(turn)) || verdict === 'should_answer') {
     if (cited) articleId = await idOf(cited);
   }
-  let why = undecided(turn);
+  let why = undecided({ ...turn, features: featuresOf(turn.features) });
   if (!why && verdict === 'wrong' && articleExternalId !== cited) why = await whyNotFirst({ db, workspaceId, question: turn.question, articleId: articleId!, externalId: articleExternalId! });
   const counts = why === null;
   return db.$transaction(async (tx) => {
