@@ -54,7 +54,7 @@ export async function resolveConnectorToken({
     const accessToken = await server.AccessToken.find(token);
     const bound = accessToken && !accessToken.isExpired && accessToken.grantId && audienceIncludes(accessToken.aud, resource);
     const connection = bound
-      ? await db.connectorConnection.findUnique({
+      ? await db.connectorConnection.findFirst({
           where: { grantId: accessToken.grantId! },
           include: { user: { select: { name: true, email: true, siteAdmin: true, status: true } } },
         })
@@ -78,7 +78,7 @@ export async function resolveConnectorToken({
             notBefore: connection.createdAt.getTime(),
           }
         : null;
-  }, now);
+  });
   if (!entry || !entry.usable || entry.expiresAt <= now) return null;
   const connectionId = entry.credential.connectionId;
   touchLastUsed(entry, now, (at) =>

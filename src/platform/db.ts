@@ -101,6 +101,8 @@ GuardedClient.prototype.query = function guardedQuery(this: GuardedClient, ...gi
 } as typeof pg.Client.prototype.query;
 
 const ahead = new AsyncLocalStorage<true>();
+/** How many statements sent ahead of the queue may overtake one waiting request. */
+const MAX_OVERTAKEN = 4;
 
 /**
  * Runs `fn` so that the statements it sends on PostgreSQL take the next free pooled connection
@@ -109,6 +111,10 @@ const ahead = new AsyncLocalStorage<true>();
  * requests they admit, so under load a request that needed one waited for the pool twice (at 32
  * concurrent 1,000-card board fetches, about 0.4 s more, and a credential read every second).
  * The embedded database has one connection and no queue of ours: there it changes nothing.
+ * Use Prisma's findFirst inside, not findUnique: Prisma sends the findUniques of one tick together
+ * from the first caller's context, which would lend this place to other requests' queries (or
+ * take it from this one). A waiter is overtaken by at most MAX_OVERTAKEN statements sent ahead,
+ * so a flood of them (unknown tokens, each a lookup) cannot starve the requests waiting.
  */
 export function aheadOfQueue<T>(fn: () => PromiseLike<T>): Promise<T> {
   // Awaited inside: a Prisma query is sent only when something awaits it, which must happen here.
@@ -146,14 +152,19 @@ export function openPostgres(options: PostgresOptions): Database {
   const queue = (pool as unknown as { _pendingQueue?: unknown })._pendingQueue;
   const waiters: object[] = Array.isArray(queue) ? queue : [];
   const jumped = new WeakSet<object>();
-  // Behind the waiters that jumped before it (they keep their order), ahead of every other.
+  const overtaken = new WeakMap<object, number>();
+  // Behind the waiters that jumped before it (they keep their order) and those overtaken enough
+  // already, ahead of every other.
   const jumpQueue = (before: number) => {
     if (!ahead.getStore() || before === 0 || waiters.length !== before + 1) return;
     const waiter = waiters.pop()!;
     let at = 0;
-    while (at < waiters.length && jumped.has(waiters[at]!)) at++;
+    while (at < waiters.length && (jumped.has(waiters[at]!) || (overtaken.get(waiters[at]!) ?? 0) >= MAX_OVERTAKEN)) at++;
     waiters.splice(at, 0, waiter);
     jumped.add(waiter);
+    for (const behind of waiters.slice(at + 1)) {
+      if (!jumped.has(behind)) overtaken.set(behind, (overtaken.get(behind) ?? 0) + 1);
+    }
   };
   // pool.query checks out through this.connect too, with a callback.
   pool.connect = ((callback?: (error: Error | undefined, client: GuardedClient | undefined, done: unknown) => void) => {

@@ -11,8 +11,11 @@ export interface Count {
 /** Where the counters live, shared by every process that uses the same database or Redis. */
 export interface CounterBackend {
   kind: 'database' | 'redis';
-  /** Adds `by` to the key's counter (a new window starts when the last one ended). */
-  incr(key: string, windowMs: number, by?: number): Promise<Count>;
+  /**
+   * Adds `by` to the key's counter (a new window starts when the last one ended). `waited`: a
+   * request waits for the answer (sent ahead of the database pool's queue); else a background flush.
+   */
+  incr(key: string, windowMs: number, by?: number, waited?: boolean): Promise<Count>;
   close(): Promise<void>;
 }
 
@@ -30,11 +33,15 @@ RETURNING b.count AS current, GREATEST(0, ceil(extract(epoch FROM b."resetAt" - 
  * minute by whichever process gets there.
  */
 export function databaseCounters(db: Database): CounterBackend {
-  const query = async (text: string, params: unknown[], name?: string): Promise<Record<string, unknown>[]> => {
-    // A named (prepared) statement on PostgreSQL: parsed and planned once per connection, and
-    // ahead of the requests waiting for a connection (the counts decide whether they may run).
+  const query = async (text: string, params: unknown[], name?: string, waited = false): Promise<Record<string, unknown>[]> => {
+    // A named (prepared) statement on PostgreSQL: parsed and planned once per connection. A count
+    // a request waits for goes ahead of the requests waiting for a connection (it decides whether
+    // that request may run); flushes and the sweep wait their turn.
     const pool = db.pool;
-    if (pool) return (await aheadOfQueue(() => pool.query({ name, text, values: params }))).rows;
+    if (pool) {
+      const send = () => pool.query({ name, text, values: params });
+      return (await (waited ? aheadOfQueue(send) : send())).rows;
+    }
     if (db.pglite) return (await db.pglite.query<Record<string, unknown>>(text, params)).rows;
     return db.withSession((session) => session.query(text, params));
   };
@@ -45,11 +52,11 @@ export function databaseCounters(db: Database): CounterBackend {
   let closed = false;
   return {
     kind: 'database',
-    async incr(key, windowMs, by = 1) {
+    async incr(key, windowMs, by = 1, waited = false) {
       // A background flush may fire after the app closed: it must not write to a database that
       // is no longer this app's (tests hand an emptied embedded database to the next app).
       if (closed) throw new Error('rate-limit counters closed');
-      const [row] = await query(INCREMENT, [key, windowMs, by], 'taskboard-rate-limit-incr');
+      const [row] = await query(INCREMENT, [key, windowMs, by], 'taskboard-rate-limit-incr', waited);
       return { current: Number(row!.current), ttl: Number(row!.ttl) };
     },
     async close() {
@@ -88,7 +95,7 @@ export async function redisCounters(url: string): Promise<CounterBackend> {
   await redis.connect().catch(() => {});
   return {
     kind: 'redis',
-    async incr(key, windowMs, by = 1) {
+    async incr(key, windowMs, by = 1, waited = false) {
       const [current, ttl] = await redis.taskboardRateLimit(key, windowMs, by);
       return { current, ttl };
     },
@@ -151,7 +158,7 @@ export function storeOver(backend: CounterBackend, defaults: { windowMs: number;
     entry.pending = 0;
     entry.inFlight = by;
     entry.busy = true;
-    backend.incr(key, entry.windowMs, by).then(
+    backend.incr(key, entry.windowMs, by, batch.length > 0).then(
       (count) => {
         const at = Date.now();
         Object.assign(entry, { busy: false, inFlight: 0, shared: count.current, resetAt: at + count.ttl, readAt: at });

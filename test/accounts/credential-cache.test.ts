@@ -21,11 +21,41 @@ describe('the credential cache', () => {
     forgetCredentials(db); // a revoke lands while the lookup is in the database
     const after = lookupCredential(db, 'key:x', source.load, 1);
     expect(source.count).toBe(2); // the request after the revoke reads again
-    source.answer(0, { live: true });
+    // The read after the revoke answers first; the one from before it last, and must not replace it.
     source.answer(1, { live: false });
-    expect(await racing).toEqual({ live: true });
     expect(await after).toEqual({ live: false });
+    source.answer(0, { live: true });
+    expect(await racing).toEqual({ live: true });
     expect(await lookupCredential(db, 'key:x', source.load, 2)).toEqual({ live: false });
+    expect(source.count).toBe(2);
+  });
+
+  it('a lookup under way when a forget lands answers its own request but is not kept for the next', async () => {
+    const db = {};
+    const source = lookups<string>();
+    const racing = lookupCredential(db, 'key:v', source.load, 0);
+    forgetCredentials(db);
+    source.answer(0, 'live'); // read before the revoke committed
+    expect(await racing).toBe('live');
+    const next = lookupCredential(db, 'key:v', source.load, 1);
+    expect(source.count).toBe(2);
+    source.answer(1, 'revoked');
+    expect(await next).toBe('revoked');
+  });
+
+  it('does not hand a lookup begun longer ago than the TTL to a new request (its answer may predate a revoke elsewhere)', async () => {
+    const db = {};
+    const source = lookups<string>();
+    const slow = lookupCredential(db, 'key:old', source.load, 0);
+    // Still under way a TTL later (its statements waited behind busy connections): a new lookup.
+    const late = lookupCredential(db, 'key:old', source.load, CREDENTIAL_TTL_MS + 1);
+    expect(source.count).toBe(2);
+    source.answer(1, 'revoked');
+    expect(await late).toBe('revoked');
+    source.answer(0, 'live');
+    expect(await slow).toBe('live');
+    // The older answer, arriving last, does not replace the newer one.
+    expect(await lookupCredential(db, 'key:old', source.load, CREDENTIAL_TTL_MS + 2)).toBe('revoked');
     expect(source.count).toBe(2);
   });
 

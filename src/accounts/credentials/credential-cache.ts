@@ -23,9 +23,11 @@ interface Entry {
   at: number;
 }
 
-/** A lookup under way, which requests that miss meanwhile share (unless a forget came between). */
+/** A lookup under way, which requests that miss meanwhile share (unless a forget came between, or it began too long ago). */
 interface Flight {
   generation: number;
+  /** When it began: its answer may be as old as that. */
+  at: number;
   promise: Promise<unknown>;
 }
 
@@ -50,9 +52,11 @@ function cacheOf(db: object): Cache {
 /**
  * The credential under `key`: from memory when read less than CREDENTIAL_TTL_MS ago (read again
  * in the background past CREDENTIAL_REFRESH_AFTER_MS), else through `load`, one lookup per key at
- * a time. `load` answers null for a credential that does not work; that is cached too.
+ * a time. `load` answers null for a credential that does not work; that is cached too. Ages are
+ * measured on the monotonic clock (`now`: tests pass their own), so a step of the wall clock
+ * neither keeps an answer nor drops it.
  */
-export function lookupCredential<T>(db: object, key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+export function lookupCredential<T>(db: object, key: string, load: () => Promise<T>, now = performance.now()): Promise<T> {
   const cache = cacheOf(db);
   const entry = cache.entries.get(key);
   if (entry && now - entry.at <= CREDENTIAL_TTL_MS) {
@@ -68,7 +72,9 @@ export function lookupCredential<T>(db: object, key: string, load: () => Promise
 
 function read<T>(cache: Cache, key: string, load: () => Promise<T>, now: number): Promise<T> {
   const flight = cache.inflight.get(key);
-  if (flight && flight.generation === cache.generation) return flight.promise as Promise<T>;
+  // A lookup that began longer ago than the TTL may answer from before a revoke the TTL promises
+  // to see (its statements can wait behind busy connections): a new one is started instead.
+  if (flight && flight.generation === cache.generation && now - flight.at <= CREDENTIAL_TTL_MS) return flight.promise as Promise<T>;
   const generation = cache.generation;
   // Ahead of the requests waiting for a database connection: they wait for this answer.
   const promise: Promise<T> = aheadOfQueue(load).then(
@@ -82,12 +88,15 @@ function read<T>(cache: Cache, key: string, load: () => Promise<T>, now: number)
       throw error;
     },
   );
-  cache.inflight.set(key, { generation, promise });
+  cache.inflight.set(key, { generation, at: now, promise });
   return promise;
 }
 
 function store(cache: Cache, key: string, value: unknown, generation: number, at: number) {
   if (cache.generation !== generation) return;
+  // A lookup that began later may have answered first: the newer answer stays.
+  const current = cache.entries.get(key);
+  if (current && current.at > at) return;
   if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
   cache.entries.set(key, { value, at });
 }

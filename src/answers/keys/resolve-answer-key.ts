@@ -24,14 +24,14 @@ export async function resolveAnswerKey({ db, token, now = Date.now() }: { db: Pr
   if (!isWellFormedToken(token, 'ans_')) return null;
   const hash = hashToken(token);
   const entry = await lookupCredential(db, `answer-key:${hash}`, async (): Promise<Cached | null> => {
-    const key = await db.answerKey.findUnique({ where: { tokenHash: hash } });
+    const key = await db.answerKey.findFirst({ where: { tokenHash: hash } });
     return key && {
       credential: { keyId: key.id, workspaceId: key.workspaceId },
       usable: key.revokedAt === null,
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
       notBefore: key.createdAt.getTime(),
     };
-  }, now);
+  });
   if (!entry?.usable) return null;
   const keyId = entry.credential.keyId;
   touchLastUsed(entry, now, (at) =>
