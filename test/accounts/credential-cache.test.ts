@@ -109,4 +109,16 @@ describe('the credential cache', () => {
     expect(calls).toBe(2);
     await expect(lookupCredential(db, 'key:w', load, CREDENTIAL_TTL_MS + 1)).rejects.toThrow('database down');
   });
+
+  it('a refreshed answer keeps the last use noted on the one it replaces (its write may still be on its way)', async () => {
+    const db = {};
+    const source = lookups<{ lastUsedAt: number | null }>();
+    const first = lookupCredential(db, 'key:u', source.load, 0);
+    source.answer(0, { lastUsedAt: null });
+    (await first).lastUsedAt = 120_000; // touchLastUsed noted a use and sent its write
+    expect((await lookupCredential(db, 'key:u', source.load, CREDENTIAL_REFRESH_AFTER_MS)).lastUsedAt).toBe(120_000);
+    source.answer(1, { lastUsedAt: 60_000 }); // the database, before that write landed
+    await new Promise((r) => setTimeout(r, 0));
+    expect((await lookupCredential(db, 'key:u', source.load, CREDENTIAL_REFRESH_AFTER_MS + 1)).lastUsedAt).toBe(120_000);
+  });
 });

@@ -97,8 +97,21 @@ function store(cache: Cache, key: string, value: unknown, generation: number, at
   // A lookup that began later may have answered first: the newer answer stays.
   const current = cache.entries.get(key);
   if (current && current.at > at) return;
+  keepLastUse(current?.value, value);
   if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
   cache.entries.set(key, { value, at });
+}
+
+/**
+ * The last use touchLastUsed noted on the answer being replaced outlives it: the database may not
+ * have it yet (its write waits in the pool's queue), and a refreshed answer that forgot it would
+ * write it again at once.
+ */
+function keepLastUse(previous: unknown, next: unknown) {
+  const used = (value: unknown) => (value && typeof value === 'object' && 'lastUsedAt' in value ? (value as { lastUsedAt: number | null }) : null);
+  const before = used(previous);
+  const after = used(next);
+  if (before?.lastUsedAt != null && after && (after.lastUsedAt === null || after.lastUsedAt < before.lastUsedAt)) after.lastUsedAt = before.lastUsedAt;
 }
 
 /** After any change that may stop a credential: revoke, block, delete, logout. */
