@@ -2,8 +2,13 @@
 -- board is out of its reach (not a member, or outside a limited key's boards p_board_ids; NULL
 -- p_board_ids: every board the user belongs to). access.ts asks it for every require…() and the
 -- card statements (cards/sql/) ask it too, so what "reachable" means cannot drift between them.
+--
+-- PL/pgSQL, not SQL: a SQL function that cannot be inlined (this one reads a table) is parsed and
+-- planned again by every statement that calls it, ~50 µs each time; PL/pgSQL keeps its plan for
+-- the connection's life. A card move asks it twice.
 CREATE OR REPLACE FUNCTION tb_board_role(p_board int, p_user int, p_board_ids int[]) RETURNS text
-LANGUAGE sql STABLE AS $$
-  SELECT m.role::text FROM "BoardMember" m
-  WHERE m."boardId" = p_board AND m."userId" = p_user AND (p_board_ids IS NULL OR p_board = ANY (p_board_ids))
-$$;
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  IF p_board_ids IS NOT NULL AND NOT p_board = ANY (p_board_ids) THEN RETURN NULL; END IF;
+  RETURN (SELECT m.role::text FROM "BoardMember" m WHERE m."boardId" = p_board AND m."userId" = p_user);
+END $$;
