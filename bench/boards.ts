@@ -127,16 +127,22 @@ try {
   // includes the moves still in flight when a timed run ended (served, but not counted by autocannon).
   const versions = async () =>
     Number((await db.prisma.$queryRaw<{ n: bigint }[]>`SELECT coalesce(sum(version), 0)::bigint AS n FROM "Card" WHERE "boardId" = ${small}`)[0]!.n);
-  const versionsBefore = await versions();
+  let movesMade = 0;
   let movesOk = 0;
-  const ourMoves: Result[] = [];
   const cpuPerMove: { ours: number[]; floor: number[]; oursDb: number[]; floorDb: number[] } = { ours: [], floor: [], oursDb: [], floorDb: [] };
   // PostgreSQL's own CPU per move, when it runs on this machine: its postmaster and every backend.
   const postmaster = await postmasterPid(db);
   const dbCpu = () => (postmaster ? processTreeCpuMs(postmaster, true) : 0);
+  // Ours and the floor's in turn at each concurrency, not all of ours first: every move leaves dead
+  // row versions behind until they are pruned or vacuumed, so whichever ran later ran on a table
+  // with more of them. And each run starts from a vacuumed table, as autovacuum would keep it
+  // (this machine's PostgreSQL runs with autovacuum off).
+  const vacuum = () => db.prisma.$executeRawUnsafe('VACUUM "Card", "List"');
   for (const c of [1, 8, 32]) {
-    const cpuBefore = processTreeCpuMs(cachedApp.pid!);
-    const dbBefore = dbCpu();
+    await vacuum();
+    const versionsBefore = await versions();
+    let cpuBefore = processTreeCpuMs(cachedApp.pid!);
+    let dbBefore = dbCpu();
     const ours = await run({
       url: app,
       connections: c,
@@ -144,19 +150,14 @@ try {
       requests: [{ method: 'POST', setupRequest: randomMove('/api') }],
     });
     movesOk += ours.ok;
-    ourMoves.push(ours);
     cpuPerMove.ours.push((1000 * (processTreeCpuMs(cachedApp.pid!) - cpuBefore)) / Math.max(1, ours.total));
     cpuPerMove.oursDb.push((1000 * (dbCpu() - dbBefore)) / Math.max(1, ours.total));
-  }
-  // Checked after our moves and before the floor's, which write no activity and are not ours to vouch for.
-  await new Promise((r) => setTimeout(r, 500));
-  const invariant = await checkInvariant(db.prisma, small, smallCards.length);
-  const activitiesAfter = await db.prisma.activity.count({ where: { type: 'card.moved' } });
-  const movesMade = (await versions()) - versionsBefore;
-  for (const [i, c] of [1, 8, 32].entries()) {
-    const ours = ourMoves[i]!;
-    const cpuBefore = processTreeCpuMs(floorServer.pid!);
-    const dbBefore = dbCpu();
+    // Our moves still in flight when the run ended land before the count (the floor's bump versions too).
+    await new Promise((r) => setTimeout(r, 500));
+    movesMade += (await versions()) - versionsBefore;
+    await vacuum();
+    cpuBefore = processTreeCpuMs(floorServer.pid!);
+    dbBefore = dbCpu();
     const theirs = await run({
       url: floor,
       connections: c,
@@ -166,8 +167,11 @@ try {
     cpuPerMove.floor.push((1000 * (processTreeCpuMs(floorServer.pid!) - cpuBefore)) / Math.max(1, theirs.total));
     cpuPerMove.floorDb.push((1000 * (dbCpu() - dbBefore)) / Math.max(1, theirs.total));
     row('POST /api/cards/{id}/move', c, ours, theirs);
+    await new Promise((r) => setTimeout(r, 500));
   }
-  const floorInvariant = await checkInvariant(db.prisma, small, smallCards.length);
+  // Every move keeps positions 0..n-1, the floor's too; only ours write activities.
+  const invariant = await checkInvariant(db.prisma, small, smallCards.length);
+  const activitiesAfter = await db.prisma.activity.count({ where: { type: 'card.moved' } });
   await db.close();
 
   console.log(`\nPostgreSQL, ${seconds} s per run, autocannon over loopback; floor = bare Fastify + pg, same run.\n`);
@@ -179,7 +183,6 @@ try {
   console.log(`after the moves: positions 0..n-1 in every list: ${invariant.ok}; cards ${invariant.cards}/${smallCards.length}; ` +
     `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesMade} moves that changed a card (its version grew; ` +
     `moves to where the card already is write none); autocannon counted ${movesOk} 2xx answers, leaving out those in flight when each timed run ended`);
-  console.log(`after the floor's moves too: positions 0..n-1: ${floorInvariant.ok}`);
   // Less noisy than req/s on a shared machine: the server process's own CPU (user + system, from /proc) per move served.
   const µs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' / ');
   console.log(`server CPU per move (c = 1 / 8 / 32): ours ${µs(cpuPerMove.ours)} µs, the floor's ${µs(cpuPerMove.floor)} µs`);
