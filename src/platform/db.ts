@@ -116,10 +116,19 @@ const MAX_OVERTAKEN = 4;
  * take it from this one). A waiter is overtaken by at most MAX_OVERTAKEN statements sent ahead,
  * so a flood of them (unknown tokens, each a lookup) cannot starve the requests waiting.
  */
-export function aheadOfQueue<T>(fn: () => PromiseLike<T>): Promise<T> {
-  // Awaited inside: a Prisma query is sent only when something awaits it, which must happen here.
-  return ahead.run(true, async () => await fn());
+export async function aheadOfQueue<T>(fn: () => PromiseLike<T>): Promise<T> {
+  aheadInFlight++;
+  try {
+    // Awaited inside: a Prisma query is sent only when something awaits it, which must happen here.
+    return await ahead.run(true, async () => await fn());
+  } finally {
+    // On Node 20 an enabled AsyncLocalStorage runs a hook for every promise of the process (~13 %
+    // of a card move's CPU when it stayed on); these statements are rare (a credential read every
+    // half second, a rate-limit count per window), so it is on only while one is in flight.
+    if (--aheadInFlight === 0) ahead.disable();
+  }
 }
+let aheadInFlight = 0;
 
 /** A Database on a PostgreSQL server; nothing is connected until the first query. */
 export function openPostgres(options: PostgresOptions): Database {

@@ -61,6 +61,31 @@ it.runIf(url)('a waiting request is overtaken by at most four statements sent ah
   expect(order).toEqual(['ahead 1', 'ahead 2', 'ahead 3', 'ahead 4', 'request', 'ahead 5', 'ahead 6']);
 });
 
+// The storage that marks these statements is switched off whenever none is in flight (it costs
+// every promise of the process while on): one finishing must not switch it off under another.
+it.runIf(url)('a statement sent ahead still goes ahead when another one sent ahead finished meanwhile (needs TEST_DATABASE_URL)', async () => {
+  db = openPostgres({ url: url!, poolSize: 1, queryTimeoutMs: 10_000, connectTimeoutMs: 10_000 });
+  other = openPostgres({ url: url!, poolSize: 1, queryTimeoutMs: 10_000, connectTimeoutMs: 10_000 });
+  const { prisma, pool } = db;
+  await prisma.$queryRawUnsafe('SELECT 1');
+  await other.pool!.query('SELECT 1');
+  const order: string[] = [];
+  const busy = pool!.query('SELECT pg_sleep(0.4)');
+  while (pool!.idleCount > 0) await new Promise((r) => setTimeout(r, 5));
+  const request = prisma.$queryRawUnsafe('SELECT 1').then(() => order.push('request'));
+  await waiting(pool!, 1);
+  let quickDone = false;
+  // Sent ahead, but it reaches the pool only after the quick one below has finished.
+  const slow = aheadOfQueue(async () => {
+    while (!quickDone) await new Promise((r) => setTimeout(r, 5));
+    return prisma.$queryRawUnsafe('SELECT 2');
+  }).then(() => order.push('ahead'));
+  await aheadOfQueue(() => other!.prisma.$queryRawUnsafe('SELECT 3'));
+  quickDone = true;
+  await Promise.all([busy, request, slow]);
+  expect(order).toEqual(['ahead', 'request']);
+});
+
 it.runIf(url)("an API key's lookup is one statement, and it goes ahead of the requests waiting (needs TEST_DATABASE_URL)", async () => {
   db = await createTestDatabase();
   const user = await makeUser(db);
