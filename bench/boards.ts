@@ -180,7 +180,7 @@ try {
   for (const r of rows) console.log(r);
   console.log(`\nqueries per board fetch: ${queryCounts.map((q) => `${q.cards} cards → ${q.queries}`).join(', ')}; per card move to another list: ${moveQueries}; per card edit (PATCH): ${editQueries}`);
   for (const e of execution) console.log(`PostgreSQL execution time (EXPLAIN ANALYZE, median of 20), ${e.name}: ours ${e.ours.toFixed(1)} ms, the floor's ${e.floor.toFixed(1)} ms`);
-  console.log(`after the moves: positions 0..n-1 in every list: ${invariant.ok}; cards ${invariant.cards}/${smallCards.length}; ` +
+  console.log(`after our moves and the floor's: positions 0..n-1 in every list: ${invariant.ok}; cards ${invariant.cards}/${smallCards.length}; ` +
     `card.moved activities written: ${activitiesAfter - activitiesBefore} for ${movesMade} moves that changed a card (its version grew; ` +
     `moves to where the card already is write none); autocannon counted ${movesOk} 2xx answers, leaving out those in flight when each timed run ended`);
   // Less noisy than req/s on a shared machine: the server process's own CPU (user + system, from /proc) per move served.

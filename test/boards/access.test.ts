@@ -199,3 +199,19 @@ describe('the order of checks', () => {
     expect((await post(`/api/cards/${card.id}/move`, { listId: list.id })).statusCode).toBe(403);
   });
 });
+
+describe('tb_board_role (sql/board-role.sql), the one definition of reach', () => {
+  it("answers a member's role, and nothing outside a limited key's boards, a NULL among them included", async () => {
+    const user = await makeUser(t.db);
+    const board = await makeBoard(t.db, user.id);
+    const role = async (boardIds: (number | null)[] | null) =>
+      (await t.db.prisma.$queryRaw<{ role: string | null }[]>`SELECT tb_board_role(${board.id}::int, ${user.id}::int, ${boardIds}::int[]) AS role`)[0]?.role;
+    expect(await role(null)).toBe('admin');
+    expect(await role([board.id])).toBe('admin');
+    expect(await role([board.id, null])).toBe('admin');
+    expect(await role([])).toBeNull();
+    expect(await role([MISSING])).toBeNull();
+    expect(await role([MISSING, null])).toBeNull();
+    expect(await role([null])).toBeNull();
+  });
+});

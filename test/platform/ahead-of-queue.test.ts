@@ -68,9 +68,11 @@ it.runIf(url)('a statement sent ahead still goes ahead when another one sent ahe
   other = openPostgres({ url: url!, poolSize: 1, queryTimeoutMs: 10_000, connectTimeoutMs: 10_000 });
   const { prisma, pool } = db;
   await prisma.$queryRawUnsafe('SELECT 1');
-  await other.pool!.query('SELECT 1');
+  // The one connection of `pool` stays busy until the test lets it go (a lock `other` holds), not
+  // for a set time: on a busy machine the steps below may take longer than any such time.
+  await other.pool!.query('SELECT pg_advisory_lock(4217)');
   const order: string[] = [];
-  const busy = pool!.query('SELECT pg_sleep(0.4)');
+  const busy = pool!.query('SELECT pg_advisory_xact_lock(4217)');
   while (pool!.idleCount > 0) await new Promise((r) => setTimeout(r, 5));
   const request = prisma.$queryRawUnsafe('SELECT 1').then(() => order.push('request'));
   await waiting(pool!, 1);
@@ -80,8 +82,10 @@ it.runIf(url)('a statement sent ahead still goes ahead when another one sent ahe
     while (!quickDone) await new Promise((r) => setTimeout(r, 5));
     return prisma.$queryRawUnsafe('SELECT 2');
   }).then(() => order.push('ahead'));
-  await aheadOfQueue(() => other!.prisma.$queryRawUnsafe('SELECT 3'));
+  await aheadOfQueue(() => other!.pool!.query('SELECT 3'));
   quickDone = true;
+  await waiting(pool!, 2);
+  await other.pool!.query('SELECT pg_advisory_unlock(4217)');
   await Promise.all([busy, request, slow]);
   expect(order).toEqual(['ahead', 'request']);
 });

@@ -9,6 +9,7 @@
 CREATE OR REPLACE FUNCTION tb_board_role(p_board int, p_user int, p_board_ids int[]) RETURNS text
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
-  IF p_board_ids IS NOT NULL AND NOT p_board = ANY (p_board_ids) THEN RETURN NULL; END IF;
+  -- IS NOT TRUE: a NULL among the key's boards must not let an unlisted board through.
+  IF p_board_ids IS NOT NULL AND (p_board = ANY (p_board_ids)) IS NOT TRUE THEN RETURN NULL; END IF;
   RETURN (SELECT m.role::text FROM "BoardMember" m WHERE m."boardId" = p_board AND m."userId" = p_user);
 END $$;
