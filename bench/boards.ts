@@ -210,6 +210,8 @@ interface Result {
 
 async function run(options: autocannon.Options): Promise<Result> {
   const result = await autocannon({ duration: seconds, ...options });
+  // Which answers were not 2xx (a rare 409 after three lost races has been suspected, never seen).
+  if (result.non2xx) console.error(`non-2xx from ${options.url}: ${JSON.stringify(result.statusCodeStats)}`);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
