@@ -101,6 +101,8 @@ GuardedClient.prototype.query = function guardedQuery(this: GuardedClient, ...gi
 } as typeof pg.Client.prototype.query;
 
 const ahead = new AsyncLocalStorage<true>();
+/** Calls of aheadOfQueue not yet settled: the storage is switched off when none is left. */
+let aheadInFlight = 0;
 /** How many statements sent ahead of the queue may overtake one waiting request. */
 const MAX_OVERTAKEN = 4;
 
@@ -128,7 +130,6 @@ export async function aheadOfQueue<T>(fn: () => PromiseLike<T>): Promise<T> {
     if (--aheadInFlight === 0) ahead.disable();
   }
 }
-let aheadInFlight = 0;
 
 /** A Database on a PostgreSQL server; nothing is connected until the first query. */
 export function openPostgres(options: PostgresOptions): Database {

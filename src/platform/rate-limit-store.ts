@@ -95,7 +95,8 @@ export async function redisCounters(url: string): Promise<CounterBackend> {
   await redis.connect().catch(() => {});
   return {
     kind: 'redis',
-    async incr(key, windowMs, by = 1, waited = false) {
+    // `waited` is the database's concern (its pool's queue); Redis answers in order.
+    async incr(key, windowMs, by = 1) {
       const [current, ttl] = await redis.taskboardRateLimit(key, windowMs, by);
       return { current, ttl };
     },
