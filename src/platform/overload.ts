@@ -22,12 +22,24 @@ export const defaultHeapLimit = () => Math.floor(getHeapStatistics().heap_size_l
 export const overloadPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     const pass = () => undefined;
-    // Start-up (migrations, building routes and documents) blocks the loop for seconds: the first
-    // samples would shed the first requests. Armed once a sample taken after ready is in.
+    // Start-up (migrations, building routes and documents, other plugins' onReady work) blocks the
+    // loop for seconds, longer on a busy machine: those samples would shed the first requests. So
+    // the check is armed only once two samples in a row after ready are under the limit, not at a
+    // fixed time (a timer set in onReady fires as soon as a later hook's block ends, while the
+    // sample of that block still stands).
     let armed = false;
+    let timer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
-      setTimeout(() => (armed = true), 2 * SAMPLE_INTERVAL_MS).unref();
+      const limit = config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS;
+      let calm = 0;
+      timer = setInterval(() => {
+        calm = limit === 0 || app.memoryUsage().eventLoopDelay <= limit ? calm + 1 : 0;
+        if (calm < 2) return;
+        armed = true;
+        clearInterval(timer);
+      }, SAMPLE_INTERVAL_MS).unref();
     });
+    app.addHook('onClose', async () => clearInterval(timer));
     app.addHook('onRoute', (route) => {
       if (route.url === '/healthz' || route.url === '/metrics') route.config = { ...(route.config as object), pressureHandler: pass } as never;
     });
