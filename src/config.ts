@@ -245,6 +245,11 @@ export const configSchema = z.object({
   EMBEDDINGS_API_KEY: z.string().optional(),
   EMBEDDINGS_TIMEOUT_MS: int(100, 300_000).default(10_000),
   /**
+   * Threads of the built-in sentence encoder (each ~200 MB; one beyond the first starts when work
+   * waits and stops after 30 s idle). Unset: half the cores, at least two, at most four.
+   */
+  EMBEDDINGS_THREADS: int(1, 64).optional(),
+  /**
    * How long one answer call's attachments may take to read (PDF text, image headers); a reader
    * still busy then is terminated and its attachment counts as unreadable.
    */

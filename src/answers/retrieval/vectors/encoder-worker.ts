@@ -11,9 +11,14 @@ export interface EncodeRequest {
   id: number;
   texts: string[];
 }
-export type EncodeResponse = { id: number; vectors: Float32Array[] } | { id: number; error: string };
+export type EncodeResponse = { id: number; vectors: Float32Array[] } | { id: number; error: string } | { ready: true };
 
 const model = initModel(modelSource);
+// Loaded (or failed to: each request then answers the error): work is sent from now on.
+model.then(
+  () => parentPort!.postMessage({ ready: true } satisfies EncodeResponse),
+  () => parentPort!.postMessage({ ready: true } satisfies EncodeResponse),
+);
 
 parentPort!.on('message', async ({ id, texts }: EncodeRequest) => {
   try {

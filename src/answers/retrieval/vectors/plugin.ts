@@ -14,7 +14,7 @@ declare module 'fastify' {
 
 /** EMBEDDINGS_URL set: that OpenAI-compatible endpoint; else the built-in sentence encoder. */
 export function vectorSourceFromConfig(config: Config): VectorSource {
-  if (!config.EMBEDDINGS_URL) return new BuiltinVectorSource();
+  if (!config.EMBEDDINGS_URL) return new BuiltinVectorSource({ threads: config.EMBEDDINGS_THREADS });
   return new OpenAiVectorSource({ baseUrl: config.EMBEDDINGS_URL, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, timeoutMs: config.EMBEDDINGS_TIMEOUT_MS });
 }
 
