@@ -15,10 +15,8 @@ export type EncodeResponse = { id: number; vectors: Float32Array[] } | { id: num
 
 const model = initModel(modelSource);
 // Loaded (or failed to: each request then answers the error): work is sent from now on.
-model.then(
-  () => parentPort!.postMessage({ ready: true } satisfies EncodeResponse),
-  () => parentPort!.postMessage({ ready: true } satisfies EncodeResponse),
-);
+const ready = () => parentPort!.postMessage({ ready: true } satisfies EncodeResponse);
+model.then(ready, ready);
 
 parentPort!.on('message', async ({ id, texts }: EncodeRequest) => {
   try {
