@@ -250,6 +250,38 @@ describe('human intents', () => {
     ['can you export invoices to PDF for me?', null],
     ['can you do it automatically for me', null],
     ['can you fix it today for me', 'human_requested'],
+    // Asking for a part of the vendor, or for its people to act or call.
+    ['connect me with customer support', 'human_requested'],
+    ['please put us in touch with your sales team', 'human_requested'],
+    ['could someone from your accounts team give me a call tomorrow?', 'human_requested'],
+    ['can you call me back this afternoon', 'human_requested'],
+    ['have one of your engineers look at our setup', 'human_requested'],
+    ['I need a staff member to unlock this for me', 'human_requested'],
+    ['can a support agent check our board? cards vanish', 'human_requested'],
+    ['escalate this please, nobody has answered in days', 'human_requested'],
+    ['please escalate: the export is still broken', 'human_requested'],
+    ['could you cancel the plan on our behalf', 'human_requested'],
+    ['I want to talk to whoever is in charge of billing', 'human_requested'],
+    ['how do I escalate a task to high priority', null],
+    ['how do I chat with the team in a project', null],
+    ['get me a real person now', 'human_requested'],
+    ['can our server get a call every time somebody closes a card?', null],
+    // Only the vendor can do these.
+    ['please make me the owner of the workspace', 'account_action'],
+    ['our owner left the company and nobody can reach him', 'account_action'],
+    ['can you extend our trial by two weeks?', 'account_action'],
+    ['I need you to delete my account, I cannot sign in', 'account_action'],
+    ['please transfer ownership to my colleague', 'account_action'],
+    ['my password was stolen', 'account_action'],
+    ['I want a refund for the yearly plan', 'account_action'],
+    // Questions the knowledge answers, though they name a refund, ownership or a theft.
+    ['what is your refund policy?', null],
+    ['do you offer a refund on yearly plans?', null],
+    ['how do I transfer ownership of a workspace?', null],
+    ['transfer workspace ownership to another admin', null],
+    ['what happens to the projects when the owner left the company?', null],
+    ['how do I make someone an admin', null],
+    ['my phone was stolen and the authenticator app was on it', null],
   ])('%s → %s', (message, intent) => {
     expect(humanIntent(message)).toBe(intent);
   });

@@ -23,8 +23,8 @@ export const DEFAULT_MODEL: DecisionModel = {
   // first by words and meaning together. Every feature is a share or a ratio of what the knowledge makes possible,
   // so the weights carry to another knowledge base (measured by leaving each base out). Messages decided without
   // it (a request for a person, a pleasantry such as "thanks!") are not its samples.
-  bias: -2.645,
-  weights: { top: 0, coverage: 2.144, titleCoverage: 0.913, keyCoverage: 1.248, margin: 0, unknownShare: -2.151, unknownNouns: -0.205, unknownMass: 0, length: 0.822, capabilityGap: 0.283, cosine: 0, cosineMargin: 0, blended: 0.237, blendedMargin: 1.012 },
+  bias: -2.611,
+  weights: { top: 0, coverage: 2.125, titleCoverage: 0.925, keyCoverage: 1.306, margin: 0, unknownShare: -2.166, unknownNouns: -0.159, unknownMass: 0, length: 0.794, capabilityGap: 0.295, cosine: 0, cosineMargin: 0, blended: 0.226, blendedMargin: 0.977 },
   threshold: 0.64,
   high: 0.74,
 };

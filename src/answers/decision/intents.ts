@@ -7,7 +7,7 @@ export type HumanIntent = 'human_requested' | 'account_action';
 const HUMAN = [
   // A person of the vendor's ("a", "your", "some", "a real" person), not a named third party: "how do I contact
   // the person who maintains a package" asks how to do something and is not a request for the vendor's staff.
-  /\b(talk|speak|chat|connect|put|transfer|escalate|get|reach|contact|call|phone)\b( (me|us|this|it))?( (to|with|through to|through))? (a|an|your|some|any|one of your|someone|somebody|anyone|anybody|real|actual|live)\b[^.?!]{0,25}\b(human|person|people|agent|someone|somebody|representative|rep|operator|manager|supervisor|staff|support team|support person|customer service|real)\b/,
+  /\b(talk|speak|chat|connect|put|transfer|escalate|get (me|us)|reach|contact|call|phone)\b( (me|us|this|it))?( (to|with|through to|through))? (a|an|your|some|any|one of your|someone|somebody|anyone|anybody|real|actual|live)\b[^.?!]{0,25}\b(human|person|people|agent|someone|somebody|representative|rep|operator|manager|supervisor|staff|support team|support person|customer service|real)\b/,
   /\b(talk|speak|chat) (to|with) (someone|somebody|anyone|anybody|support|customer service|your (support|team|staff))\b/,
   /\b(transfer|escalate|connect|put) (me|us|this|it)\b[^.?!]{0,20}\b(human|person|agent|someone|somebody|support|representative|manager|supervisor)\b/,
   /\b(real|actual|live) (human|person|agent|people|support)\b/,
@@ -21,11 +21,25 @@ const HUMAN = [
   /\b(one of your|a member of your|your) (staff|employees)\b/,
   /\b(can|could|would|will) (you|someone|somebody|anyone|one of you)( please)? (do|fix|handle|change|set|sort|configure|install|update|delete|cancel|move|add|remove)( up| out)? (it|this|that|them|these|those)( up| out)?( all| please| instead| now| today| quickly| asap| manually)? for (me|us)\b/,
   /\b(file|make|lodge|raise|submit) (a |an )?(formal )?complaint\b|\b(i|we) (want|wish|would like) to complain\b/,
+  // To a named part of the vendor: "connect me with customer service", "put us in touch with your sales team".
+  /\b(connect|put|transfer|get|send) (me|us) (to|with|through to|over to) (customer (service|support|care)|support|sales|billing|your \w+( team| department)?|the (support|sales|billing|\w+ support) team)\b/,
+  /\b(put|get) (me|us) in touch with\b/,
+  /\b(talk|speak|chat) (to|with) (someone|somebody|anyone|a person) (from|in|on|at) (your|the (support|sales|billing))\b/,
+  // The vendor's people asked to act or get in touch: "could someone from your billing team give me a call",
+  // "have one of your technicians look at it", "I need a staff member to reset it".
+  /\b(give|gimme) (me|us) a (call|ring|phone call|buzz)\b|\bcall (me|us) back\b/,
+  /\bone of your (team|people|technicians|engineers|agents|developers|support \w+)\b|\bsomeone (from|on|in) your (\w+ )?(team|staff|side|company|department)\b/,
+  /\b(a|an|some) (staff member|member of staff|member of your (team|staff)|technician|support agent|support person|support engineer|customer service (agent|rep|representative))\b[^.?!]{0,15}\b(to|can|could|should|would|will|look|call|help|check|fix|reset|remote)\b/,
+  // Asking the vendor to act on the customer's behalf, or to pass it up.
+  /\bon (my|our) behalf\b/,
+  /^\W*(please )?escalate\b|\bescalate (this|it|my (case|ticket|issue|request|complaint)|our (case|ticket|issue|request|complaint))\b/,
+  /\b(whoever|the person|someone|somebody) (is )?in charge( of)?\b[^.?!]{0,40}$|\b(talk|speak) to whoever\b/,
 ];
 
 /** Things only staff can do on the customer's own account, or that must not be left to a bot. */
 const ACCOUNT_ACTION = [
-  /\brefund\b/,
+  // A refund asked for; asking what the policy is ("what is your refund policy?", "do you offer refunds?") is a question the knowledge answers.
+  /\brefund\b(?![- ](policy|policies|terms|rules|period|window))(?<!\b(do|does) (you|they|\w+) (offer|give|do|provide|have|allow) ((a|an|any) )?refund)(?<!\bhow (do|does) (a )?refund)(?<!\bis there (a|any) refund)/,
   /\b(want|get|need|give|have)\b[^.?!]{0,20}\bmoney back\b/,
   /\b(charged|billed|paid) (me )?(twice|two times|double|2 times)\b/,
   /\bdouble[- ]?(charged|charge|billed|billing)\b/,
@@ -34,7 +48,9 @@ const ACCOUNT_ACTION = [
   /\b(wrong|incorrect|unexpected|unknown|unrecogni[sz]ed)\b[^.?!]{0,15}\bcharges?\b/,
   /\b(charged|billed)\b[^.?!]{0,30}\b(after|even though|although|despite)\b[^.?!]{0,30}\bcancel/,
   /\b(dispute|unauthori[sz]ed)\b[^.?!]{0,30}\b(charge|payment|transaction)\b/,
-  /\b(hacked|compromised|breach|breached|stolen|phishing|fraud|fraudulent)\b/,
+  // Stolen credentials or data; a stolen laptop or phone is a question of getting back in, which the knowledge answers.
+  /\b(hacked|compromised|breach|breached|phishing|fraud|fraudulent)\b/,
+  /\b(account|accounts|data|password|passwords|card|credentials|identity|details|login|logins|information|info)\b[^.?!]{0,12}\b(was|were|has been|have been|got|is|are|being) stolen\b|\b(stole|stolen) (my|our) (account|data|password|card|credentials|identity|login|details)\b/,
   /\b(someone|somebody)( else)?\b[^.?!]{0,20}\b(logged|signed|is using|accessed|got into|broke into)\b[^.?!]{0,20}\b(my|our) account\b/,
   /\b(suspicious|unrecogni[sz]ed|strange)\b[^.?!]{0,15}\b(login|log-in|sign-in|logins|activity|access)\b/,
   // Out of an account the vendor holds; "locked out of my laptop" is a question the knowledge may answer.
@@ -44,7 +60,15 @@ const ACCOUNT_ACTION = [
   /\b(right to be forgotten|right of erasure|right to erasure)\b/,
   /\b(delete|erase|remove|wipe)\b[^.?!]{0,30}\b(all )?(my|our) (personal )?(data|information|info)\b/,
   /\b(lawyer|legal action|lawsuit|sue|subpoena|court order)\b/,
-  /\b(change|transfer)\b[^.?!]{0,30}\b(billing owner|account owner|ownership)\b/,
+  // Ownership moved by the vendor: asked of them, or because the owner cannot be reached. "How do I transfer
+  // ownership?" and the search-box "transfer workspace ownership" are questions the knowledge answers.
+  /\b(please|can you|could you|would you|will you|kindly|(i|we) (need|want) you to)\b[^.?!]{0,10}\b(change|transfer|move|give)\b[^.?!]{0,30}\b(billing owner|account owner|ownership)\b/,
+  /\bmake (me|us)( the| a| an)?( new)? (owner|admin|administrator|billing owner|account owner)\b/,
+  /(?<!\b(what|how|when|if|once|after)\b[^.?!]*)\b(the|our|my) (only |previous |old |former |current )?(owner|admin|administrator|account owner|billing owner)\b[^.?!]{0,30}\b(left|quit|passed away|died|is gone|has gone|is away|on leave|(cant|can't|cannot|can not) be reached|unreachable|doesnt answer|doesn't answer|does not answer|not responding|nobody can reach)\b/,
+  /\b(extend|prolong|lengthen) (my|our|the) (free )?trial\b/,
+  // The vendor asked to do something to the account itself: "I need you to delete my account", "could you close our account for us".
+  /\b(i|we) (need|want) you to (delete|close|cancel|remove|reset|unlock|merge|restore|recover|refund|extend|reactivate)\b/,
+  /\b(can|could|would|will) you( please)? (delete|close|cancel|remove|reset|unlock|merge|restore|recover|reactivate) (my|our) (account|workspace|subscription|plan|data)\b/,
 ];
 
 /** The intent that makes a person necessary, if the message has one. */
