@@ -1,6 +1,6 @@
-import os from 'node:os';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
+import { cpuBudget } from '../../platform/cpu-budget.js';
 import { ocrLanguage } from './ocr.js';
 import { AttachmentReader } from './reader-pool.js';
 
@@ -15,7 +15,8 @@ declare module 'fastify' {
 export const attachmentReaderPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     const reader = new AttachmentReader({
-      size: config.ATTACHMENT_READERS ?? os.availableParallelism(),
+      // One per CPU the process may use, a container's CPU quota counted.
+      size: config.ATTACHMENT_READERS ?? cpuBudget(),
       maxQueue: config.ATTACHMENT_READ_QUEUE,
       timeoutMs: config.ATTACHMENT_READ_TIMEOUT_MS,
       // Resolved now, so that a language whose data is not installed stops the server at start.
