@@ -185,7 +185,7 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking, features };
   };
 
-  const handOver = handOverReason({ message: options.message, handoffTopics: agent.handoffTopics ?? [], attachmentsUnreadable: options.attachmentsUnreadable === true, attachmentFallback: agent.attachmentFallback, p, model });
+  const handOver = handOverReason({ message: options.message, handoffTopics: agent.handoffTopics ?? [], attachmentsUnreadable: options.attachmentsUnreadable === true, attachmentFallback: agent.attachmentFallback, p, model, compromise: retrieval.compromise });
   if (handOver) return human(handOver);
 
   const generation = await options.generator.generate({

@@ -159,7 +159,7 @@ export const turn = z
     sources: z.array(source),
     confidence,
     needsHuman: z.boolean(),
-    reason: z.string().nullable().describe('Why a human was needed: no_knowledge, not_covered, human_requested, account_action, handoff_topic (one of the agent\'s hand-off topics), attachment_unreadable, earlier_turn.'),
+    reason: z.string().nullable().describe('Why a human was needed: no_knowledge, unclear_match (the message\'s words and its meaning lead to different articles), not_covered, human_requested, account_action, handoff_topic (one of the agent\'s hand-off topics), attachment_unreadable, earlier_turn.'),
     why: z.string().nullable().describe('The reason in a sentence that matches what happened ("The best match, \"Reset your password\" (0.55), was not close enough to answer on its own."); null when no human was needed.'),
     attachments: z
       .array(

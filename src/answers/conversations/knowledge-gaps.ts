@@ -43,7 +43,7 @@ interface Group {
  */
 export async function knowledgeGaps({ db, workspaceId, from, to, limit }: { db: DbClient; workspaceId: number; from: Date; to: Date; limit: number }) {
   const rows = await db.conversationTurn.findMany({
-    where: { workspaceId, createdAt: { gte: from, lt: to }, needsHuman: true, reason: { in: ['no_knowledge', 'not_covered'] } },
+    where: { workspaceId, createdAt: { gte: from, lt: to }, needsHuman: true, reason: { in: ['no_knowledge', 'unclear_match', 'not_covered'] } },
     orderBy: { id: 'desc' },
     take: MAX_QUESTIONS,
     select: { question: true, createdAt: true, conversationId: true },

@@ -11,6 +11,10 @@ export function whyHuman(reason: string | null, sources: readonly { title: strin
       return best
         ? `The best match, "${best.title}" (${best.score.toFixed(2)}), was not close enough to answer on its own.`
         : 'The message is outside what the knowledge covers: no article is about it.';
+    case 'unclear_match':
+      return best
+        ? `The message's words point to one article and its meaning to another; "${best.title}", ranked first between them, is too unsure a match to answer from.`
+        : "The message's words point to one article and its meaning to another: too unsure a match to answer from.";
     case 'not_covered':
       return best ? `The AI model read the articles found (best: "${best.title}") and said they do not answer the message.` : 'The AI model said the knowledge does not answer the message.';
     case 'human_requested':

@@ -213,15 +213,18 @@ export interface Retrieval {
   query: Query;
   candidates: Candidate[];
   features: Features;
+  /** The first candidate is first neither by the message's words nor by its meaning (semantic.ts, isCompromise). */
+  compromise: boolean;
 }
 
 /** Searches the index and measures how well the best article covers the message. */
 export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, limit = 10, semantic?: SemanticQuery): Retrieval {
   const query = buildQuery(index, input, params);
   const result = index.search(query.terms, semantic ? Math.max(limit, 20) : limit);
-  const candidates = blend(index, result, semantic, params.semanticWeight, limit).map((b) => ({ article: index.articles[b.index]!, score: b.score, textScore: b.textScore, lexical: b.lexical, cosine: b.cosine }));
+  const { ranked, compromise } = blend(index, result, semantic, params.semanticWeight, limit);
+  const candidates = ranked.map((b) => ({ article: index.articles[b.index]!, score: b.score, textScore: b.textScore, lexical: b.lexical, cosine: b.cosine }));
   const features = measure({ index, synonyms: input.synonyms ?? synonymsOf, own: query.own, unknownShare: query.unknownShare, unknownNounShare: query.unknownNounShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
-  return { query, candidates, features };
+  return { query, candidates, features, compromise };
 }
 
 /**

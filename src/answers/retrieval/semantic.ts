@@ -40,11 +40,11 @@ export interface Blended {
  * computed yet is ranked lexically (its cosine taken as its lexical share), so a fresh import is
  * answered while its vectors are built.
  */
-export function blend(index: KnowledgeIndex, lexical: SearchResult, semantic: SemanticQuery | undefined, weight: number, limit: number): Blended[] {
+export function blend(index: KnowledgeIndex, lexical: SearchResult, semantic: SemanticQuery | undefined, weight: number, limit: number): { ranked: Blended[]; compromise: boolean } {
   const max = lexical.maxPossible || 1;
   const pool = new Map<number, Blended>();
   for (const h of lexical.hits) pool.set(h.index, { index: h.index, score: h.score / max, lexical: h.score / max, cosine: h.score / max, textScore: h.textScore });
-  if (!semantic || weight <= 0 || semantic.vectors.size === 0) return [...pool.values()].slice(0, limit);
+  if (!semantic || weight <= 0 || semantic.vectors.size === 0) return { ranked: [...pool.values()].slice(0, limit), compromise: false };
   const cosines: { index: number; cosine: number }[] = [];
   index.articles.forEach((a, i) => {
     const vs = semantic.vectors.get(a.doc.id);
@@ -62,5 +62,20 @@ export function blend(index: KnowledgeIndex, lexical: SearchResult, semantic: Se
     b.cosine = byIndex.get(b.index) ?? b.lexical;
     b.score = (1 - weight) * b.lexical + weight * b.cosine;
   }
-  return [...pool.values()].sort((x, y) => y.score - x.score || x.index - y.index).slice(0, limit);
+  const ranked = [...pool.values()].sort((x, y) => y.score - x.score || x.index - y.index);
+  return { ranked: ranked.slice(0, limit), compromise: isCompromise(ranked) };
+}
+
+/**
+ * Whether the first of a blended ranking is first neither by its lexical share nor by its cosine: the
+ * message's words lead to one article, its meaning to another, and the blend put a third (or one of
+ * them, tied) ahead. Measured on the evaluation's bases (eval/RESULTS.md, session 19), such a first
+ * article is rarely the one that answers: of the answers given from one, none was right.
+ */
+export function isCompromise(ranked: readonly Blended[]): boolean {
+  const first = ranked[0];
+  if (!first) return false;
+  const lexical = Math.max(...ranked.map((b) => b.lexical));
+  const cosine = Math.max(...ranked.map((b) => b.cosine));
+  return !(lexical > 0 && first.lexical >= lexical) && first.cosine < cosine;
 }
