@@ -100,7 +100,7 @@ function asksForMore(message: string, retrieval: Retrieval): boolean {
  * best article is the one ranked first and holds one of the message's own key words (or the message asks for more:
  * asksForMore), and the features it weighed; null when the thread adds nothing.
  */
-function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel, semantic: SemanticQuery | undefined): { p: number; features: Features } | null {
+function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, options: ComposeOptions, model: DecisionModel, semantic: SemanticQuery | undefined): { p: number; features: Features; compromise: boolean } | null {
   const best = retrieval.candidates[0]?.article.doc.externalId;
   // The message must say something the article says: its key words (its rarest) found in it. Otherwise the earlier
   // message's words alone make any next message look covered: "who made this feature?", "is it secure?", or "no,
@@ -114,7 +114,7 @@ function threadReadingDecision(retrieval: Retrieval, input: RetrievalInput, opti
   // diluted by the earlier message's words: only how well the article covers the two together is the thread's.
   const own = retrieval.features;
   const features = { ...reading.features, unknownShare: own.unknownShare, unknownNouns: own.unknownNouns, capabilityGap: own.capabilityGap };
-  return { p: probability(features, model), features };
+  return { p: probability(features, model), features, compromise: reading.compromise };
 }
 
 /** The message's vectors for its two readings (alone, and with the message before it), when semantic ranking is on. */
@@ -128,6 +128,20 @@ async function semanticQueries(options: ComposeOptions, input: RetrievalInput): 
   // A follow-up ("and on android?") means little alone: its meaning is the thread's, for both readings.
   if (thread && looksLikeFollowUp(input.message)) return [query(vectors[1] ?? vectors[0]), query(vectors[1])];
   return [query(vectors[0]), query(vectors[1])];
+}
+
+/**
+ * Whether the best article is too unsure a match to answer from (retrieval's `compromise`), unless staff confirmed
+ * it for a message worded like this one: at least half of the message's own words (by weight) are in the article's
+ * confirmed phrasings. A "should have answered" verdict then takes effect for the same question asked again.
+ */
+function unclearMatch(compromise: boolean, retrieval: Retrieval): boolean {
+  const first = retrieval.candidates[0]?.article;
+  if (!compromise || !first) return false;
+  const own = retrieval.query.own;
+  const total = own.reduce((n, t) => n + t.weight, 0);
+  const confirmed = own.filter((t) => first.phraseTf.has(t.term)).reduce((n, t) => n + t.weight, 0);
+  return !(total > 0 && confirmed / total >= 0.5);
 }
 
 /** What is embedded of a message: its text and the start of what its attachments say; for one that only points at them, theirs alone. */
@@ -165,7 +179,8 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
   const thread = threadReadingDecision(retrieval, input, options, model, threaded);
   const p = Math.max(alone, thread?.p ?? 0);
   // Kept with the turn: the features of the reading that decided, which a staff verdict refits on.
-  const features = thread && thread.p > alone ? thread.features : retrieval.candidates.length ? retrieval.features : null;
+  const byThread = thread !== null && thread.p > alone;
+  const features = byThread ? thread.features : retrieval.candidates.length ? retrieval.features : null;
   const top = retrieval.candidates[0]?.score ?? 0;
   const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
   const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round((p * c.score) / top) }));
@@ -185,8 +200,10 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking, features };
   };
 
-  const handOver = handOverReason({ message: options.message, handoffTopics: agent.handoffTopics ?? [], attachmentsUnreadable: options.attachmentsUnreadable === true, attachmentFallback: agent.attachmentFallback, p, model, compromise: retrieval.compromise });
+  const handOver = handOverReason({ message: options.message, handoffTopics: agent.handoffTopics ?? [], attachmentsUnreadable: options.attachmentsUnreadable === true, attachmentFallback: agent.attachmentFallback, p, model, compromise: unclearMatch(byThread ? thread.compromise : retrieval.compromise, retrieval) });
   if (handOver) return human(handOver);
+  // Every candidate scored at or below 0 (no word in common, meaning opposite): nothing to reply from.
+  if (!cited.length) return human('no_knowledge');
 
   const generation = await options.generator.generate({
     message: options.message,

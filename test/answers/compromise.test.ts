@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { composeAnswer } from '../../src/answers/compose-answer.js';
-import { DEFAULT_MODEL } from '../../src/answers/decision/decide.js';
+import { DEFAULT_MODEL, probability } from '../../src/answers/decision/decide.js';
 import { whyHuman } from '../../src/answers/decision/explain.js';
 import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
 import { KnowledgeIndex, prepareArticle } from '../../src/answers/retrieval/knowledge-index.js';
-import { retrieve } from '../../src/answers/retrieval/retrieve.js';
+import { retrieve, threadReading } from '../../src/answers/retrieval/retrieve.js';
 
 /** A unit vector along `axis` of 4, or between two axes. */
 const unit = (...parts: [number, number][]) => {
@@ -37,10 +37,11 @@ function leaders(vectors: Record<string, Float32Array>) {
   return { words: best('lexical'), meaning: best('cosine') };
 }
 
-function answer(vectors: Record<string, Float32Array>) {
-  const byId = vectorsOf(vectors);
+function answer(vectors: Record<string, Float32Array | undefined>, on = index) {
+  // An article left out has no vectors yet (just imported or edited).
+  const byId = new Map(ARTICLES.filter((a) => vectors[a.externalId]).map((a) => [a.id, [vectors[a.externalId]!]]));
   const semantic = { vectors: byId, embed: async (texts: string[]) => texts.map(() => unit([0, 1])) };
-  return composeAnswer({ index, message, thread: [], agent, generator: new OfflineGenerator(), model: sure, semantic });
+  return composeAnswer({ index: on, message, thread: [], agent, generator: new OfflineGenerator(), model: sure, semantic });
 }
 
 describe('an article ranked first by neither the words nor the meaning', () => {
@@ -67,9 +68,67 @@ describe('an article ranked first by neither the words nor the meaning', () => {
     expect(byMeaning.reason).toBeNull();
   });
 
+  it('is answered from once staff confirmed it for a message worded like this one', async () => {
+    const vectors = { words: unit([3, 1]), meaning: unit([0, 1]), between: unit([0, 0.95], [3, 0.31]) };
+    // A "should have answered" verdict adds the message as a phrasing of the article it names.
+    const confirmed = new KnowledgeIndex(ARTICLES.map((a) => prepareArticle({ ...a, url: null }, a.externalId === 'between' ? [message] : [])));
+    const turn = await answer(vectors, confirmed);
+    expect(turn.ranking[0]).toBe('between');
+    expect(turn.needsHuman).toBe(false);
+  });
+
+  it('compares meaning only among articles that have vectors (an import under way), and never flags one without', async () => {
+    // Lexical shares for this message: "words" .447, "between" .367, "meaning" .263.
+    const ask = (vectors: Map<number, Float32Array[]>) =>
+      composeAnswer({ index, message: 'how do I export invoices', thread: [], agent, generator: new OfflineGenerator(), model: sure, semantic: { vectors, embed: async (t) => t.map(() => unit([0, 1])) } });
+    /** A unit vector whose cosine to the message's is c. */
+    const at = (c: number) => unit([0, c], [3, Math.sqrt(1 - c * c)]);
+    // "between" has no vectors yet: ranked first on its lexical share, its meaning unmeasured. Answered.
+    const unmeasured = await ask(new Map([[1, [at(0.2)]], [2, [at(0.5)]]]));
+    expect(unmeasured.ranking[0]).toBe('between');
+    expect(unmeasured.reason).toBeNull();
+    // "meaning" has none: its lexical share (.263) is not a cosine that "between" (.25) falls short of.
+    const other = await ask(new Map([[1, [at(0.1)]], [3, [at(0.25)]]]));
+    expect(other.ranking[0]).toBe('between');
+    expect(other.reason).toBeNull();
+    // With every article's vectors, "between" first by neither is flagged.
+    const all = await ask(new Map([[1, [at(0.1)]], [2, [at(0.5)]], [3, [at(0.45)]]]));
+    expect(all.ranking[0]).toBe('between');
+    expect(all.reason).toBe('unclear_match');
+  });
+
   it('without vectors, ranks and answers by words as before', async () => {
     const turn = await composeAnswer({ index, message, thread: [], agent, generator: new OfflineGenerator(), model: sure });
     expect(turn.ranking[0]).toBe('words');
+    expect(turn.needsHuman).toBe(false);
+  });
+});
+
+describe('a follow-up decided by its reading with the message before it', () => {
+  const THREAD_ARTICLES = [
+    { id: 1, externalId: 'export', title: 'Export invoices to a CSV file', body: 'Export invoices to a CSV file from the Invoices list: click Export, choose CSV file. On tablets too.' },
+    { id: 2, externalId: 'android', title: 'The Android app', body: 'The Android app works offline. Android phones work. ' },
+    { id: 3, externalId: 'meaning', title: 'Spreadsheet downloads for accountants', body: 'Accountants get spreadsheets of everything billed from the Reports page.' },
+    { id: 4, externalId: 'other', title: 'Billing plans', body: 'Plans and prices for teams.' },
+  ];
+  const threadIndex = new KnowledgeIndex(THREAD_ARTICLES.map((a) => prepareArticle({ ...a, url: null })));
+  const vector = unit([0, 1]);
+  const vectors = new Map<number, Float32Array[]>([[1, [unit([0, 0.6], [1, 0.8])]], [2, [unit([0, 0.1], [2, 1])]], [3, [unit([0, 0.75], [3, 0.66])]], [4, [unit([3, 1])]]]);
+  const thread = [{ question: 'how do I export invoices', reply: 'Export invoices from the Invoices list.' }];
+  const followUp = 'does it work on tablets with android?';
+
+  it('is judged on that reading: its first article is first by words there, so it is answered', async () => {
+    const input = { message: followUp, context: thread.map((t) => t.question) };
+    const alone = retrieve(threadIndex, input, undefined, 10, { vector, vectors });
+    const reading = threadReading(threadIndex, input, undefined, { vector, vectors })!;
+    // The message's own reading is a compromise and unsure; the thread's is neither, and it decides.
+    expect(alone.candidates[0]!.article.doc.externalId).toBe('export');
+    expect(alone.compromise).toBe(true);
+    expect(probability(alone.features)).toBeLessThan(DEFAULT_MODEL.threshold);
+    expect(reading.compromise).toBe(false);
+    expect(probability(reading.features)).toBeGreaterThan(DEFAULT_MODEL.threshold);
+    const turn = await composeAnswer({ index: threadIndex, message: followUp, thread, agent, generator: new OfflineGenerator(), semantic: { vectors, embed: async (t) => t.map(() => vector) } });
+    expect(turn.reason).toBeNull();
     expect(turn.needsHuman).toBe(false);
   });
 });

@@ -32,6 +32,8 @@ export interface Blended {
   cosine: number;
   /** The article's text's lexical score (see Hit.textScore). */
   textScore: number;
+  /** Its cosine is a real one: the article has vectors (else `cosine` is its lexical share). */
+  embedded: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface Blended {
 export function blend(index: KnowledgeIndex, lexical: SearchResult, semantic: SemanticQuery | undefined, weight: number, limit: number): { ranked: Blended[]; compromise: boolean } {
   const max = lexical.maxPossible || 1;
   const pool = new Map<number, Blended>();
-  for (const h of lexical.hits) pool.set(h.index, { index: h.index, score: h.score / max, lexical: h.score / max, cosine: h.score / max, textScore: h.textScore });
+  for (const h of lexical.hits) pool.set(h.index, { index: h.index, score: h.score / max, lexical: h.score / max, cosine: h.score / max, textScore: h.textScore, embedded: false });
   if (!semantic || weight <= 0 || semantic.vectors.size === 0) return { ranked: [...pool.values()].slice(0, limit), compromise: false };
   const cosines: { index: number; cosine: number }[] = [];
   index.articles.forEach((a, i) => {
@@ -56,10 +58,12 @@ export function blend(index: KnowledgeIndex, lexical: SearchResult, semantic: Se
   const byIndex = new Map(cosines.map((c) => [c.index, c.cosine]));
   cosines.sort((a, b) => b.cosine - a.cosine || a.index - b.index);
   for (const c of cosines.slice(0, SEMANTIC_POOL)) {
-    if (!pool.has(c.index)) pool.set(c.index, { index: c.index, score: 0, lexical: 0, cosine: 0, textScore: 0 });
+    if (!pool.has(c.index)) pool.set(c.index, { index: c.index, score: 0, lexical: 0, cosine: 0, textScore: 0, embedded: false });
   }
   for (const b of pool.values()) {
-    b.cosine = byIndex.get(b.index) ?? b.lexical;
+    const cosine = byIndex.get(b.index);
+    b.embedded = cosine !== undefined;
+    b.cosine = cosine ?? b.lexical;
     b.score = (1 - weight) * b.lexical + weight * b.cosine;
   }
   const ranked = [...pool.values()].sort((x, y) => y.score - x.score || x.index - y.index);
@@ -68,14 +72,16 @@ export function blend(index: KnowledgeIndex, lexical: SearchResult, semantic: Se
 
 /**
  * Whether the first of a blended ranking is first neither by its lexical share nor by its cosine: the
- * message's words lead to one article, its meaning to another, and the blend put a third (or one of
- * them, tied) ahead. Measured on the evaluation's bases (eval/RESULTS.md, session 19), such a first
- * article is rarely the one that answers: of the answers given from one, none was right.
+ * message's words lead to one article, its meaning to another, and the blend put a third ahead.
+ * Measured on the evaluation's bases (eval/RESULTS.md, session 19), such a first article is rarely the
+ * one that answers: of the answers given from one, none was right. Cosines are compared only among
+ * articles that have vectors (one still without, during an import, has only its lexical share), and a
+ * first article without vectors is never one: its meaning was not measured.
  */
 export function isCompromise(ranked: readonly Blended[]): boolean {
   const first = ranked[0];
-  if (!first) return false;
+  if (!first?.embedded) return false;
   const lexical = Math.max(...ranked.map((b) => b.lexical));
-  const cosine = Math.max(...ranked.map((b) => b.cosine));
+  const cosine = Math.max(...ranked.filter((b) => b.embedded).map((b) => b.cosine));
   return !(lexical > 0 && first.lexical >= lexical) && first.cosine < cosine;
 }

@@ -10,6 +10,7 @@ import { learningText, TurnVerdict } from './verdict';
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
 export const REASONS: Record<string, string> = {
   no_knowledge: 'The knowledge did not answer it closely enough',
+  unclear_match: 'Its words and its meaning pointed to different articles',
   not_covered: 'The articles found did not cover the question',
   human_requested: 'The customer asked for a person',
   account_action: 'It needs staff to act on the account',
