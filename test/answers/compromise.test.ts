@@ -97,6 +97,14 @@ describe('an article ranked first by neither the words nor the meaning', () => {
     expect(all.reason).toBe('unclear_match');
   });
 
+  it('hands over, instead of failing, when every article scores below zero (no word shared, opposite meanings)', async () => {
+    const away = unit([0, -1], [3, 0.2]);
+    const byId = new Map(ARTICLES.map((a) => [a.id, [away]]));
+    const turn = await composeAnswer({ index, message: 'zzz qqq', thread: [], agent, generator: new OfflineGenerator(), model: sure, semantic: { vectors: byId, embed: async (t) => t.map(() => unit([0, 1])) } });
+    expect(turn.needsHuman).toBe(true);
+    expect(turn.sources).toEqual([]);
+  });
+
   it('without vectors, ranks and answers by words as before', async () => {
     const turn = await composeAnswer({ index, message, thread: [], agent, generator: new OfflineGenerator(), model: sure });
     expect(turn.ranking[0]).toBe('words');
