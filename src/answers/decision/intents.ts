@@ -105,16 +105,19 @@ const ACCOUNT_MATTERS = [
 const OWNER_UNREACHABLE =
   /\b(the|our|my) (only |previous |old |former |current )?(owner|admin|administrator|account owner|billing owner|workspace owner)\b[^.?!]{0,30}\b((left|quit|departed) (the |our )?(company|team|organi[sz]ation|business|firm|job)|left us|passed away|died|is gone|has gone|(is|are) (away|on leave|on \w+ leave)|(cant|can['’]t|cannot|can not) be reached|unreachable|(nobody|no one) can reach|(doesnt|doesn['’]t|does not) (answer|respond|reply)|not responding)\b/;
 
+/** Words that ask the vendor to do something. */
+const ASKS_VENDOR = /\b(please|can you|could you|would you|kindly|make me|make us)\b/;
+
 /** The intent that makes a person necessary, if the message has one. */
 export function humanIntent(message: string): HumanIntent | null {
   const text = normalize(message);
   if (HUMAN.some((p) => p.test(text))) return 'human_requested';
-  if (!ASKS_HOW.test(text) && REQUESTS_OF_STAFF.some(([p, unless]) => p.test(text) && !unless?.test(text))) return 'human_requested';
+  const asksHow = ASKS_HOW.test(text);
+  if (!asksHow && REQUESTS_OF_STAFF.some(([p, unless]) => p.test(text) && !unless?.test(text))) return 'human_requested';
   if (ACCOUNT_ACTION.some((p) => p.test(text))) return 'account_action';
-  const question = ASKS_HOW.test(text) || HYPOTHETICAL.test(text);
-  if (!question && ACCOUNT_MATTERS.some((p) => p.test(text))) return 'account_action';
-  const asks = /\b(please|can you|could you|would you|kindly|make me|make us)\b/.test(text);
-  if (OWNER_UNREACHABLE.test(text) && !HYPOTHETICAL.test(text) && (asks || !text.includes('?'))) return 'account_action';
+  const hypothetical = HYPOTHETICAL.test(text);
+  if (!asksHow && !hypothetical && ACCOUNT_MATTERS.some((p) => p.test(text))) return 'account_action';
+  if (!hypothetical && OWNER_UNREACHABLE.test(text) && (ASKS_VENDOR.test(text) || !text.includes('?'))) return 'account_action';
   return null;
 }
 

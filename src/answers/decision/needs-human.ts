@@ -9,8 +9,8 @@ export type NeedsHumanReason = 'no_knowledge' | 'unclear_match' | 'human_request
  * weighed: the customer asked for one (or for something only staff can do), the topic is one the
  * agent always hands over, an attachment could not be read and the agent says so, the decision's
  * probability that the best article answers, and last whether that article is first by the message's
- * words or by its meaning at all. Null: the agent writes a reply, and the
- * generator may still find that the passages do not answer (`not_covered`).
+ * words or by its meaning at all. Null: the agent writes a reply, and the generator may still find
+ * that the passages do not answer (`not_covered`).
  */
 export function handOverReason(options: {
   message: string;
