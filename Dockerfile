@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # ---- build: production dependencies + generated Prisma client ----
-FROM node:22-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 
 # The postinstall script (scripts/prisma-generate.mjs) runs `prisma generate`, which reads
@@ -19,7 +19,7 @@ COPY src ./src
 RUN npm ci --omit=dev && npm cache clean --force
 
 # ---- runtime ----
-FROM node:22-slim AS runtime
+FROM node:24-slim AS runtime
 WORKDIR /app
 
 ENV NODE_ENV=production \
