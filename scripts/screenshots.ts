@@ -1,5 +1,5 @@
 /**
- * Takes the README's screenshots (docs/screenshots/*.png) of the web app in Debian's Chromium:
+ * Takes the manual's screenshots (docs/screenshots/*.png, shown in README.md, docs/web-app.md and docs/connector.md) of the web app in Debian's Chromium:
  * the real app on a fresh embedded database in a temporary directory, filled through the same
  * HTTP endpoints the pages use (boards through /api, the support console through /agent, answers
  * through /v1/answer, a ticket through /v1/tickets), with a webhook receiver on loopback.

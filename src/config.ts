@@ -227,7 +227,7 @@ export const configSchema = z.object({
   LLM_IMAGES: bool.default(false),
   /**
    * Rank knowledge by meaning as well as by words: each article's vectors are computed in the background
-   * and kept in the database, blended with the lexical score (README, "Answer API"). Off: lexical only.
+   * and kept in the database, blended with the lexical score (docs/answer-api.md). Off: lexical only.
    */
   SEMANTIC_RANKING: bool.default(true),
   /** Share of the cosine in the blended ranking (0-1); 0.4 was chosen on the evaluation's bases for the built-in encoder. */

@@ -139,7 +139,7 @@ interface Local {
  *   and are counted by the next call together, each taking its place in the answer. So a process
  *   never admits more than a budget, however many requests arrive at once;
  * - several processes see each other's in-memory counts only once flushed: together they admit at
- *   most max + (N − 1) × ⌊max / 2⌋ in a window (README, "Rate limits");
+ *   most max + (N − 1) × ⌊max / 2⌋ in a window (docs/operations.md, "Rate limits");
  * - a key over its limit is remembered until its window ends: a client that keeps hammering is
  *   answered from memory, with no database or Redis work at all.
  */

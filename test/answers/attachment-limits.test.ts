@@ -63,7 +63,7 @@ describe('PDF decompression bombs on /v1/answer', () => {
     expect(res.json()).toMatchObject({ needs_human: true, sources: [] });
     const turn = await t.db.prisma.conversationTurn.findFirstOrThrow({ where: { conversationId: res.json().conversationId } });
     expect(turn.attachments).toHaveLength(5);
-    // Bounds for a loaded 2-core CI machine; the figures on a quiet one are far lower (README).
+    // Bounds for a loaded 2-core CI machine; the figures on a quiet one are far lower (docs/answer-api.md).
     const figures = { elapsedMs: Math.round(elapsed), healthzMaxMs: Math.round(Math.max(...healthz)), healthzProbes: healthz.length, rssPeakGrowthMiB: Math.round((rssPeak - rssBefore) / MiB), rssGrowthAfterMiB: Math.round((rssAfter - rssBefore) / MiB) };
     console.info('5 PDF bombs in one /v1/answer call:', JSON.stringify(figures));
     // The old reading took 23 s for this call: the bound tells the deadline (2 s) from that with

@@ -31,7 +31,7 @@ describe('OCR in the attachment readers', { timeout: 240_000 }, () => {
 
   it('reads the words of error dialogs and help snippets (fonts, sizes, light and dark, PNG and JPEG) with at least 95 % word accuracy', async () => {
     // Word accuracy is 1 - (substituted + missed + extra words) / words shown. Over the title and
-    // message; the figure with the dialogs' button labels counted too is logged (README): Tesseract
+    // message; the figure with the dialogs' button labels counted too is logged (docs/answer-api.md): Tesseract
     // misses "Cancel" and "OK" inside their drawn buttons, words no answer depends on.
     const totals = { prose: { words: 0, errors: 0 }, all: { words: 0, errors: 0 } };
     const worst: { sample: string; style: string; format: string; errors: number; text: string }[] = [];

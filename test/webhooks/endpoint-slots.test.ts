@@ -4,7 +4,7 @@ import { type Receiver, startReceiver } from '../webhook-receiver.js';
 import { deliveries, eventually, webhookWorkspace } from './webhook-fixtures.js';
 
 /**
- * The per-endpoint cap (README, Webhooks): at most 16 attempts in flight to one endpoint, out of
+ * The per-endpoint cap (docs/tickets-and-webhooks.md, Webhooks): at most 16 attempts in flight to one endpoint, out of
  * the process's 64, so an endpoint that stops answering holds its own slots and no others.
  * Real receivers on loopback: one that never answers, one that answers at once.
  */

@@ -32,7 +32,7 @@ function savedText(saved: FeedbackResult, turn: Turn) {
 
 /**
  * A staff member's verdict on one answer: right, wrong (naming the article that answers it), it
- * should have gone to a person, or (on a hand-off that cited an article) it should have answered. The agent learns from them (see the answer API's README section).
+ * should have gone to a person, or (on a hand-off that cited an article) it should have answered. The agent learns from them (see docs/answer-api.md).
  */
 export function TurnVerdict({ workspaceId, conversationId, turn, onChanged }: { workspaceId: number; conversationId: string; turn: Turn; onChanged: () => void }) {
   const url = `/agent/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversationId)}/turns/${turn.id}/feedback`;
