@@ -227,7 +227,8 @@ function start(args: string[], env: Record<string, string>): ChildProcess {
 }
 
 async function ready(url: string) {
-  for (let i = 0; i < 300; i++) {
+  // 90 s: a start-up on a 2-core machine shared by a dozen processes (load 30) took over 30.
+  for (let i = 0; i < 900; i++) {
     if (await fetch(url).then((r) => r.ok, () => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -11,13 +11,18 @@
  * every list's positions are 0..n-1, every ticket's webhook arrived, and every acknowledged
  * invitation and assignment was mailed, once as a message (resent copies keep its Message-ID).
  * Prints the results as Markdown and exits 1 when a check fails.
+ * `--part freeze` (not part of `all`) instead freezes PostgreSQL without stopping it: the backends
+ * of a database of its own on `--freeze-url`'s server are SIGSTOPped for `--freeze` seconds under
+ * load, and every request meanwhile must get 2xx or its 503 within 2.5 s (scripts/chaos/freeze.ts).
  *
- * Usage: npm run chaos -- [--part all|pg|embedded] [--clients 8] [--pg-cycles 6]
+ * Usage: npm run chaos -- [--part all|pg|embedded|freeze] [--clients 8] [--pg-cycles 6]
  *   [--embedded-cycles 8] [--interval 6] [--pg-down 4] [--webhook-wait 60] [--mail-wait 90]
- *   [--smtp-delay 0.4] [--start-timeout 20]   (times in seconds)
+ *   [--smtp-delay 0.4] [--start-timeout 20] [--freeze 10] [--freeze-load 10]
+ *   [--freeze-url postgresql://postgres@127.0.0.1:5432/test]   (times in seconds)
  */
 import { parseArgs } from 'node:util';
 import { installCleanupHandlers } from './chaos/cleanup.js';
+import { freezeReport, runFreeze } from './chaos/freeze.js';
 import { startPrivateCluster } from './chaos/postgres.js';
 import { partPassed, partReport, summary } from './chaos/report.js';
 import { type PartOptions, type PartResult, runPart } from './chaos/scenario.js';
@@ -35,6 +40,9 @@ const { values } = parseArgs({
     'smtp-delay': { type: 'string', default: '0.4' },
     'start-timeout': { type: 'string', default: '20' },
     'request-timeout': { type: 'string', default: '15' },
+    freeze: { type: 'string', default: '10' },
+    'freeze-load': { type: 'string', default: '10' },
+    'freeze-url': { type: 'string', default: process.env.CHAOS_FREEZE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
   },
 });
 
@@ -48,8 +56,8 @@ function number(name: keyof typeof values, min: number): number {
 }
 
 const part = values.part;
-if (part !== 'all' && part !== 'pg' && part !== 'embedded') {
-  console.error(`error: --part must be all, pg or embedded (got "${part}")`);
+if (part !== 'all' && part !== 'pg' && part !== 'embedded' && part !== 'freeze') {
+  console.error(`error: --part must be all, pg, embedded or freeze (got "${part}")`);
   process.exit(2);
 }
 const base: Omit<PartOptions, 'cycles'> = {
@@ -67,6 +75,24 @@ installCleanupHandlers();
 const started = Date.now();
 const log = (line: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
 const results: PartResult[] = [];
+
+if (part === 'freeze') {
+  const result = await runFreeze(
+    {
+      serverUrl: values['freeze-url']!,
+      freezeMs: number('freeze', 1) * 1000,
+      loadMs: number('freeze-load', 1) * 1000,
+      startTimeoutMs: base.startTimeoutMs,
+      requestTimeoutMs: base.requestTimeoutMs,
+    },
+    log,
+  );
+  console.log(`# Chaos run, ${new Date(started).toISOString()} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  console.log(freezeReport(result));
+  const passed = result.checks.every((c) => c.ok);
+  console.log(`\n${passed ? 'every check passed' : 'SOME CHECKS FAILED'}`);
+  process.exit(passed ? 0 : 1);
+}
 
 if (part !== 'embedded') {
   log('PostgreSQL: initdb and start a private cluster');

@@ -124,13 +124,24 @@ export const configSchema = z.object({
   /** Unset: the embedded database under DATA_DIR. Set: that PostgreSQL server. */
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
   DATABASE_POOL_SIZE: int(1, 500).default(10),
-  /** How long to wait for a database connection before answering 503. */
+  /** How long opening a new database connection may take before the request gets 503. */
   DATABASE_CONNECT_TIMEOUT_MS: int(100, 60_000).default(2000),
   /**
    * Longest a query may take: the server cancels it (statement_timeout) and the client stops
    * waiting and drops the connection (a server that stopped answering), so the request gets 503.
    */
   DATABASE_QUERY_TIMEOUT_MS: int(100, 600_000).default(2000),
+  /**
+   * Longest a request waits for a free pooled connection while the database keeps answering (a
+   * busy database queues requests; one that stops answering is found by the probe below).
+   */
+  DATABASE_QUEUE_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /**
+   * How long `SELECT 1` on the liveness connection may go unanswered, while nothing else is
+   * answered either, before the database counts as not answering: every request waiting on it then
+   * gets 503 at once, and new ones until it answers again.
+   */
+  DATABASE_PROBE_TIMEOUT_MS: int(100, 60_000).default(750),
   DATA_DIR: z.string().min(1).default('./data'),
   MIGRATE_ON_START: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

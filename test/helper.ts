@@ -21,8 +21,9 @@ export async function createTestDatabase(): Promise<Database> {
     await adminQuery(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${postgresTemplate}"`);
     // Waits for a pooled connection and for queries get 20 s rather than the server's 2 s: on a
     // loaded 2-core CI machine, 60 requests contending for one checklist's locks waited past 2 s
-    // and got 503. Tests of those deadlines build their own database (database-unavailable.test.ts).
-    const db = openPostgres({ url: withDatabaseName(serverUrl, name), poolSize: 10, connectTimeoutMs: 20_000, queryTimeoutMs: 20_000 });
+    // and got 503. The liveness probe gets 5 s too, so a starved machine is not taken for a frozen
+    // server. Tests of those deadlines build their own database (database-unavailable.test.ts).
+    const db = openPostgres({ url: withDatabaseName(serverUrl, name), poolSize: 10, connectTimeoutMs: 20_000, queueTimeoutMs: 20_000, queryTimeoutMs: 20_000, probeTimeoutMs: 5000 });
     const close = db.close;
     db.close = async () => {
       await close();

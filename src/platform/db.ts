@@ -7,6 +7,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+import { DatabaseLiveness, DatabaseNotAnsweringError, livenessOptions, watchLiveness } from './db-liveness.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
 
@@ -35,10 +36,14 @@ export interface Database {
 export interface PostgresOptions {
   url: string;
   poolSize?: number;
-  /** Longest wait for a connection: a new one, or a free one of a full pool. */
+  /** Longest wait for a new connection to open. */
   connectTimeoutMs?: number;
   /** Longest a query may take (server-side statement_timeout; the client gives up a little later). */
   queryTimeoutMs?: number;
+  /** Longest wait for a free connection of a full pool while the database keeps answering. */
+  queueTimeoutMs?: number;
+  /** How long the liveness probe waits for an answer before the database counts as not answering. */
+  probeTimeoutMs?: number;
 }
 
 /** For work that may legitimately wait long (migrations behind another process's advisory lock). */
@@ -48,55 +53,46 @@ const SESSION_QUERY_TIMEOUT_MS = 2 ** 31 - 1;
  * A pg client that drops its connection when a query times out on the client side (pg's
  * query_timeout): the server stopped answering, and the stuck query would otherwise hold the
  * connection — and every later query on it — for as long as the freeze lasts. Ending a client
- * with an active query destroys its socket, and the pool never hands it out again.
+ * with an active query destroys its socket, and the pool never hands it out again. Every query
+ * is reported to the pool's liveness (db-liveness.ts), which ends it at once when the database
+ * is found not answering, and refuses new ones until it answers again.
  */
 class GuardedClient extends pg.Client {
-  /**
-   * When the checkout that handed out this client began plus the operation's one budget: its
-   * first query gets only what the wait for the connection left (then the budget is spent).
-   */
-  budgetDeadline: number | undefined;
+  liveness: DatabaseLiveness | undefined;
 }
 const plainQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
+const isSubmittable = (value: unknown) => !!value && typeof value === 'object' && typeof (value as { submit?: unknown }).submit === 'function';
 
-/**
- * The query's arguments with its client-side deadline cut to what the checkout left of the budget.
- * A submittable (a cursor, a stream) keeps its own.
- */
-function withinBudget(client: GuardedClient, args: unknown[]): unknown[] {
-  const deadline = client.budgetDeadline;
-  client.budgetDeadline = undefined;
-  if (deadline === undefined) return args;
-  const left = Math.max(1, Math.round(deadline - performance.now()));
-  const [first, ...rest] = args;
-  if (typeof first === 'string') {
-    const values = Array.isArray(rest[0]) ? (rest.shift() as unknown[]) : undefined;
-    return [{ text: first, values, query_timeout: left }, ...rest];
-  }
-  if (first && typeof first === 'object' && typeof (first as { submit?: unknown }).submit !== 'function') {
-    const own = (first as { query_timeout?: number }).query_timeout;
-    return [{ ...first, query_timeout: own === undefined ? left : Math.min(own, left) }, ...rest];
-  }
-  return args;
-}
-
-GuardedClient.prototype.query = function guardedQuery(this: GuardedClient, ...given: unknown[]) {
-  const args = withinBudget(this, given);
+GuardedClient.prototype.query = function guardedQuery(this: GuardedClient, ...args: unknown[]) {
   const drop = () => void this.end().catch(() => {});
+  const liveness = this.liveness;
   const last = args.length - 1;
-  const callback = args[last];
-  if (typeof callback === 'function') {
+  const callback = typeof args[last] === 'function' ? (args[last] as (e: unknown, r: unknown) => void) : undefined;
+  // A cursor or a stream keeps its own ways; only plain queries are followed.
+  const followed = liveness && !isSubmittable(args[0]);
+  if (followed && liveness.down) {
+    // Not sent: the server answers nothing. Dropped, so that a transaction begun on it is not reused.
+    drop();
+    const error = new DatabaseNotAnsweringError();
+    if (callback) return void process.nextTick(callback, error, undefined);
+    return Promise.reject(error);
+  }
+  const work = {};
+  if (followed) liveness.begin(work, performance.now(), drop);
+  const settle = (error: unknown) => {
+    if (followed) liveness.settle(work, performance.now(), !error || error instanceof pg.DatabaseError);
+    if (isReadTimeout(error)) drop();
+  };
+  if (callback) {
     args[last] = (error: unknown, result: unknown) => {
-      if (isReadTimeout(error)) drop();
-      (callback as (e: unknown, r: unknown) => void)(error, result);
+      settle(error);
+      callback(error, result);
     };
     return plainQuery.apply(this, args);
   }
   const result = plainQuery.apply(this, args) as Promise<unknown> | undefined;
-  result?.catch?.((error: unknown) => {
-    if (isReadTimeout(error)) drop();
-  });
+  result?.then?.(() => settle(undefined), settle);
   return result;
 } as typeof pg.Client.prototype.query;
 
@@ -134,29 +130,35 @@ export async function aheadOfQueue<T>(fn: () => PromiseLike<T>): Promise<T> {
 /** A Database on a PostgreSQL server; nothing is connected until the first query. */
 export function openPostgres(options: PostgresOptions): Database {
   const queryTimeoutMs = options.queryTimeoutMs ?? 2000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+  const liveness = new DatabaseLiveness(livenessOptions(options.probeTimeoutMs ?? 750), performance.now());
+  // Opening a connection is bounded by connectTimeoutMs (the client's own timer); waiting for a
+  // free one of a full pool by queueTimeoutMs (the pool's), as long as the server keeps answering.
+  class PoolClient extends GuardedClient {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+      this.liveness = liveness;
+    }
+  }
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
-    Client: GuardedClient,
-    // Fail fast so a request gets 503 instead of hanging on an unreachable server: connecting and
-    // waiting for a free connection are bounded by connectionTimeoutMillis, each query by
+    Client: PoolClient,
+    // A busy database queues requests for a connection up to this bound (none is shed while
+    // statements keep completing); one that stops answering is found by the liveness probe, and
+    // every request waiting on it gets 503 at once (db-liveness.ts). Each query is bounded by
     // statement_timeout on the server (a slow query, cancelled cleanly) and query_timeout on the
-    // client (a server that stopped answering; the connection is then dropped).
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    // client (the connection is then dropped).
+    connectionTimeoutMillis: options.queueTimeoutMs ?? 10_000,
     statement_timeout: queryTimeoutMs,
     query_timeout: queryTimeoutMs + 250,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
   pool.on('error', () => {});
-  // One budget per database operation: the wait for a connection and the query that follows share
-  // it. Apart, they added up: under load, a request that waited 1.5 s for a connection and then met
-  // a frozen server got its 503 after ~3.8 s instead of ~2 s.
-  const budgetMs = Math.max(options.connectTimeoutMs ?? 2000, queryTimeoutMs + 250);
-  const checkout = pool.connect.bind(pool) as (cb?: (error: Error | undefined, client: GuardedClient | undefined, done: unknown) => void) => Promise<GuardedClient> | undefined;
-  const stamp = (client: GuardedClient | undefined, started: number) => {
-    if (client) client.budgetDeadline = started + budgetMs;
-  };
+  const watch = watchLiveness(liveness, options.url);
+  type Checkout = (error: Error | undefined, client: GuardedClient | undefined, done: (release?: unknown) => void) => void;
+  const checkout = pool.connect.bind(pool) as (cb: Checkout) => void;
   // pg-pool's waiters, in order; a full pool's connect() appends one synchronously.
   // (A private field: should a later pg-pool lose it, aheadOfQueue only stops taking effect.)
   const queue = (pool as unknown as { _pendingQueue?: unknown })._pendingQueue;
@@ -176,24 +178,29 @@ export function openPostgres(options: PostgresOptions): Database {
       if (!jumped.has(behind)) overtaken.set(behind, (overtaken.get(behind) ?? 0) + 1);
     }
   };
-  // pool.query checks out through this.connect too, with a callback.
-  pool.connect = ((callback?: (error: Error | undefined, client: GuardedClient | undefined, done: unknown) => void) => {
-    const started = performance.now();
+  // A checkout is work waiting on the database too: failed at once when it stops answering (a
+  // connection the pool hands over later goes straight back), refused while it does not answer.
+  const connect = (callback: Checkout) => {
+    if (liveness.down) return void process.nextTick(callback, new DatabaseNotAnsweringError(), undefined, () => {});
     const before = waiters.length;
-    if (typeof callback === 'function') {
-      const result = checkout((error, client, done) => {
-        if (!error) stamp(client, started);
-        callback(error, client, done);
-      });
-      jumpQueue(before);
-      return result;
-    }
-    const result = checkout()!.then((client) => {
-      stamp(client, started);
-      return client;
+    const work = {};
+    let over = false;
+    liveness.begin(work, performance.now(), () => {
+      over = true;
+      callback(new DatabaseNotAnsweringError(), undefined, () => {});
+    });
+    checkout((error, client, done) => {
+      if (over) return void (client && done());
+      over = true;
+      liveness.settle(work, performance.now(), false);
+      callback(error, client, done);
     });
     jumpQueue(before);
-    return result;
+  };
+  // pool.query checks out through this.connect too, with a callback.
+  pool.connect = ((callback?: Checkout) => {
+    if (typeof callback === 'function') return connect(callback);
+    return new Promise((resolve, reject) => connect((error, client) => (error || !client ? reject(error) : resolve(client as unknown as pg.PoolClient))));
   }) as typeof pool.connect;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
@@ -224,6 +231,7 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     async close() {
+      await watch.stop();
       await prisma.$disconnect();
       await pool.end();
     },
@@ -273,6 +281,8 @@ export interface DatabaseSettings {
   DATABASE_POOL_SIZE: number;
   DATABASE_CONNECT_TIMEOUT_MS: number;
   DATABASE_QUERY_TIMEOUT_MS?: number;
+  DATABASE_QUEUE_TIMEOUT_MS?: number;
+  DATABASE_PROBE_TIMEOUT_MS?: number;
   dataDir: string;
 }
 
@@ -284,6 +294,8 @@ export async function openDatabase(config: DatabaseSettings): Promise<Database> 
       poolSize: config.DATABASE_POOL_SIZE,
       connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
       queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+      queueTimeoutMs: config.DATABASE_QUEUE_TIMEOUT_MS,
+      probeTimeoutMs: config.DATABASE_PROBE_TIMEOUT_MS,
     });
   }
   return openEmbedded(config.dataDir);

@@ -181,7 +181,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       return true;
     }
     if (e.kind === 'DatabaseNotReachable' || e.kind === 'ConnectionClosed' || e.kind === 'SocketTimeout') return true;
-    if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Can't reach database server|Server has closed the connection|Query read timeout|not queryable|statement timeout/i.test(e.message)) {
+    if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|database not answering|connect ECONNREFUSED|Can't reach database server|Server has closed the connection|Query read timeout|not queryable|statement timeout/i.test(e.message)) {
       return true;
     }
     // Prisma's raw queries (P2010) carry the driver adapter's error in meta, not in cause: a
