@@ -34,6 +34,9 @@ export interface AnswerResponse {
   why: string | null;
 }
 
+/** Articles of a turn's ranking kept with it (its explanation names a place up to this). */
+const STORED_RANKING = 10;
+
 /** Earlier turns the agent reads to understand a follow-up. */
 const THREAD_TURNS = 3;
 
@@ -138,6 +141,8 @@ export async function answerMessage({
         attachments: attachments.records,
         latencyMs,
         features: composed.features ? { ...composed.features } : Prisma.DbNull,
+        // What the turn ranked, so that a verdict's explanation reads this ranking rather than computing another.
+        ranking: composed.ranking.length ? composed.ranking.slice(0, STORED_RANKING) : Prisma.DbNull,
       },
     });
     await tx.conversation.update({
