@@ -69,13 +69,13 @@ export function messageTexts(q: Question): string[] {
   });
 }
 
-/** The three bases the decision is fitted and measured on, leaving one out at a time; with vectors unless `lexical`. */
-export async function loadBases({ lexical = false } = {}): Promise<Base[]> {
+/** The three bases the decision is fitted and measured on, leaving one out at a time; with vectors unless `lexical`; `only`: the one whose name starts so (--build). */
+export async function loadBases({ lexical = false, only }: { lexical?: boolean; only?: string | undefined } = {}): Promise<Base[]> {
   const bases = [
     base('set A (+C)', 'set-a', ['set-a/questions.json', 'set-c/questions.json']),
     base('GNOME', 'kb-gnome', ['kb-gnome/questions.json']),
     base('Python', 'kb-python', ['kb-python/questions.json']),
-  ];
+  ].filter((b) => !only || b.name.toLowerCase().startsWith(only.toLowerCase()));
   if (!lexical) {
     for (const b of bases) {
       b.vectors = await articleVectors(b.index.articles.map((a) => a.doc));

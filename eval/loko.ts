@@ -15,7 +15,7 @@ import { cachedVector, semanticOver } from './vectors.js';
 import { OfflineGenerator } from '../src/answers/generators/offline-generator.js';
 import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/decision/decide.js';
 import { humanIntent, pleasantry } from '../src/answers/decision/intents.js';
-import { type Features, retrieve } from '../src/answers/retrieval/retrieve.js';
+import { type Features, type QueryParams, retrieve } from '../src/answers/retrieval/retrieve.js';
 import type { Base, Question } from './bases.js';
 import { chooseByCrossValidation, chooseThreshold, fitModel, type Sample } from './fit-decision.js';
 import { type Metrics, metrics, type Outcome } from './metrics.js';
@@ -24,13 +24,13 @@ const generator = new OfflineGenerator();
 const agent = { name: 'Eval', fallbackMessage: 'A person will help.', referralText: '', attachmentFallback: 'answer' as const };
 
 /** A message's turns through composeAnswer as the API runs them: the thread grows, a hand-off sticks. */
-export async function ours(base: Base, q: Question, model: DecisionModel): Promise<Outcome> {
+export async function ours(base: Base, q: Question, model: DecisionModel, queryParams?: QueryParams): Promise<Outcome> {
   const thread: { question: string; reply: string }[] = [];
   let needsHumanBefore = false;
   let last;
   for (const [i, message] of q.turns.entries()) {
     const attachmentText = i === q.turns.length - 1 ? q.attachmentText : undefined;
-    last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore, semantic: semanticOf(base) });
+    last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore, semantic: semanticOf(base), queryParams });
     thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;
   }

@@ -1,5 +1,7 @@
 /**
  * `npm run eval [-- --fit] [-- --set-b] [-- --compare] [-- --ceiling] [-- --failures NAME] [-- --quick]`: see eval/loko.ts (and eval/labels.ts for learning from staff labels).
+ * --only NAME: load only the base whose name starts so (with --build).
+ * --build: recall at points of a vectors build, each way of ranking a partial build (eval/build-replay.ts).
  * --quick: only the leave-one-base-out rows and the held-out attachment messages (about 25 s with the vectors cached, not 5 min).
  */
 import { DEFAULT_MODEL } from '../src/answers/decision/decide.js';
@@ -7,18 +9,33 @@ import { loadBases, loadSetB } from './bases.js';
 import { closeVectors } from './vectors.js';
 import { avg, baseline, CANDIDATES, FEATURES, fit, leaveOneOut, ours, tuneBaseline } from './loko.js';
 import { genericFollowUps } from './generic-follow-ups.js';
+import { BUILD_HEADER, buildReplay } from './build-replay.js';
 import { labelEffect } from './labels.js';
 import { HEADER, metrics, row } from './metrics.js';
 
 async function main() {
   const args = process.argv.slice(2);
-  const bases = await loadBases({ lexical: args.includes('--lexical') });
+  const onlyAt = args.indexOf('--only');
+  const bases = await loadBases({ lexical: args.includes('--lexical'), only: onlyAt >= 0 ? args[onlyAt + 1] : undefined });
   if (args.includes('--compare')) {
     for (const features of CANDIDATES) {
       const results = await leaveOneOut(bases, features);
       const m = results.map((r) => r.ours);
       console.log(`${features.join(',')}: recall@1 ${avg(m, 'recall1').toFixed(3)}, balanced ${results.map((r) => r.ours.needsHumanBalanced.toFixed(3)).join('/')}, false-source ${results.map((r) => r.ours.falseSource.toFixed(3)).join('/')}, follow-ups ${avg(m, 'followUp').toFixed(3)}`);
     }
+    return;
+  }
+  if (args.includes('--build')) {
+    // Ranking at points of a build (issue #47 item 1): each base left out, or with --only the shipped model (recall
+    // of the sources depends on the ranking alone; balanced then is not a held-out figure).
+    console.log(BUILD_HEADER);
+    const worst: string[] = [];
+    for (const left of bases) {
+      const model = onlyAt >= 0 ? DEFAULT_MODEL : fit(bases.filter((b) => b !== left));
+      const shortfall = await buildReplay(left, model, (line) => console.log(line));
+      worst.push(`${left.name}: ${Object.entries(shortfall).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')}`);
+    }
+    console.log(`\nworst recall@1 (sources) against words only, over the points of the build:\n  ${worst.join('\n  ')}`);
     return;
   }
   if (args.includes('--ceiling')) {

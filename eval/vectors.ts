@@ -11,7 +11,8 @@ import type { ArticleVectors } from '../src/answers/retrieval/semantic.js';
 import { articleTexts } from '../src/answers/retrieval/vectors/article-texts.js';
 import { BuiltinVectorSource } from '../src/answers/retrieval/vectors/builtin-source.js';
 
-const DIR = path.resolve(import.meta.dirname, '../node_modules/.cache/answer-eval');
+/** ANSWER_EVAL_CACHE: another directory for the cache (a worktree whose node_modules is shared). */
+const DIR = process.env.ANSWER_EVAL_CACHE ?? path.resolve(import.meta.dirname, '../node_modules/.cache/answer-eval');
 const source = new BuiltinVectorSource();
 const FILE = path.join(DIR, `${source.id}.json`);
 const cache = new Map<string, Float32Array>();

@@ -58,6 +58,27 @@ export const source = z
 
 export const confidence = z.enum(['high', 'medium', 'low']).describe('`low` whenever needs_human is true.');
 
+/**
+ * Why a message went to a person: the codes a conversation turn stores (`NeedsHumanReason`), each with what a
+ * client should do. Declared here so that the OpenAPI document lists them.
+ */
+export const ANSWER_REASONS = ['no_knowledge', 'unclear_match', 'not_covered', 'human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable', 'earlier_turn'] as const;
+
+export const answerReason = z
+  .enum(ANSWER_REASONS)
+  .nullable()
+  .describe(
+    'Why `needs_human` is true; null when it is false (answered, or a courtesy line). ' +
+      '`no_knowledge`: nothing in the knowledge is close enough (the sources, if any, are what it was weighed against): route to a person, and consider the question a gap in the knowledge. ' +
+      '`unclear_match`: an article matched, but the message\'s words point to one article and its meaning to another: route to a person with the sources as a starting point. ' +
+      '`not_covered`: the AI model read the articles found and said they do not answer: route to a person (a knowledge gap, like `no_knowledge`). ' +
+      '`human_requested`: the user asked for a person (or for someone to call them back, to escalate…): hand over at once, do not offer the reply as an answer. ' +
+      '`account_action`: the user asked for something only staff can do on an account (a refund, a double charge, a locked or hacked account, erasure, an owner change): hand over to staff who can act. ' +
+      '`handoff_topic`: the message names one of the agent\'s hand-off topics (a console setting): route as that topic is meant to be routed. ' +
+      '`attachment_unreadable`: none of the images or PDFs could be read and the agent is set to hand such messages over: ask for a readable file or hand over. ' +
+      '`earlier_turn`: an earlier message of this conversation already went to a person; the message is the agent\'s reply all the same (its sources and text may be used), but the conversation stays with the person.',
+  );
+
 export const answerResponse = z
   .object({
     conversationId: z.string().describe('The conversation created or continued (`cnv_…`).'),
@@ -66,13 +87,13 @@ export const answerResponse = z
     sources: z.array(source).describe('Knowledge the reply used, best first (at most 3). When needs_human is true, still the articles the message was weighed against (with low scores), so that the person taking over and the caller start from them; empty when nothing relevant was found, when unreadable attachments sent the message to a person before it was weighed, and for a message made only of pleasantries (nothing was asked).'),
     needs_human: z.boolean().describe('True when the agent could not resolve the request: nothing relevant enough in the knowledge, an article ranked first by neither the message\'s words nor its meaning (too unsure which article answers), the user asked for a person or for something only staff can do, unreadable attachments with a needs_human fallback, or an earlier turn of the conversation needed a human. The API never escalates by itself: the client decides.'),
     confidence,
+    reason: answerReason,
   })
   .meta({ id: 'AnswerResponse', description: 'The agent\'s reply, its sources and whether a human is needed.' });
 
 /** "Try the agent" in the console: the answer, and why it went to a person, in words. */
 export const tryAnswerResponse = answerResponse
   .extend({
-    reason: z.string().nullable().describe('Why a human was needed (the codes of a conversation turn\'s `reason`); null when none was.'),
     why: z.string().nullable().describe('That reason in a sentence that matches what happened; null when no human was needed.'),
   })
   .meta({ id: 'TryAnswerResponse', description: 'The agent\'s reply as POST /v1/answer gives it, with why a human was needed.' });

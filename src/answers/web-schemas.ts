@@ -227,3 +227,14 @@ export const rangeQuery = {
   to: dateTime.optional().describe('End (exclusive); default now.'),
 };
 export { externalId };
+
+export const knowledgeStatus = z
+  .object({
+    articles: z.number().int().describe('Articles in the workspace.'),
+    withVectors: z.number().int().describe('Articles whose vectors for ranking by meaning are current (computed from the article as it is now).'),
+    semanticRanking: z.boolean().describe('Ranking by meaning is on in this server (`SEMANTIC_RANKING`); false: ranking is by words only.'),
+    rankingByMeaning: z.boolean().describe('Every article has vectors: messages are ranked by their words and their meaning. Until then, by their words (an answer never compares one article\'s meaning with another\'s words).'),
+    buildingSince: z.string().nullable().describe('When the build of the missing vectors started (ISO-8601); null when none is under way in the server asked.'),
+    secondsLeft: z.number().int().nullable().describe('About how long the build has left, from its pace so far; null when not building or too early to say.'),
+  })
+  .describe('KnowledgeStatus');

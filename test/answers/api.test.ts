@@ -13,7 +13,7 @@ describe('POST /v1/answer: the answer', () => {
     const res = await ask(t, w.token, { message: 'I forgot my password, how do I reset it?', channel: 'email' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['agentId', 'confidence', 'conversationId', 'message', 'needs_human', 'sources']);
+    expect(Object.keys(body).sort()).toEqual(['agentId', 'confidence', 'conversationId', 'message', 'needs_human', 'reason', 'sources']);
     expect(body.agentId).toBe(w.agentId);
     expect(body.conversationId).toMatch(/^cnv_/);
     expect(body.needs_human).toBe(false);

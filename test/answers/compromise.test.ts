@@ -83,9 +83,10 @@ describe('an article ranked first by neither the words nor the meaning', () => {
       composeAnswer({ index, message: 'how do I export invoices', thread: [], agent, generator: new OfflineGenerator(), model: sure, semantic: { vectors, embed: async (t) => t.map(() => unit([0, 1])) } });
     /** A unit vector whose cosine to the message's is c. */
     const at = (c: number) => unit([0, c], [3, Math.sqrt(1 - c * c)]);
-    // "between" has no vectors yet: ranked first on its lexical share, its meaning unmeasured. Answered.
+    // "between" has no vectors yet: it keeps its place by words (2nd), the two with vectors are blended into the
+    // others ("meaning" ahead of "words"), and "meaning", first by its cosine, is answered from.
     const unmeasured = await ask(new Map([[1, [at(0.2)]], [2, [at(0.5)]]]));
-    expect(unmeasured.ranking[0]).toBe('between');
+    expect(unmeasured.ranking).toEqual(['meaning', 'between', 'words']);
     expect(unmeasured.reason).toBeNull();
     // "meaning" has none: its lexical share (.263) is not a cosine that "between" (.25) falls short of.
     const other = await ask(new Map([[1, [at(0.1)]], [3, [at(0.25)]]]));

@@ -78,7 +78,7 @@ describe('the OpenAI-compatible generator', () => {
     script = () => ({ status: 200, body: reply('NOT_COVERED') });
     const body = (await ask(t, w.token, { message: 'how do I reset my password?' })).json();
     // The passages the model judged go with the hand-off.
-    expect(body).toMatchObject({ needs_human: true, confidence: 'low', sources: [{ externalId: 'pw-reset' }] });
+    expect(body).toMatchObject({ needs_human: true, confidence: 'low', reason: 'not_covered', sources: [{ externalId: 'pw-reset' }] });
     expect(body.message).toMatch(/^A person will answer\.\n\nI am passing this to a person\./);
     const turn = await t.db.prisma.conversationTurn.findFirstOrThrow({ where: { conversationId: body.conversationId } });
     expect(turn.reason).toBe('not_covered');

@@ -26,7 +26,6 @@ describe('which verdicts teach the decision', () => {
     const w = await workspace();
     const message = 'I need the invoices in Excel';
     const first = await w.answer(message);
-    const second = await w.answer(message);
     expect(first.sources[0].externalId).toBe('inv-pdf');
 
     const notFirst = await w.call('PUT', first.feedback, { verdict: 'wrong', articleId: 'inv-csv' });
@@ -35,10 +34,24 @@ describe('which verdicts teach the decision', () => {
     expect(notFirst.json().why).toMatch(/"inv-csv" ranks 2nd for this message, behind "inv-pdf": .* only adds the message as a phrasing of "inv-csv"/);
     expect((await w.call('GET', first.conversation)).json().turns[0].feedback).toMatchObject({ verdict: 'wrong', counts: false, why: notFirst.json().why });
 
-    // The first verdict's phrasing now ranks inv-csv first for this wording: the same verdict on the same message counts.
+    // The first verdict's phrasing now ranks inv-csv first for this wording: the same message asked again ranks it
+    // first, and the same verdict on that turn counts.
+    const second = await w.answer(message);
     const nowFirst = await w.call('PUT', second.feedback, { verdict: 'wrong', articleId: 'inv-csv' });
     expect(nowFirst.json()).toMatchObject({ counts: true, why: null, labels: 1 });
     expect((await w.call('GET', '/learning')).json().labels).toBe(1);
+  });
+
+  it("explains a verdict from the turn's own ranking, which the turn keeps, not from a ranking computed again (#47 item 4)", async () => {
+    const w = await workspace();
+    const turn = await w.answer('I need the invoices in Excel');
+    const stored = await t.db.prisma.conversationTurn.findFirstOrThrow({ where: { conversationId: turn.conversationId }, select: { ranking: true } });
+    expect((stored.ranking as string[]).slice(0, 2)).toEqual(['inv-pdf', 'inv-csv']);
+    // The article changes after the turn: ranked again now, it would not be among the matches at all.
+    const edited = await w.call('PUT', '/articles/inv-csv', { title: 'Office hours', body: 'We are open on weekdays from nine to five.' });
+    expect(edited.statusCode).toBe(200);
+    const verdict = await w.call('PUT', turn.feedback, { verdict: 'wrong', articleId: 'inv-csv' });
+    expect(verdict.json().why).toMatch(/^"inv-csv" ranks 2nd for this message, behind "inv-pdf": /);
   });
 
   it('should_answer: a hand-off whose cited article was right teaches "answer" and confirms that article; only on such a turn', async () => {

@@ -4,7 +4,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { findAnsweringAgent } from '../agents/find-answering-agent.js';
-import { composeAnswer } from '../compose-answer.js';
+import { composeAnswer, type NeedsHumanReason } from '../compose-answer.js';
 import { whyHuman } from '../decision/explain.js';
 import { type Generator, GeneratorError } from '../generators/generator.js';
 import type { AttachmentReader } from '../attachment-reader/reader-pool.js';
@@ -28,11 +28,14 @@ export interface AnswerResponse {
   sources: { externalId: string; title: string; score: number }[];
   needs_human: boolean;
   confidence: 'high' | 'medium' | 'low';
-  /** Why a human was needed (a turn's reason code); left out by /v1/answer's schema, shown by the console. */
-  reason: string | null;
+  /** Why a human was needed (a turn's reason code, answerResponse's `reason`); null when none was. */
+  reason: NeedsHumanReason | null;
   /** The reason in words (explain.ts). */
   why: string | null;
 }
+
+/** Articles of a turn's ranking kept with it (its explanation names a place up to this). */
+const STORED_RANKING = 10;
 
 /** Earlier turns the agent reads to understand a follow-up. */
 const THREAD_TURNS = 3;
@@ -138,6 +141,8 @@ export async function answerMessage({
         attachments: attachments.records,
         latencyMs,
         features: composed.features ? { ...composed.features } : Prisma.DbNull,
+        // What the turn ranked, so that a verdict's explanation reads this ranking rather than computing another.
+        ranking: composed.ranking.length ? composed.ranking.slice(0, STORED_RANKING) : Prisma.DbNull,
       },
     });
     await tx.conversation.update({

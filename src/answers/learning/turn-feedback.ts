@@ -63,7 +63,7 @@ export async function giveFeedback({
 }): Promise<FeedbackResult> {
   const turn = await db.conversationTurn.findFirst({
     where: { id: turnId, conversationId, workspaceId },
-    select: { id: true, question: true, needsHuman: true, reason: true, sources: true, features: true },
+    select: { id: true, question: true, needsHuman: true, reason: true, sources: true, features: true, ranking: true },
   });
   if (!turn) throw notFound('turn: not found');
   if (verdict === 'wrong' && !articleExternalId) throw badRequest('articleId: name the article that answers the message (its externalId) when the answer was wrong');
@@ -80,7 +80,10 @@ export async function giveFeedback({
     if (cited) articleId = await idOf(cited);
   }
   let why = undecided({ ...turn, features: featuresOf(turn.features) });
-  if (!why && verdict === 'wrong' && articleExternalId !== cited) why = await whyNotFirst({ db, workspaceId, question: turn.question, articleId: articleId!, externalId: articleExternalId! });
+  if (!why && verdict === 'wrong' && articleExternalId !== cited) {
+    const ranked = rankingOf(turn.ranking);
+    why = ranked ? whyNotFirstIn(ranked, articleExternalId!) : await whyNotFirst({ db, workspaceId, question: turn.question, articleId: articleId!, externalId: articleExternalId! });
+  }
   const counts = why === null;
   return db.$transaction(async (tx) => {
     await lockWorkspaceFeedback(tx, workspaceId);
@@ -110,6 +113,24 @@ async function whyNotFirst({ db, workspaceId, question, articleId, externalId }:
   const rank = candidates.findIndex((c) => c.article.doc.id === articleId);
   const where = rank < 0 ? 'is not among the first 10 matches' : `ranks ${rank + 1}${rank === 1 ? 'nd' : rank === 2 ? 'rd' : 'th'}`;
   return `"${externalId}" ${where} for this message, behind "${candidates[0]?.article.doc.externalId ?? '?'}": the decision learns to answer only where the right article ranks first, so this verdict only adds the message as a phrasing of "${externalId}" (it helps rank it for messages worded like this one).`;
+}
+
+/** A turn's stored ranking (externalIds, best first), or null for a turn stored before rankings were kept. */
+function rankingOf(json: Prisma.JsonValue): string[] | null {
+  return Array.isArray(json) && json.length && json.every((x) => typeof x === 'string') ? (json as string[]) : null;
+}
+
+const ordinal = (rank: number) => `${rank + 1}${rank === 0 ? 'st' : rank === 1 ? 'nd' : rank === 2 ? 'rd' : 'th'}`;
+
+/**
+ * whyNotFirst from the ranking the turn itself was decided on (words and meaning blended), so the explanation
+ * matches the places the turn lists: null when the article was first there.
+ */
+function whyNotFirstIn(ranking: string[], externalId: string): string | null {
+  const rank = ranking.indexOf(externalId);
+  if (rank === 0) return null;
+  const where = rank < 0 ? `is not among the ${ranking.length} articles this turn ranked` : `ranks ${ordinal(rank)}`;
+  return `"${externalId}" ${where} for this message, behind "${ranking[0]}": the decision learns to answer only where the right article ranks first, so this verdict only adds the message as a phrasing of "${externalId}" (it helps rank it for messages worded like this one).`;
 }
 
 /** Takes a verdict back (the decision is refitted without it); 404 when the turn has none. */

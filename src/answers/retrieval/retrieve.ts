@@ -1,6 +1,6 @@
 import { isCommonEnglish, partOfSpeech } from './english.js';
 import { type Features, measure } from './features.js';
-import { blend, type SemanticQuery } from './semantic.js';
+import { blend, type PartialVectors, type SemanticQuery } from './semantic.js';
 import { type KnowledgeIndex, type Passage, type PreparedArticle, type QueryTerm } from './knowledge-index.js';
 import { foldPhrases, type Synonyms, synonymsOf } from './synonyms.js';
 import { contentWords, frequencies, misspeltStopWord, normalize, plainDegree, stemWord, terms } from './text.js';
@@ -30,6 +30,8 @@ export interface QueryParams {
   chatterWeight: number;
   /** Share of the cosine in the blended ranking when vectors are at hand (semantic.ts); chosen by leaving each base out. */
   semanticWeight: number;
+  /** How the ranking blends while some articles lack vectors (semantic.ts, PartialVectors). */
+  partialVectors: PartialVectors;
 }
 
 export const DEFAULT_QUERY: QueryParams = {
@@ -41,6 +43,8 @@ export const DEFAULT_QUERY: QueryParams = {
   attachmentTerms: 15,
   chatterWeight: 0.35,
   semanticWeight: 0.4,
+  // Measured against `lexical` with `npm run eval -- --build` (eval/RESULTS.md, issue #47): as good at every point of a build, better past a quarter.
+  partialVectors: 'partition',
 };
 
 /** Words of a message that point at its attachment rather than say what it is about. */
@@ -221,7 +225,7 @@ export interface Retrieval {
 export function retrieve(index: KnowledgeIndex, input: RetrievalInput, params: QueryParams = DEFAULT_QUERY, limit = 10, semantic?: SemanticQuery): Retrieval {
   const query = buildQuery(index, input, params);
   const result = index.search(query.terms, semantic ? Math.max(limit, 20) : limit);
-  const { ranked, compromise } = blend(index, result, semantic, params.semanticWeight, limit);
+  const { ranked, compromise } = blend(index, result, semantic, params.semanticWeight, limit, params.partialVectors);
   const candidates = ranked.map((b) => ({ article: index.articles[b.index]!, score: b.score, textScore: b.textScore, lexical: b.lexical, cosine: b.cosine }));
   const features = measure({ index, synonyms: input.synonyms ?? synonymsOf, own: query.own, unknownShare: query.unknownShare, unknownNounShare: query.unknownNounShare, candidates, maxPossible: result.maxPossible, text: normalize(input.message) });
   return { query, candidates, features, compromise };

@@ -11,6 +11,7 @@ import { readArticleFiles } from '../knowledge/read-article-files.js';
 import { removeArticle } from '../knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../knowledge/upsert-article.js';
 import { knowledgeLimits } from '../knowledge/knowledge-limits.js';
+import { knowledgeStatus } from '../knowledge/knowledge-status.js';
 import { presentArticle } from '../presenters.js';
 import { MAX_TEXT } from '../attachment-reader/reading.js';
 import { limitQueryString } from '../../platform/schemas.js';
@@ -68,6 +69,23 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
       const workspace = await consoleWorkspace(request, 'manage');
       const article = await createArticle({ db, workspaceId: workspace.id, article: request.body, limits });
       return reply.status(201).send(presentArticle(article));
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/knowledge-status',
+    {
+      schema: {
+        tags,
+        summary: 'How far the knowledge is embedded for ranking by meaning (starts the build when some article lacks vectors)',
+        params: z.strictObject(workspaceParam),
+        response: { 200: v.knowledgeStatus, ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      const status = await knowledgeStatus({ db, workspaceId: workspace.id, semanticRanking: app.semanticRanking });
+      return { ...status, buildingSince: status.buildingSince?.toISOString() ?? null };
     },
   );
 

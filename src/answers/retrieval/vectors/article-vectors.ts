@@ -64,3 +64,14 @@ export async function loadArticleVectors({ db, workspaceId, model }: { db: DbCli
   }
   return { vectors, complete: rows.length >= n, bytes };
 }
+
+/** How many of the workspace's articles have current vectors from this model. */
+export async function countArticleVectors({ db, workspaceId, model }: { db: DbClient; workspaceId: number; model: string }): Promise<number> {
+  const [row] = await db.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM "ArticleVector" v JOIN "Article" a ON a.id = v."articleId"
+     WHERE a."workspaceId" = $1::int AND v.model = $2::text AND v."contentHash" = ${CONTENT_HASH}`,
+    workspaceId,
+    model,
+  );
+  return row?.n ?? 0;
+}

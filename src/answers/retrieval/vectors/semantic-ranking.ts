@@ -40,6 +40,8 @@ export class SemanticRanking {
   readonly #options: SemanticRankingOptions;
   readonly #entries = new WeakMap<object, Map<number, Entry>>();
   readonly #builds = new Map<string, Promise<void>>();
+  /** Builds under way in this process: when each started and how many articles it has embedded since. */
+  readonly #progress = new Map<string, { since: Date; done: number }>();
   readonly #failedAt = new Map<string, number>();
   #closed = false;
   #idle: Set<Promise<void>> = new Set();
@@ -92,6 +94,7 @@ export class SemanticRanking {
     const running = this.#builds.get(key);
     if (running) return running;
     if (this.#closed || Date.now() - (this.#failedAt.get(key) ?? 0) < RETRY_AFTER_MS) return Promise.resolve();
+    this.#progress.set(key, { since: new Date(), done: 0 });
     const run = this.#build(db, workspaceId)
       .catch((error: Error) => {
         this.#failedAt.set(key, Date.now());
@@ -99,6 +102,7 @@ export class SemanticRanking {
       })
       .finally(() => {
         this.#builds.delete(key);
+        this.#progress.delete(key);
         this.#idle.delete(run);
       });
     this.#builds.set(key, run);
@@ -118,6 +122,8 @@ export class SemanticRanking {
         const vectors = await this.#options.source.embed(articleTexts(row), 'background');
         await storeArticleVectors({ db, workspaceId, articleId: row.id, model, contentHash: row.contentHash, vectors });
         done++;
+        const progress = this.#progress.get(`${workspaceId}`);
+        if (progress) progress.done = done;
       }
       // The next answer ranks with what was stored.
       const perDb = this.#entries.get(db);
@@ -157,6 +163,12 @@ export class SemanticRanking {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The workspace's build under way in this process, if any: when it started and how many articles it has embedded. */
+  buildProgress(workspaceId: number): { since: Date; done: number } | null {
+    const progress = this.#progress.get(`${workspaceId}`);
+    return progress ? { ...progress } : null;
   }
 
   /** Waits for the builds under way (tests, benchmarks). */

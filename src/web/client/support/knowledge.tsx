@@ -6,6 +6,57 @@ import { Alert, ConfirmButton, EmptyState, formatDate, Modal, Pager, Table, useA
 import { ImportDialog } from './import-dialog';
 import type { Article, SectionProps } from './types';
 
+interface KnowledgeStatus {
+  articles: number;
+  withVectors: number;
+  semanticRanking: boolean;
+  rankingByMeaning: boolean;
+  buildingSince: string | null;
+  secondsLeft: number | null;
+}
+
+/** "about 2 minutes left": rounded up to what a person reads at a glance. */
+export function timeLeft(seconds: number | null): string {
+  if (seconds === null) return '';
+  if (seconds < 60) return ', less than a minute left';
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return `, about ${minutes} minute${minutes === 1 ? '' : 's'} left`;
+  return `, about ${Math.round(minutes / 60)} hours left`;
+}
+
+/** How far the knowledge is embedded for ranking by meaning, read again every few seconds until it is. */
+function RankingStatus({ workspaceId }: { workspaceId: number }) {
+  const [status, setStatus] = useState<KnowledgeStatus | null>(null);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () =>
+      get<KnowledgeStatus>(`/agent/workspaces/${workspaceId}/knowledge-status`).then(
+        (s) => {
+          if (stopped) return;
+          setStatus(s);
+          if (s.semanticRanking && !s.rankingByMeaning && s.articles > 0) timer = setTimeout(read, 3000);
+        },
+        () => {
+          if (!stopped) timer = setTimeout(read, 10_000);
+        },
+      );
+    void read();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [workspaceId]);
+  if (!status || !status.semanticRanking || status.articles === 0) return null;
+  return (
+    <p class="muted" role="status" data-testid="ranking-status">
+      {status.rankingByMeaning
+        ? `Ranking by meaning: all ${status.articles} articles ready.`
+        : `Ranking by meaning: ${status.withVectors} of ${status.articles} articles ready${timeLeft(status.secondsLeft)}. Until then answers rank by words only.`}
+    </p>
+  );
+}
+
 /** Articles: search, add, edit, delete, import; every change is live for the next answer. */
 export function KnowledgePage({ workspace, canManage }: SectionProps) {
   const { query } = useLocation();
@@ -41,6 +92,7 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
   return (
     <section aria-labelledby="knowledge-heading">
       <h2 id="knowledge-heading">Knowledge</h2>
+      <RankingStatus workspaceId={workspace.id} />
       <div class="toolbar">
         <form
           role="search"

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ConversationTurn" ADD COLUMN     "ranking" JSONB;
