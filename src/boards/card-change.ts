@@ -46,8 +46,9 @@ export async function touchCards(tx: Tx, cardIds: number[]) {
 }
 
 /**
- * Drops what a card cannot keep on `boardId` (after a move there): labels and custom-field values
- * of other boards, and assignees who are not members of it.
+ * Fits cards to `boardId` (after a move there): labels of other boards mapped to its label of the
+ * same name and colour (created when missing); custom-field values of other boards and assignees
+ * who are not members of it dropped.
  */
 export async function dropOtherBoardsParts(tx: Tx, cardIds: number[], boardId: number) {
   if (cardIds.length === 0) return;

@@ -14,6 +14,7 @@ const rules = {
   'board.delete': isAdmin,
   'members.manage': isAdmin,
   'list.write': canEdit,
+  'list.delete': isAdmin,
   'card.write': canEdit,
   'card.delete': isAdmin,
   'label.write': canEdit,

@@ -168,7 +168,7 @@ describe('PATCH /api/lists/{id}', () => {
     expect(await activeLists(team.as.admin, team.board.id)).toMatchObject([{ id: team.list.id, name: 'Todo', archived: false }]);
   });
 
-  it('an archived list takes no new cards, and a card of it is not restored on its own (400)', async () => {
+  it('an archived list takes no new cards, and a card of it is not restored while the board has no open list (400)', async () => {
     const { board, call } = await makeBoardOwner(t);
     const list = (await call('POST', `/api/boards/${board.id}/lists`, { name: 'L' })).json;
     const card = (await call('POST', `/api/lists/${list.id}/cards`, { title: 'c' })).json;

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { buildTestApp, type TestApp } from '../helper.js';
@@ -64,11 +65,77 @@ export async function sessionFor(web: WebApp, email: string, password: string) {
   return { cookie: `tb_session=${token}`, token };
 }
 
+/** axe-core's one file, read once: evaluated in the page (over CDP, so the app's CSP does not apply), nothing fetched. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The phone every page is also checked at. */
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * axe-core's color-contrast rule over what the page shows now, at 4.5:1 for every text (large text
+ * included: the large-text threshold is moved out of reach). Returns one line per failing text:
+ * where, what it says, the two colours and the ratio; text in its background's own colour counts
+ * (axe leaves it undecided). Text axe cannot judge (on a picture or a gradient) is not counted.
+ */
+export async function contrastViolations(page: Page): Promise<string[]> {
+  const url = page.url();
+  if (!url.startsWith('http')) return [];
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(`${AXE_SOURCE}\n;0`);
+  const found: string[] = await page.evaluate(async () => {
+    const axe = window.axe;
+    axe.configure({
+      checks: [{
+        id: 'color-contrast',
+        options: {
+          ignoreUnicode: true, ignoreLength: false, ignorePseudo: false, boldValue: 700,
+          boldTextPt: 10_000, largeTextPt: 10_000,
+          contrastRatio: { normal: { expected: 4.5 }, large: { expected: 4.5 } },
+          pseudoSizeThreshold: 0.25, shadowOutlineEmMax: 0.2, textStrokeEmMin: 0.03,
+        },
+      }],
+    });
+    const result = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
+    // axe files text in the colour of its background (1:1, "white on white") under "incomplete", as
+    // perhaps meant to be hidden: here it is a failure like any other.
+    const sameColour = result.incomplete.map((v: any) => ({ ...v, nodes: v.nodes.filter((n: any) => n.any[0]?.data?.messageKey === 'equalRatio') }));
+    return [...result.violations, ...sameColour].flatMap((v: any) =>
+      v.nodes.map((n: any) => {
+        const d = n.any[0]?.data ?? {};
+        const text = (document.querySelector(n.target[0])?.textContent ?? '').trim().slice(0, 60);
+        return `${n.target.join(' ')} “${text}”: ${d.fgColor} on ${d.bgColor} = ${d.contrastRatio || 1}:1`;
+      }),
+    );
+  });
+  const size = page.viewportSize();
+  return found.map((line) => `${url} at ${size?.width}×${size?.height}: ${line}`);
+}
+
+/**
+ * The contrast check at the tab's own size and at the other one (a 390 px phone, or 1280×800 for a
+ * phone tab), then back: the page keeps its state (open menus, dialogs) through the resize.
+ */
+export async function checkContrast(page: Page): Promise<string[]> {
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  const out = await contrastViolations(page);
+  if (!page.url().startsWith('http')) return out;
+  const other = size.width <= 700 ? { width: 1280, height: 800 } : PHONE;
+  await page.setViewportSize(other);
+  try {
+    out.push(...(await contrastViolations(page)));
+  } finally {
+    await page.setViewportSize(size);
+  }
+  return out;
+}
+
 export interface Tab {
   context: BrowserContext;
   page: Page;
   /** Uncaught exceptions and CSP violations seen so far: a page that works shows none. */
   problems: string[];
+  /** Text under 4.5:1, from the contrast check run on each page before the tab leaves it. */
+  contrast: string[];
+  /** Runs the contrast check now (on what is open: a menu, a dialog), adding to `contrast`. */
+  checkContrast(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,9 +146,13 @@ export interface Tab {
 export async function openTab(
   browser: Browser,
   web: WebApp,
-  options: { user?: { email: string; password: string }; viewport?: { width: number; height: number } } = {},
+  options: { user?: { email: string; password: string }; viewport?: { width: number; height: number }; touch?: boolean } = {},
 ): Promise<Tab> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, baseURL: web.base });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    baseURL: web.base,
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
+  });
   if (options.user) {
     const { token } = await sessionFor(web, options.user.email, options.user.password);
     await context.addCookies([{ name: 'tb_session', value: token, url: web.base, httpOnly: true, sameSite: 'Strict' }]);
@@ -96,13 +167,28 @@ export async function openTab(
   page.on('console', (message) => {
     if (/Content.Security.Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
   });
+  // Every page the test opens is checked for contrast as the test leaves it (another goto, a
+  // reload, closing the tab): by then it shows what the test made it show.
+  const contrast: string[] = [];
+  const check = async () => {
+    if (page.isClosed()) return;
+    contrast.push(...(await checkContrast(page)));
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args: Parameters<Page['goto']>) => (await check(), goto(...args));
+  page.reload = async (...args: Parameters<Page['reload']>) => (await check(), reload(...args));
   return {
     context,
     page,
     problems,
+    contrast,
+    checkContrast: check,
     async close() {
+      await check();
       await context.close();
       expect(problems, 'the page threw or broke its Content-Security-Policy').toEqual([]);
+      expect([...new Set(contrast)], 'text under 4.5:1 contrast (axe-core color-contrast)').toEqual([]);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBoard, makeKey, makeUser } from '../factories.js';
 import { LoopbackSmtp } from '../smtp-server.js';
-import { launchBrowser, openTab, startWebApp, type WebApp } from './browser.js';
+import { contrastViolations, launchBrowser, openTab, PHONE, startWebApp, type WebApp } from './browser.js';
 
 /** Issue #34 item 5 and 6 in Chromium: the bell's live count, the list, watching, the account page's mail settings, unsubscribing, the mail log. */
 const smtp = new LoopbackSmtp();
@@ -48,7 +48,7 @@ describe('the bell', () => {
     expect(await page.getByTestId('unread-count').textContent()).toBe('2');
 
     await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
-    const popover = page.getByRole('region', { name: 'Notifications' });
+    const popover = page.getByRole('dialog', { name: 'Notifications' });
     await popover.getByRole('link', { name: 'Ada Lovelace assigned you to “Write the press release”' }).waitFor();
     await popover.getByRole('link', { name: /Ada Lovelace mentioned you on “Write the press release”/ }).click();
     await page.waitForURL(new RegExp(`/boards/${board.id}\\?card=${card.id}$`));
@@ -86,9 +86,43 @@ describe('the bell', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
-    await page.getByRole('region', { name: 'Notifications' }).getByText('Ada Lovelace edited “Write the launch post”').waitFor();
+    await page.getByRole('dialog', { name: 'Notifications' }).getByText('Ada Lovelace edited “Write the launch post”').waitFor();
     await tab.close();
   });
+});
+
+describe('the bell’s menu (#46)', () => {
+  for (const [device, viewport] of [['desktop', { width: 1280, height: 800 }], ['a 390 px phone', PHONE]] as const) {
+    it(`is a dialog named Notifications, every text at 4.5:1 or better, inside the screen on ${device}`, { timeout: 120_000 }, async () => {
+      const { bob, adaKey, card } = await boardWithCard();
+      await web.call(adaKey, 'PUT', `/api/cards/${card.id}/members/${bob.id}`);
+      await web.call(adaKey, 'POST', `/api/cards/${card.id}/comments`, { text: `${handle(bob)} have a look` });
+      const tab = await openTab(browser, web, { user: bob, viewport, touch: device !== 'desktop' });
+      const { page } = tab;
+      await page.goto('/boards');
+      const bell = page.getByRole('button', { name: 'Notifications, 2 unread' });
+      await bell.waitFor({ timeout: 30_000 });
+      if (device === 'desktop') await bell.click();
+      else await bell.tap();
+      const menu = page.getByRole('dialog', { name: 'Notifications' });
+      await menu.getByRole('link', { name: /Ada Lovelace mentioned you/ }).waitFor();
+      await menu.getByRole('button', { name: 'Mark all read' }).waitFor();
+
+      const box = (await menu.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      expect(await contrastViolations(page)).toEqual([]);
+
+      // Read ones (another background) are checked too.
+      await menu.getByRole('button', { name: 'Mark all read' }).click();
+      await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor({ timeout: 30_000 });
+      expect(await contrastViolations(page)).toEqual([]);
+      await menu.getByRole('link', { name: 'See all notifications' }).click();
+      await page.waitForURL(/\/notifications$/);
+      await tab.close();
+    });
+  }
 });
 
 describe('notification mail', () => {

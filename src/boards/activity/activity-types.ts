@@ -81,6 +81,11 @@ const ACTIVITIES = [
   activityOf('list.updated', 'a list was renamed or restored.', z.object({ listId: ref('List'), list: s.list })),
   activityOf('list.archived', 'a list was archived.', z.object({ listId: ref('List'), list: s.list })),
   activityOf(
+    'list.deleted',
+    'a list was deleted with its cards.',
+    z.object({ listId: ref('List'), cards: z.number().int().describe('How many cards (archived ones included) were deleted with it.') }),
+  ),
+  activityOf(
     'list.moved',
     'a list moved on its board or to another one (then recorded on both).',
     z.object({ listId: ref('List'), list: s.list, from: moveEnd('Where it was.'), to: moveEnd('Where it is now.') }),
@@ -91,7 +96,18 @@ const ACTIVITIES = [
     'a card was created (or made from a checklist item: then fromItemId is set).',
     z.object({ cardId, listId: ref('List'), fromItemId: ref('The converted checklist item').optional(), card }),
   ),
-  activityOf('card.updated', 'a card was edited or restored.', z.object({ cardId, listId: ref('List'), card })),
+  activityOf(
+    'card.updated',
+    'a card was edited or restored.',
+    z.object({
+      cardId,
+      listId: ref('List'),
+      card,
+      restoredFrom: ref('List')
+        .optional()
+        .describe('Present when the card was restored into another list because its own (this id) is archived: it came back at the end of the first open list.'),
+    }),
+  ),
   activityOf('card.archived', 'a card was archived.', z.object({ cardId, listId: ref('List'), card })),
   activityOf(
     'card.moved',
@@ -129,7 +145,14 @@ const ACTIVITIES = [
   ),
 
   activityOf('comment.created', 'a comment was written on a card.', onCard({ commentId: ref('Comment'), comment: s.comment })),
-  activityOf('comment.updated', 'a comment was edited.', onCard({ commentId: ref('Comment'), comment: s.comment })),
+  activityOf(
+    'comment.updated',
+    'a comment was edited.',
+    onCard({ commentId: ref('Comment'), comment: s.comment, previousText: z
+        .string()
+        .optional()
+        .describe('The text before this edit, kept here (the comment shows the new one); absent from edits recorded before it was kept.') }),
+  ),
   activityOf('comment.deleted', 'a comment was deleted.', onCard({ commentId: ref('Comment') })),
   activityOf('attachment.created', 'a file was attached to a card.', onCard({ attachmentId: ref('Attachment'), attachment: s.attachment })),
   activityOf('attachment.deleted', 'an attachment was deleted.', onCard({ attachmentId: ref('Attachment') })),

@@ -44,7 +44,7 @@ export function refusalError(refusal: Exclude<CardRefusal, { error: 'hooked' | '
     case 'list_archived':
       return badRequest('listId: the list is archived');
     case 'list_archived_restore':
-      return badRequest('card: its list is archived; restore the list first');
+      return badRequest('card: its list is archived and the board has no open list; restore or create a list first');
     case 'position':
       return positionRefusal(refusal.max);
   }

@@ -17,7 +17,7 @@ export interface UpdateCardOptions extends BoardContext {
   expectedVersion?: number | undefined;
 }
 
-/** Edits a card; archiving closes its gap, restoring puts it at the end of its list. One statement: sql/update-card.sql. */
+/** Edits a card; archiving closes its gap, restoring puts it back at its place (rule in sql/update-card.sql, one statement). */
 export async function updateCard(ctx: UpdateCardOptions) {
   const { title, description, dueAt, archived } = ctx.changes;
   return runCardStatement(ctx, (db, c) => db.$queryRaw<{ outcome: CardOutcome<'card.updated' | 'card.archived'> }[]>`

@@ -134,12 +134,18 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['boards'],
         summary: "The board's archived lists and cards, most recently changed first",
         params: s.boardId,
-        response: { 200: z.object({ lists: z.array(s.list), cards: z.array(s.cardSummary) }), ...errors },
+        response: {
+          200: z.object({
+            lists: z.array(s.list.extend({ cardCount: z.number().int().describe('How many cards the list holds (archived ones included): deleting the list deletes them.') })),
+            cards: z.array(s.cardSummary),
+          }),
+          ...errors,
+        },
       },
     },
     async (request) => {
       const { lists, cards } = await listArchived({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
-      return { lists: lists.map(presentList), cards };
+      return { lists: lists.map(({ list, cardCount }) => ({ ...presentList(list), cardCount })), cards };
     },
   );
 

@@ -105,14 +105,18 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'updateCard',
         tags: ['cards'],
-        summary: 'Edit a card: title, description, due date; archive (true) or restore at the end of its list (false)',
+        summary: 'Edit a card: title, description, due date; archive (true) or restore (false)',
+        description:
+          'A restored card comes back at its stored position in its list, clamped to the list\'s length. When its list is archived, it comes back ' +
+          'at the end of the board\'s first open list instead: the answer\'s listId says where, and the card.updated activity carries ' +
+          '`restoredFrom` (the archived list). With no open list on the board the restore is refused (400).',
         params: s.cardId,
         headers: ifMatch,
         body: z.strictObject({
           title: s.cardTitle.optional(),
           description: s.description.optional(),
           dueAt: s.dueAtInput.optional(),
-          archived: z.boolean({ message: 'must be true or false' }).optional(),
+          archived: z.boolean({ message: 'must be true or false' }).optional().describe('true archives the card; false restores it (see the description for where).'),
           version: s.version.optional(),
         }),
         response: { 200: s.card, ...errors },
@@ -134,6 +138,8 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Move a card to `position` of a list, on its board or another one you may write to',
         description:
           'position 0..n, where n is the number of cards in the target list besides this one; omitted = the end. ' +
+          'On another board its labels are mapped by name and colour (that board\'s label, created there when it has none); field values of ' +
+          'the old board and assignees who are not members of the new one are dropped. ' +
           'A key limited to chosen boards cannot move a card to another board (404 outside its boards, 403 to another of them).',
         params: s.cardId,
         headers: ifMatch,

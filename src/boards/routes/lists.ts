@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { getList } from '../lists/get-list.js';
 import { createList } from '../lists/create-list.js';
+import { deleteList } from '../lists/delete-list.js';
 import { listLists } from '../lists/list-lists.js';
 import { moveList } from '../lists/move-list.js';
 import { updateList } from '../lists/update-list.js';
@@ -60,7 +61,8 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'updateList',
         tags: ['lists'],
-        summary: 'Rename a list, or archive it (true) / restore it at the end (false)',
+        summary: 'Rename a list, or archive it (true) / restore it at the end of the open lists (false)',
+        description: 'An archived list keeps its cards (archived with it from the board); restoring brings them back with it.',
         params: s.listId,
         body: z.strictObject({ name: s.listName.optional(), archived: z.boolean({ message: 'must be true or false' }).optional() }),
         response: { 200: s.list, ...errors },
@@ -76,11 +78,33 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'moveList',
         tags: ['lists'],
         summary: 'Move a list to `position`, on its board or on another one you may write to (its cards go with it)',
+        description:
+          'Moved to another board, its cards keep their labels mapped by name and colour: a label of the target board with the same name and ' +
+          'colour is used, or one is created there; assignees who are not members of the target board and custom-field values are dropped.',
         params: s.listId,
         body: z.strictObject({ position: s.position, boardId: s.boardIdInBody.optional().describe('Another board to move the list to.') }),
         response: { 200: s.list, ...errors },
       },
     },
     async (request) => presentList(await moveList({ ...boardContext(request), listId: request.params.id, ...request.body })),
+  );
+
+  app.delete(
+    '/lists/:id',
+    {
+      schema: {
+        operationId: 'deleteList',
+        tags: ['lists'],
+        summary: 'Delete a list and every card on it, archived ones included (board admins)',
+        description: 'The open lists after it close up. The list.deleted activity says how many cards went with it.',
+        params: s.listId,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deleteList({ ...boardContext(request), listId: request.params.id });
+      void app.attachments.purgeDeleted(); // the cards' files, after the commit
+      return reply.status(204).send(null);
+    },
   );
 };

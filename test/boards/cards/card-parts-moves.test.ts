@@ -60,12 +60,19 @@ async function dressedCard(team: Team, api: Client = team.as.admin, listId = tea
   return { card: full, labels, fields: { text, list } };
 }
 
+/** The labels (name/colour, sorted) that `ids` name on a board: labels move between boards by name and colour (#46). */
+async function labelsNamed(api: Client, boardId: number, ids: number[]) {
+  const labels = (await fetchBoard(api, boardId)).labels as { id: number; name: string; color: string | null }[];
+  expect(ids.every((id) => labels.some((l) => l.id === id)), 'every label id is one of the board').toBe(true);
+  return labels.filter((l) => ids.includes(l.id)).map((l) => `${l.name}/${l.color}`).sort();
+}
+
 /** The checklists of a card without their ids: names, positions, items' names, checked, positions. */
 const checklistShape = (card: any) =>
   card.checklists.map((l: any) => ({ name: l.name, position: l.position, items: l.items.map((i: any) => ({ name: i.name, checked: i.checked, position: i.position })) }));
 
 describe('moving a card to another board', () => {
-  it('drops the labels and values of the old board and assignees who are not on the new one', async () => {
+  it('maps the labels by name and colour, drops the values of the old board and assignees who are not on the new one', async () => {
     const team = await makeTeam(t);
     const { card } = await dressedCard(team);
     // The target board: the admin is on it, the member is not.
@@ -73,7 +80,8 @@ describe('moving a card to another board', () => {
     const targetList = await makeList(team.as.admin, target.id, 'Inbox');
     const res = await team.as.admin.post(`/api/cards/${card.id}/move`, { listId: targetList.id, position: 0 });
     const moved = expectCardResponse(res, 200);
-    expect(moved).toMatchObject({ id: card.id, boardId: target.id, listId: targetList.id, labelIds: [], memberIds: [team.admin.id], fieldValues: {} });
+    expect(moved).toMatchObject({ id: card.id, boardId: target.id, listId: targetList.id, memberIds: [team.admin.id], fieldValues: {} });
+    expect(await labelsNamed(team.as.admin, target.id, moved.labelIds)).toEqual(['Bug/red', 'Ops/null']);
     // Checklists and comments travel with the card.
     expect(moved.checklistItems).toEqual({ total: 3, checked: 1 });
     expect(checklistShape(moved)).toEqual(checklistShape(card));
@@ -84,7 +92,7 @@ describe('moving a card to another board', () => {
     const inTarget = (await fetchBoard(team.as.admin, target.id)).lists[0].cards[0];
     expect(inTarget).toEqual(summaryOf(moved));
     const a = await lastActivity(team.as.admin, target.id);
-    expect(a).toMatchObject({ type: 'card.moved', data: { cardId: card.id, card: { labelIds: [], fieldValues: {}, memberIds: [team.admin.id] } } });
+    expect(a).toMatchObject({ type: 'card.moved', data: { cardId: card.id, card: { labelIds: moved.labelIds, fieldValues: {}, memberIds: [team.admin.id] } } });
   });
 
   it('keeps an assignee who is a member of both boards, whatever their role there', async () => {
@@ -94,7 +102,7 @@ describe('moving a card to another board', () => {
     const targetList = await makeList(team.as.admin, target.id, 'Inbox');
     const moved = expectCardResponse(await team.as.admin.post(`/api/cards/${card.id}/move`, { listId: targetList.id }), 200);
     expect(moved.memberIds).toEqual([team.admin.id, team.member.id].sort((a, b) => a - b));
-    expect(moved.labelIds).toEqual([]);
+    expect(await labelsNamed(team.as.admin, target.id, moved.labelIds)).toEqual(['Bug/red', 'Ops/null']);
     expect(moved.fieldValues).toEqual({});
   });
 
@@ -109,14 +117,16 @@ describe('moving a card to another board', () => {
     expect(moved.listId).toBe(doing.id);
   });
 
-  it('does not bring the old labels back when the card returns to its board', async () => {
+  it('comes back to its board with that board’s own labels, not copies', async () => {
     const team = await makeTeam(t);
     const { card } = await dressedCard(team);
     const target = await makeBoard(t.db, team.admin.id, [{ userId: team.member.id, role: 'member' }]);
     const targetList = await makeList(team.as.admin, target.id, 'Inbox');
     expectStatus(await team.as.admin.post(`/api/cards/${card.id}/move`, { listId: targetList.id }), 200);
     const back = expectCardResponse(await team.as.admin.post(`/api/cards/${card.id}/move`, { listId: team.list.id }), 200);
-    expect(back).toMatchObject({ boardId: team.board.id, labelIds: [], fieldValues: {} });
+    expect(back).toMatchObject({ boardId: team.board.id, fieldValues: {} });
+    expect([...back.labelIds].sort()).toEqual([...card.labelIds].sort());
+    expect((await fetchBoard(team.as.admin, team.board.id)).labels).toHaveLength(2);
     expect(back.memberIds).toEqual([team.admin.id, team.member.id].sort((a, b) => a - b));
   });
 });
@@ -137,12 +147,14 @@ describe('moving a list to another board', () => {
     expect(res.json()).toMatchObject({ id: team.list.id, boardId: target.id });
 
     const a = await getCard(team.as.admin, first.id);
-    expect(a).toMatchObject({ boardId: target.id, listId: team.list.id, labelIds: [], fieldValues: {}, memberIds: [team.admin.id] });
+    expect(a).toMatchObject({ boardId: target.id, listId: team.list.id, fieldValues: {}, memberIds: [team.admin.id] });
+    expect(await labelsNamed(team.as.admin, target.id, a.labelIds)).toEqual(['Bug/red', 'Ops/null']);
     expect(a.checklistItems).toEqual({ total: 3, checked: 1 });
     expect(a.commentCount).toBe(2);
     expect(a.version).toBeGreaterThan(first.version);
     const b = await getCard(team.as.admin, second.id);
-    expect(b).toMatchObject({ boardId: target.id, labelIds: [], memberIds: [team.observer.id] });
+    expect(b).toMatchObject({ boardId: target.id, memberIds: [team.observer.id] });
+    expect(await labelsNamed(team.as.admin, target.id, b.labelIds)).toEqual([`${label.name}/${label.color}`]);
     expect(b.version).toBeGreaterThan(secondBefore.version);
     const board = await fetchBoard(team.as.admin, target.id);
     expect(board.lists[0].cards.map((c: any) => c.id)).toEqual([first.id, second.id]);
@@ -314,14 +326,15 @@ describe('deleting a card takes its parts along', () => {
 });
 
 describe('more moves and deletions', () => {
-  it("a list moved to another board takes its archived cards along, stripped the same way", async () => {
+  it("a list moved to another board takes its archived cards along, fitted the same way", async () => {
     const team = await makeTeam(t);
     const { card } = await dressedCard(team);
     expectStatus(await team.as.admin.patch(`/api/cards/${card.id}`, { archived: true }), 200);
     const target = await makeBoard(t.db, team.admin.id);
     expectStatus(await team.as.admin.post(`/api/lists/${team.list.id}/move`, { boardId: target.id, position: 0 }), 200);
     const now = await getCard(team.as.admin, card.id);
-    expect(now).toMatchObject({ boardId: target.id, archived: true, labelIds: [], fieldValues: {}, memberIds: [team.admin.id] });
+    expect(now).toMatchObject({ boardId: target.id, archived: true, fieldValues: {}, memberIds: [team.admin.id] });
+    expect(await labelsNamed(team.as.admin, target.id, now.labelIds)).toEqual(['Bug/red', 'Ops/null']);
     const archived = (await team.as.admin.get(`/api/boards/${target.id}/archived`)).json();
     expect(archived.cards.find((c: any) => c.id === card.id)).toEqual(summaryOf(now));
   });
@@ -333,7 +346,7 @@ describe('more moves and deletions', () => {
     const targetList = await makeList(team.as.admin, target.id, 'Inbox');
     const newLabel = await makeLabel(team.as.admin, target.id, 'There');
     expectStatus(await team.as.admin.post(`/api/cards/${card.id}/move`, { listId: targetList.id }), 200);
-    expect(expectCardResponse(await team.as.admin.put(`/api/cards/${card.id}/labels/${newLabel.id}`), 200).labelIds).toEqual([newLabel.id]);
+    expect(expectCardResponse(await team.as.admin.put(`/api/cards/${card.id}/labels/${newLabel.id}`), 200).labelIds).toContain(newLabel.id);
     const res = await team.as.admin.put(`/api/cards/${card.id}/labels/${labels[0].id}`);
     expectStatus(res, 400);
     expect(res.json().error).toMatch(/^labelId: /);
@@ -404,7 +417,7 @@ describe('races between parts and the things they refer to', () => {
     }
   });
 
-  it('a card moved to another board while labels and values of the old board are put on it keeps none of them', async () => {
+  it('a card moved to another board while labels and values of the old board are put on it keeps none of the old board’s', async () => {
     const team = await makeTeam(t);
     const target = await makeBoard(t.db, team.admin.id);
     const targetList = await makeList(team.as.admin, target.id, 'Inbox');
@@ -421,7 +434,10 @@ describe('races between parts and the things they refer to', () => {
       for (const r of results) expect([200, 400, 409], `${r.statusCode} ${r.body}`).toContain(r.statusCode);
       const now = await getCard(team.as.admin, card.id);
       if (now.boardId === target.id) {
-        expect(now.labelIds).toEqual([]);
+        // A label of the old board on it became the new board's label of that name and colour (#46): none of the old board's.
+        const targetLabels = (await fetchBoard(team.as.admin, target.id)).labels.map((l: { id: number }) => l.id);
+        expect(now.labelIds.filter((id: number) => !targetLabels.includes(id))).toEqual([]);
+        expect(now.labelIds).not.toContain(label.id);
         expect(now.fieldValues).toEqual({});
         expect(now.memberIds).not.toContain(team.member.id);
       }

@@ -200,7 +200,7 @@ describe('PATCH /api/comments/{id}', () => {
     const after = await getCard(team.as.admin, team.cards[0].id);
     expect(after.comments).toEqual([edited]);
     expect(after.version).toBeGreaterThan(before.version);
-    expect(await lastActivity(team.as.admin, team.board.id)).toMatchObject({ type: 'comment.updated', data: { cardId: team.cards[0].id, commentId: comment.id, comment: edited } });
+    expect(await lastActivity(team.as.admin, team.board.id)).toMatchObject({ type: 'comment.updated', data: { cardId: team.cards[0].id, commentId: comment.id, comment: edited, previousText: 'First draft' } });
   });
 
   it("is refused to anyone but the author (403), a board admin included; the text stays", async () => {

@@ -81,6 +81,9 @@ it('records every activity type, each valid against its member of the Activity u
   ok(await api.patch(`/api/lists/${spare.id}`, { archived: true }));
   ok(await api.patch(`/api/lists/${spare.id}`, { archived: false }));
   ok(await api.post(`/api/lists/${spare.id}/move`, { position: 0, boardId: other.id }));
+  const gone = ok(await api.post(`/api/boards/${board.id}/lists`, { name: 'Gone' }), 201);
+  ok(await api.post(`/api/lists/${gone.id}/cards`, { title: 'Goes with it' }), 201);
+  ok(await api.del(`/api/lists/${gone.id}`), 204);
 
   // Custom fields of every type, and cards carrying their values.
   const field = async (name: string, type: string, options?: string[]) =>

@@ -52,6 +52,8 @@ export function activitySentence(a: Activity, board: Board | null): string {
       return `updated the list ${quote(d.list?.name)}`;
     case 'list.archived':
       return `archived the list ${quote(d.list?.name)}`;
+    case 'list.deleted':
+      return `deleted a list${d.cards ? ` with ${plural(d.cards, 'card')}` : ''}`;
     case 'list.moved':
       if (d.from?.boardId !== d.to?.boardId) return d.to?.boardId === a.boardId ? `moved the list ${quote(d.list?.name)} here from another board` : `moved the list ${quote(d.list?.name)} to another board`;
       return `moved the list ${quote(d.list?.name)} from position ${d.from.position + 1} to ${d.to.position + 1}`;
@@ -60,6 +62,7 @@ export function activitySentence(a: Activity, board: Board | null): string {
       if (d.fromItemId !== undefined) return `turned a checklist item into the card ${card}`;
       return `added the card ${card}${list(d.listId) ? ` to ${list(d.listId)}` : ''}`;
     case 'card.updated':
+      if (d.restoredFrom !== undefined) return `restored the card ${card} to ${list(d.listId) ?? 'another list'} (its list is archived)`;
       return `updated the card ${card}`;
     case 'card.archived':
       return `archived the card ${card}`;
@@ -118,7 +121,7 @@ export function activitySentence(a: Activity, board: Board | null): string {
     case 'comment.created':
       return `commented on ${card}: ${quote(excerpt(d.comment?.text))}`;
     case 'comment.updated':
-      return `edited a comment on ${card}`;
+      return `edited a comment on ${card}${d.previousText !== undefined ? ` (it said ${quote(excerpt(d.previousText))})` : ''}`;
     case 'comment.deleted':
       return `deleted a comment on ${card}`;
     case 'attachment.created':

@@ -5,7 +5,7 @@ import { Alert, formatDate, useLoad } from '../ui';
 import { activityChannel, activitySentence } from './activity-sentence';
 
 /** What happened on the board, newest first; live events join at the top as they arrive. Escape closes it. */
-export function ActivityPanel({ board, live, onClose }: { board: Board; live: Activity[]; onClose: () => void }) {
+export function ActivityPanel({ board, live, onClose, openCard }: { board: Board; live: Activity[]; onClose: () => void; openCard: (cardId: number) => void }) {
   const boardId = board.id;
   const [older, setOlder] = useState<Activity[]>([]);
   const [before, setBefore] = useState<number | null>(null);
@@ -42,10 +42,19 @@ export function ActivityPanel({ board, live, onClose }: { board: Board; live: Ac
       <ol>
         {all.map((a) => {
           const channel = activityChannel(a);
+          // An entry about a card links to it (archived cards too: the card window offers Restore); a deleted card has nowhere to go.
+          const cardId = a.type !== 'card.deleted' && 'cardId' in a.data && typeof a.data.cardId === 'number' ? a.data.cardId : null;
           return (
             <li key={a.id} data-id={a.id} data-type={a.type}>
               <span class="sentence">
-                <strong>{actorName(a)}</strong> {activitySentence(a, board)}
+                <strong>{actorName(a)}</strong>{' '}
+                {cardId !== null ? (
+                  <a href={`/boards/${board.id}?card=${cardId}`} onClick={(e) => (e.preventDefault(), openCard(cardId))}>
+                    {activitySentence(a, board)}
+                  </a>
+                ) : (
+                  activitySentence(a, board)
+                )}
                 {channel && <span class="hint"> ({channel})</span>}
               </span>
               <br />

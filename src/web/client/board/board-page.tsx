@@ -2,8 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api';
 import { link, setQuery, useLocation } from '../router';
 import type { Activity, Board, CardSummary } from '../types';
-import { Alert, Notice, PageTitle } from '../ui';
+import { Alert, Markdown, Notice, PageTitle } from '../ui';
 import { ActivityPanel } from './activity';
+import { ArchivePanel } from './archive';
 import { findCard, withCardMoved, withListMoved } from './board-model';
 import { CardDialog } from './card-dialog';
 import { useBoardEvents } from './live';
@@ -21,7 +22,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
   const [loadError, setLoadError] = useState<unknown>(null);
   const [gone, setGone] = useState<Gone>(null);
   const [problem, setProblem] = useState<unknown>(null);
-  const [panel, setPanel] = useState<'members' | 'settings' | null>(null);
+  const [panel, setPanel] = useState<'members' | 'settings' | 'archive' | null>(null);
   const [showActivity, setShowActivity] = useState(false);
   const activityButton = useRef<HTMLButtonElement>(null);
   // Closing (× or Escape) gives the focus back to the button that opened the panel.
@@ -233,6 +234,9 @@ export function BoardPage({ boardId }: { boardId: number }) {
           <button type="button" ref={activityButton} aria-pressed={showActivity} onClick={toggleActivity}>
             Activity
           </button>
+          <button type="button" onClick={() => setPanel('archive')}>
+            Archived items
+          </button>
           {isAdmin && (
             <button type="button" onClick={() => setPanel('settings')}>
               Settings
@@ -240,12 +244,12 @@ export function BoardPage({ boardId }: { boardId: number }) {
           )}
         </div>
       </header>
-      {board.description && <p class="lead">{board.description}</p>}
+      {board.description && <Markdown text={board.description} class="lead board-description" />}
       {!canEdit && <Notice>You are an observer on this board: you can read and comment.</Notice>}
       <Alert error={problem} onDismiss={() => setProblem(null)} />
       <div class="board-body">
         <Lists board={board} canEdit={canEdit} moveCard={moveCard} moveList={moveList} keyboardMove={keyboardMove} refused={refused} resync={resync} />
-        {showActivity && <ActivityPanel board={board} live={liveEvents} onClose={closeActivity} />}
+        {showActivity && <ActivityPanel board={board} live={liveEvents} onClose={closeActivity} openCard={(id) => setQuery('card', String(id))} />}
       </div>
       {openCardId !== null && (
         <CardDialog
@@ -260,6 +264,17 @@ export function BoardPage({ boardId }: { boardId: number }) {
       )}
       {panel === 'members' && <MembersDialog board={board} onClose={() => setPanel(null)} onChanged={resync} lastEvent={liveEvents[0]} />}
       {panel === 'settings' && <SettingsDialog board={board} onClose={() => setPanel(null)} onChanged={resync} />}
+      {panel === 'archive' && (
+        <ArchivePanel
+          board={board}
+          onClose={() => setPanel(null)}
+          onChanged={resync}
+          openCard={(id) => {
+            setPanel(null);
+            setQuery('card', String(id));
+          }}
+        />
+      )}
     </main>
   );
 }

@@ -84,7 +84,7 @@ export function CardDialog({ cardId, board, version, onClose, onChanged, moveCar
           <TitleAndDescription card={card} canEdit={canEdit} change={change} />
           <Checklists card={card} canEdit={canEdit} change={change} />
           <Attachments card={card} canEdit={canEdit} change={change} />
-          <Comments card={card} change={change} />
+          <Comments card={card} board={board} change={change} />
         </div>
         <aside class="card-side">
           <WatchToggle cardId={card.id} />

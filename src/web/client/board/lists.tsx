@@ -6,6 +6,7 @@ import { Columns3 } from 'lucide';
 import { Alert, EmptyState, plural, useAction, useFocusOnMount } from '../ui';
 import { dropIndex } from './board-model';
 import { CardTile } from './card-tile';
+import { ListActions } from './list-actions';
 
 type Dragging = { kind: 'card'; id: number } | { kind: 'list'; id: number } | null;
 
@@ -99,6 +100,7 @@ function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTa
   const members = new Map(board.members.map((m) => [m.userId, m]));
   const shown = list.cards.filter((c) => !(dragging?.kind === 'card' && dragging.id === c.id && target !== null));
   const headingId = `list-${list.id}-name`;
+  const [actions, setActions] = useState(false);
 
   return (
     <section class="list" data-list-id={list.id} aria-labelledby={headingId}>
@@ -116,7 +118,13 @@ function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTa
         <span class="count" aria-label={plural(list.cards.length, 'card')}>
           {list.cards.length}
         </span>
+        {canEdit && (
+          <button type="button" class="icon list-menu" aria-label={`List actions: ${list.name}`} title="List actions" onClick={() => setActions(true)}>
+            …
+          </button>
+        )}
       </header>
+      {actions && <ListActions list={list} board={board} onClose={() => setActions(false)} onChanged={resync} />}
       <ol
         class="cards"
         ref={cardsRef}

@@ -7,7 +7,7 @@ import type { Activity, ActivityType } from '../types';
  */
 export const EVENT_TYPES = [
   'board.updated', 'board.deleted',
-  'list.created', 'list.updated', 'list.moved', 'list.archived',
+  'list.created', 'list.updated', 'list.moved', 'list.archived', 'list.deleted',
   'card.created', 'card.updated', 'card.moved', 'card.copied', 'card.archived', 'card.deleted',
   'card.label_added', 'card.label_removed', 'card.member_added', 'card.member_removed', 'card.field_set',
   'checklist.created', 'checklist.updated', 'checklist.deleted',

@@ -3,7 +3,7 @@ import { ExportLinks } from './export-links';
 import { del, patch } from '../api';
 import { navigate } from '../router';
 import { BOARD_COLORS, type Board, type BoardColor } from '../types';
-import { Alert, ConfirmButton, Modal, useAction } from '../ui';
+import { Alert, ConfirmButton, MarkdownEditor, Modal, useAction } from '../ui';
 
 /** What the colour picker says for each colour (its name, in words). */
 const COLOR_NAMES: Record<BoardColor, string> = {
@@ -33,10 +33,7 @@ export function SettingsDialog({ board, onClose, onChanged }: { board: Board; on
           Name
           <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
         </label>
-        <label>
-          Description
-          <textarea rows={3} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-        </label>
+        <MarkdownEditor label="Description" rows={3} value={description} onInput={setDescription} />
         <fieldset class="swatches">
           <legend>Colour or background</legend>
           {BOARD_COLORS.map((c) => (

@@ -45,7 +45,7 @@ export function NotificationBell({ path }: { path: string }) {
   const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
   return (
     <div class="bell" ref={root}>
-      <button type="button" class="bell-button" aria-label={label} title={label} aria-expanded={open} aria-controls="notification-popover" onClick={() => setOpen(!open)}>
+      <button type="button" class="bell-button" aria-label={label} title={label} aria-haspopup="dialog" aria-expanded={open} aria-controls="notification-popover" onClick={() => setOpen(!open)}>
         <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
           <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
           <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
@@ -57,7 +57,7 @@ export function NotificationBell({ path }: { path: string }) {
         )}
       </button>
       {open && (
-        <div class="bell-popover" id="notification-popover" role="region" aria-label="Notifications">
+        <div class="bell-popover" id="notification-popover" role="dialog" aria-label="Notifications">
           <div class="bell-head">
             <strong>Notifications</strong>
             <button
@@ -83,7 +83,7 @@ export function NotificationBell({ path }: { path: string }) {
               ))}
             </ul>
           )}
-          <a href="/notifications" onClick={link('/notifications')}>
+          <a class="bell-all" href="/notifications" onClick={link('/notifications')}>
             See all notifications
           </a>
         </div>

@@ -4,7 +4,7 @@ import { get, post } from '../api';
 import { link, navigate } from '../router';
 import type { BoardSummary } from '../types';
 import { Archive, LayoutDashboard } from 'lucide';
-import { Alert, EmptyState, PageTitle, useAction, useLoad } from '../ui';
+import { Alert, EmptyState, Markdown, MarkdownEditor, PageTitle, useAction, useLoad } from '../ui';
 
 export function BoardsPage() {
   const [archived, setArchived] = useState(false);
@@ -43,7 +43,7 @@ export function BoardsPage() {
           <li key={b.id}>
             <a class={`board-tile bg-${b.color}`} data-board-color={b.color} href={`/boards/${b.id}`} onClick={link(`/boards/${b.id}`)}>
               <strong>{b.name}</strong>
-              {b.description && <span class="hint">{b.description}</span>}
+              {b.description && <Markdown text={b.description} class="hint board-desc" links={false} />}
               <span class="badge">{b.role}</span>
             </a>
           </li>
@@ -64,10 +64,7 @@ export function BoardsPage() {
             Name
             <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </label>
-          <label>
-            Description <span class="hint">(optional)</span>
-            <textarea name="description" rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-          </label>
+          <MarkdownEditor label="Description (optional)" rows={2} value={description} onInput={setDescription} />
           <Alert error={error} />
           <button type="submit" class="primary" disabled={busy}>
             Create board

@@ -8,3 +8,4 @@ export * from './secrets';
 export * from './table';
 export * from './markdown';
 export * from './visuals';
+export * from './markdown-editor';

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, patch, post } from '../../api';
 import type { Checklist } from '../../types';
+import { MarkdownInline } from '../../ui';
 import type { Change, Part } from './part';
 
 /** The card's checklists with their items, and a form to add one. */
@@ -55,7 +56,7 @@ function ChecklistView({ checklist, canEdit, change }: { checklist: Checklist; c
           <li key={i.id}>
             <label class="inline">
               <input type="checkbox" disabled={!canEdit} checked={i.checked} onChange={(e) => change(() => patch(`/api/items/${i.id}`, { checked: e.currentTarget.checked }))} />{' '}
-              {i.name}
+              <MarkdownInline text={i.name} />
             </label>
             {canEdit && (
               <button type="button" class="link small" onClick={() => change(() => del(`/api/items/${i.id}`))} aria-label={`Delete item ${i.name}`}>
