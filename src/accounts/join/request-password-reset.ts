@@ -39,7 +39,7 @@ export async function requestPasswordReset({ db, mail, email, linkFor }: Request
       where: { kind: 'password-reset', createdAt: { gt: since }, OR: [{ recipient: user.email }, { key: { startsWith: `password-reset:${user.id}:` } }] },
     });
     if (recent >= RESETS_PER_WINDOW) return;
-    const { token } = await createSetupLink({ db: tx, userId: user.id, validForMs: RESET_LINK_MINUTES * 60_000 });
+    const { token } = await createSetupLink({ db: tx, userId: user.id, purpose: 'reset', validForMs: RESET_LINK_MINUTES * 60_000 });
     await recordMail(tx, {
       key: `password-reset:${user.id}:${token.slice(4, 20)}`,
       kind: 'password-reset',
