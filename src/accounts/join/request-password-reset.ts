@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../platform/db.js';
 import { forbidden } from '../../platform/errors.js';
-import { composeMail, PRODUCT } from '../../mail/compose.js';
+import { composeMail, freeText, PRODUCT } from '../../mail/compose.js';
 import type { MailOutbox } from '../../mail/outbox.js';
 import { recordMail } from '../../mail/record-mail.js';
 import { createSetupLink } from './create-setup-link.js';
@@ -46,7 +46,7 @@ export async function requestPasswordReset({ db, mail, email, linkFor }: Request
       to: user.email,
       subject: `Set a new password for ${PRODUCT}`,
       ...composeMail({
-        greeting: `Hello ${user.name},`,
+        greeting: `Hello ${freeText(user.name)},`,
         paragraphs: [
           `Someone (we hope you) asked to set a new password for your ${PRODUCT} account, ${user.email}.`,
           `This link works once, for ${RESET_LINK_MINUTES} minutes. Setting a new password signs you out everywhere else.`,

@@ -15,7 +15,7 @@ import { revokeInvitation } from '../members/revoke-invitation.js';
 import * as s from '../schemas.js';
 import { boardContext } from './context.js';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody };
 
 /** /boards/{id}/members: who is on a board and with which role (admins manage them). */
 export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
