@@ -119,7 +119,7 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65535).default(3000),
-  /** Where the public reaches the server; used for the same-origin check and links. */
+  /** Where the public reaches the server; used for the same-origin check and every link (unset: http://HOST:PORT, never a request header; docs/mail.md). */
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   /** Unset: the embedded database under DATA_DIR. Set: that PostgreSQL server. */
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),

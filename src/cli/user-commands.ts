@@ -9,6 +9,7 @@ import { createUserWithInvitations } from '../boards/members/sign-up.js';
 import { afterUserChange } from '../boards/activity/change-board.js';
 import { EventBus } from '../boards/activity/event-bus.js';
 import { defineCommand } from './command.js';
+import { publicOrigin } from '../platform/public-origin.js';
 
 const flag = z.literal(true, { message: 'takes no value' });
 
@@ -69,7 +70,7 @@ export const userResetLink = defineCommand({
     const user = await findUserByEmail({ db: db.prisma, email: f.email });
     const link = await createSetupLink({ db: db.prisma, userId: user.id });
     // The CLI has no request to take an origin from: PUBLIC_BASE_URL, else where this server listens.
-    const origin = config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : `http://${config.HOST}:${config.PORT}`;
+    const origin = publicOrigin(config);
     return { url: `${origin}/join/${link.token}`, expiresAt: link.expiresAt.toISOString() };
   },
 });

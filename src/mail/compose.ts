@@ -20,6 +20,38 @@ export interface ComposeOptions {
 /** The product's name, in every subject and signature. */
 export const PRODUCT = 'Taskboard';
 
+/** Characters that hide or reorder text (controls, zero-width, bidi overrides): a name must read as what it is. */
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+/** A link with a scheme (`https://…`, `mailto:…`, `javascript:…`) or starting `www.`. */
+const LINK = /\b(?:[a-z][a-z0-9+.-]*:\/\/|(?:mailto|javascript|data|tel|sms):|www\.)\S*/gi;
+/** Something a mail client would make a link of: a host name (`evil.example/reset`, `bob@evil.example`). */
+const HOST_LIKE = /\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+)([a-z][a-z0-9-]*[a-z0-9])\b/gi;
+
+/**
+ * Text someone other than the server wrote (a person's or a board's name, a card title, a comment)
+ * as mail shows it: hidden characters dropped, links replaced by "[link removed]", and host names
+ * defanged (`evil[.]example`) so no mail client makes a link of them — the only links in our
+ * mail are the ones the server makes (#44 item 10). Stays escaped as all text is.
+ */
+export function freeText(s: string): string {
+  return s
+    .replace(HIDDEN, ' ')
+    .replace(LINK, '[link removed]')
+    .replace(HOST_LIKE, (_, labels: string, last: string) => `${labels.slice(0, -1).replace(/\./g, '[.]')}[.]${last}`)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * A free-text name shown as a name: freeText, at most `max` characters, in quotation marks (its
+ * own quotation marks made plain), so "Taskboard security team: reset at …" reads as the name
+ * somebody chose, not as our words.
+ */
+export function quoted(name: string, max = 60): string {
+  const plain = freeText(name).replace(/[“”"]/g, "'");
+  return `“${plain.length > max ? `${plain.slice(0, max - 1)}…` : plain}”`;
+}
+
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**

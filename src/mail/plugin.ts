@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { publicOrigin } from '../platform/public-origin.js';
 import { NO_MAIL, type MailOutbox } from './outbox.js';
 import { PRUNE_EVERY_MS, pruneSentMail } from './prune-mail.js';
 import { createMailSender } from './transport.js';
@@ -38,6 +39,13 @@ export const mailPlugin = fp<{ config: Config; worker?: boolean }>(
     if (!config.SMTP_URL || !config.MAIL_FROM) {
       app.decorate('mail', NO_MAIL);
       return;
+    }
+    if (!config.PUBLIC_BASE_URL) {
+      // Mailed links then point at this server's own listener (publicOrigin), which people outside may not reach.
+      app.log.warn(
+        { origin: publicOrigin(config) },
+        'SMTP_URL is set but PUBLIC_BASE_URL is not: links in mail point at this server\'s listen address (HOST:PORT); set PUBLIC_BASE_URL to the address people use',
+      );
     }
     if (!worker) {
       app.decorate('mail', { enabled: true, wake() {} });

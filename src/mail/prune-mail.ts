@@ -1,4 +1,5 @@
 import type { DbClient } from '../platform/db.js';
+import { MAIL_CAP_WINDOW_MS } from './caps.js';
 
 /** How often each process prunes the delivery log (and once at start). */
 export const PRUNE_EVERY_MS = 3_600_000;
@@ -9,6 +10,8 @@ export const PRUNE_EVERY_MS = 3_600_000;
  * got nothing. Bodies are already gone once a mail is settled. How many rows went.
  */
 export async function pruneSentMail({ db, retentionMs }: { db: DbClient; retentionMs: number }): Promise<number> {
-  const { count } = await db.mailMessage.deleteMany({ where: { status: 'sent', sentAt: { lt: new Date(Date.now() - retentionMs) } } });
+  // Kept at least a day whatever MAIL_RETENTION says: the per-address caps count the last day's mail (MAIL_CAPS).
+  const keepMs = Math.max(retentionMs, MAIL_CAP_WINDOW_MS);
+  const { count } = await db.mailMessage.deleteMany({ where: { status: 'sent', sentAt: { lt: new Date(Date.now() - keepMs) } } });
   return count;
 }

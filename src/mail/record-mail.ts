@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DbClient } from '../platform/db.js';
+import { mailAllowance } from './caps.js';
 import type { ComposedMail } from './compose.js';
 
 export interface RecordMailOptions extends ComposedMail {
@@ -14,10 +15,13 @@ export interface RecordMailOptions extends ComposedMail {
 
 /**
  * Puts one mail in the outbox, in the transaction of the change that causes it: the mail exists
- * exactly when the change does. Whether a row was written (false: that key was recorded before).
- * The caller wakes the worker after its commit (`MailOutbox.wake`).
+ * exactly when the change does. Whether a row was written (false: that key was recorded before,
+ * or the address had its day's mails of this kind, MAIL_CAPS: dropped silently here; flows that
+ * may say so call requireMailAllowance first). The caller wakes the worker after its commit
+ * (`MailOutbox.wake`).
  */
 export async function recordMail(tx: DbClient, { key, kind, to, subject, text, html, headers }: RecordMailOptions): Promise<boolean> {
+  if (!(await mailAllowance(tx, { kind, to })).allowed) return false;
   const { count } = await tx.mailMessage.createMany({
     data: [{ key, kind, recipient: to, subject, text, html, messageId: `<${randomUUID()}@taskboard>`, ...(headers ? { headers } : {}) }],
     skipDuplicates: true,

@@ -1,4 +1,4 @@
-import { composeMail, PRODUCT, type ComposedMail } from '../mail/compose.js';
+import { composeMail, freeText, PRODUCT, type ComposedMail } from '../mail/compose.js';
 import { shorten } from './derive.js';
 
 /** A notification as its mail lists it. */
@@ -24,11 +24,11 @@ export function composeDigest({ name, items, origin, token }: { name: string; it
   headers: Record<string, string>;
 } {
   const unsubscribeUrl = `${origin}${unsubscribePath(token)}`;
-  const subject = items.length === 1 ? shorten(items[0]!.text, 150) : `${items.length} new notifications on ${PRODUCT}`;
+  const subject = items.length === 1 ? shorten(freeText(items[0]!.text), 150) : `${items.length} new notifications on ${PRODUCT}`;
   const mail = composeMail({
-    greeting: `Hello ${name},`,
+    greeting: `Hello ${freeText(name)},`,
     paragraphs: [items.length === 1 ? 'This happened on your boards:' : `${items.length} things happened on your boards:`],
-    items: items.map((item) => ({ text: item.text, url: `${origin}${itemPath(item)}` })),
+    items: items.map((item) => ({ text: freeText(item.text), url: `${origin}${itemPath(item)}` })),
     action: { label: 'See all your notifications', url: `${origin}/notifications` },
     footer: [
       { text: 'Choose which notifications are mailed to you on your account page:', url: `${origin}/settings/account` },

@@ -1,7 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { PRUNE_EVERY_MS } from '../mail/prune-mail.js';
+import { linkOrigin } from '../platform/public-origin.js';
 import { NOTIFYING_TYPES } from './derive.js';
 import { NotificationSignals } from './live.js';
 import { Notifier } from './notifier.js';
@@ -18,17 +18,12 @@ declare module 'fastify' {
 /**
  * Runs this process's notifier from ready to close: woken by every board change this process
  * commits (events.onCommitted), it reads the activity table for notifications and mails each
- * person's batch. Links in mail go to PUBLIC_BASE_URL, else to where this server listens.
+ * person's batch. Links in mail go to PUBLIC_BASE_URL, else to where this server listens (publicOrigin).
  */
 export const notificationsPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
     const signals = new NotificationSignals();
-    const origin = () => {
-      if (config.PUBLIC_BASE_URL) return new URL(config.PUBLIC_BASE_URL).origin;
-      const address = app.server.address() as AddressInfo | null;
-      const host = address ? (address.family === 'IPv6' ? `[${address.address}]` : address.address) : config.HOST;
-      return `http://${host}:${address?.port ?? config.PORT}`;
-    };
+    const origin = linkOrigin(config, app.server);
     const notifier = new Notifier(app.db, {
       mail: app.mail,
       signals,

@@ -46,7 +46,7 @@ describe('with SMTP: a new address is confirmed from that address', { timeout: 9
 
     const mail = await smtp.waitFor(address);
     expect(mail.subject).toBe('Confirm your new e-mail address for Taskboard');
-    expect(mail.text).toContain('Hello Grace Hopper,');
+    expect(mail.text).toContain('The Taskboard account “Grace Hopper” (');
     const link = linkIn(mail.text)!;
     expect(link).toMatch(/^https:\/\/tb\.example\.test\/join\/eml_[0-9A-Za-z]{46}$/);
     expect(mail.html).toContain(`href="${link}"`);

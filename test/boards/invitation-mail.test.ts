@@ -17,7 +17,7 @@ describe('with SMTP', { timeout: 90_000 }, () => {
     expect(invited.statusCode, invited.body).toBe(202);
     expect(invited.json().invitation).toMatchObject({ email, mailed: true });
     const mail = await smtp.waitFor(email);
-    expect(mail.subject).toBe('Ada Admin invited you to “Roadmap” on Taskboard');
+    expect(mail.subject).toBe('“Ada Admin” invited you to the board “Roadmap” on Taskboard');
     expect(linkIn(mail.text)).toBe(invited.json().invitation.url);
 
     const renewed = await t.app.inject({ method: 'POST', url: `/api/boards/${board.id}/invitations/${encodeURIComponent(email)}/link`, headers: cookie });

@@ -102,7 +102,7 @@ describe('an invitation', () => {
     await dialog.getByRole('button', { name: 'Add' }).click();
     await dialog.getByRole('status').filter({ hasText: `Mailed to ${email}.` }).waitFor();
     const first = await smtp.waitFor(email);
-    expect(first.subject).toBe('Ada Admin invited you to “Mailed” on Taskboard');
+    expect(first.subject).toBe('“Ada Admin” invited you to the board “Mailed” on Taskboard');
 
     await dialog.getByRole('button', { name: `Resend the invitation of ${email}` }).click();
     await dialog.getByRole('status').filter({ hasText: `Mailed to ${email}.` }).waitFor();

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../platform/db.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { composeMail, PRODUCT } from '../../mail/compose.js';
+import { composeMail, freeText, PRODUCT } from '../../mail/compose.js';
 import type { MailOutbox } from '../../mail/outbox.js';
 import { recordMail } from '../../mail/record-mail.js';
 import { forgetCredentials } from '../credentials/credential-cache.js';
@@ -43,7 +43,7 @@ export async function confirmEmailChange({ db, mail, userId, token, userChanged 
       to: oldEmail,
       subject: `Your ${PRODUCT} e-mail address was changed`,
       ...composeMail({
-        greeting: `Hello ${updated.name},`,
+        greeting: `Hello ${freeText(updated.name)},`,
         paragraphs: [`Your ${PRODUCT} account now signs in with ${change.newEmail} instead of this address (${oldEmail}).`],
         footer: ['If you did not make this change, ask your site administrator to look at your account at once.'],
       }),

@@ -1,13 +1,16 @@
 import type { PrismaClient } from '../../platform/db.js';
 import { badRequest, conflict, forbidden } from '../../platform/errors.js';
-import { composeMail, PRODUCT } from '../../mail/compose.js';
+import { composeMail, PRODUCT, quoted } from '../../mail/compose.js';
 import type { MailOutbox } from '../../mail/outbox.js';
+import { mailCapReached, requireMailAllowance } from '../../mail/caps.js';
 import { recordMail } from '../../mail/record-mail.js';
 import { verifyPassword } from '../credentials/passwords.js';
 import { generateToken, hashToken } from '../credentials/tokens.js';
 
 /** How long a confirmation link works. */
 export const EMAIL_CHANGE_HOURS = 24;
+/** At most this many e-mail change requests (each a mail to the address named) per account an hour (#44 item 5). */
+export const EMAIL_CHANGES_PER_HOUR = 5;
 
 export interface RequestEmailChangeOptions {
   db: PrismaClient;
@@ -29,7 +32,9 @@ export const NO_MAIL_MESSAGE = 'email: this server sends no mail, so it cannot c
  * effect only when it is opened by the same account (confirmEmailChange), so nobody can take an
  * address they cannot read. A new request replaces the previous one. Needs the current password;
  * an address another account uses is 409; a server without SMTP refuses (403: site admins change
- * addresses there).
+ * addresses there). 429 with Retry-After past EMAIL_CHANGES_PER_HOUR requests of the account, or
+ * past the address's day of confirmation mails (MAIL_CAPS): the requester is signed in, and the
+ * refusal tells them nothing about anyone else.
  */
 export async function requestEmailChange({ db, mail, userId, newEmail, currentPassword, linkFor }: RequestEmailChangeOptions) {
   if (!mail.enabled) throw forbidden(NO_MAIL_MESSAGE);
@@ -45,19 +50,37 @@ export async function requestEmailChange({ db, mail, userId, newEmail, currentPa
   const expiresAt = new Date(Date.now() + EMAIL_CHANGE_HOURS * 3_600_000);
   const link = linkFor(token);
   await db.$transaction(async (tx) => {
+    // Per account: counted from the outbox (keys `email-change:<user>:…`), serialised per account.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('email-change'), ${userId}::int)`;
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const mine = await tx.mailMessage.findMany({
+      where: { kind: 'email-change', key: { startsWith: `email-change:${userId}:` }, createdAt: { gt: hourAgo } },
+      select: { createdAt: true },
+      orderBy: { createdAt: 'desc' },
+      take: EMAIL_CHANGES_PER_HOUR,
+    });
+    if (mine.length >= EMAIL_CHANGES_PER_HOUR) {
+      const retryAfter = Math.max(1, Math.ceil((mine[mine.length - 1]!.createdAt.getTime() + 3_600_000 - Date.now()) / 1000));
+      throw mailCapReached('email', `${EMAIL_CHANGES_PER_HOUR} e-mail change requests an hour`, retryAfter);
+    }
+    await requireMailAllowance(tx, { kind: 'email-change', to: newEmail });
     const change = await tx.emailChange.upsert({
       where: { userId },
       create: { userId, newEmail, tokenHash, expiresAt },
       update: { newEmail, tokenHash, expiresAt, createdAt: new Date() },
     });
     await recordMail(tx, {
-      key: `email-change:${change.id}:${tokenHash.slice(0, 16)}`,
+      key: `email-change:${userId}:${change.id}:${tokenHash.slice(0, 16)}`,
       kind: 'email-change',
       to: newEmail,
       subject: `Confirm your new e-mail address for ${PRODUCT}`,
       ...composeMail({
-        greeting: `Hello ${user.name},`,
-        paragraphs: [`You asked to sign in to ${PRODUCT} with this address (${newEmail}) instead of ${user.email}.`, 'The change takes effect once you open this link, signed in to your account. It works for 24 hours.'],
+        // To an address nobody has confirmed yet: the requester's chosen name is quoted, not a greeting (#44 item 10).
+        greeting: 'Hello,',
+        paragraphs: [
+          `The ${PRODUCT} account ${quoted(user.name)} (${user.email}) asked to sign in with this address (${newEmail}) from now on.`,
+          'The change takes effect once this link is opened, signed in to that account. It works for 24 hours.',
+        ],
         action: { label: 'Confirm this address', url: link },
         footer: ['If you did not ask for this, ignore this mail: nothing changes.'],
       }),

@@ -39,6 +39,8 @@ export async function acceptJoinLink({ db, signUp, userChanged, token, name, pas
     // Deleted first, so two tabs using one link cannot both set a password.
     const { count } = await tx.accountSetupLink.deleteMany({ where: { tokenHash: hashToken(token) } });
     if (count === 0) throw conflict('link: already used');
+    // The password is chosen now: the user's other link (set-up or reset) has nothing left to do.
+    await tx.accountSetupLink.deleteMany({ where: { userId: link.userId } });
     await tx.session.deleteMany({ where: { userId: link.userId } });
     return tx.user.update({ where: { id: link.userId }, data: { name, passwordHash } });
   });

@@ -1,12 +1,13 @@
-import type { FastifyRequest } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import type { Config } from '../../config.js';
+import { publicOrigin } from '../../platform/public-origin.js';
 
 /**
- * The web page where an invitation or account set-up link is opened: `<origin>/join/<token>`, on
- * PUBLIC_BASE_URL's origin when set (behind a proxy the request's own host may be an inside name),
- * else the origin the request came to.
+ * The web page where an invitation, set-up, reset or e-mail change link is opened:
+ * `<origin>/join/<token>`, on PUBLIC_BASE_URL's origin, else this server's own listener
+ * (publicOrigin). Never the request's Host: a link mailed to someone must not follow a header a
+ * stranger chose.
  */
-export function joinUrl(request: FastifyRequest, config: Config, token: string): string {
-  const origin = config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : `${request.protocol}://${request.host}`;
-  return `${origin}/join/${token}`;
+export function joinUrl(server: { address(): AddressInfo | string | null }, config: Config, token: string): string {
+  return `${publicOrigin(config, server.address())}/join/${token}`;
 }

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../platform/db.js';
 import { forbidden } from '../../platform/errors.js';
-import { composeMail, PRODUCT } from '../../mail/compose.js';
+import { composeMail, freeText, PRODUCT } from '../../mail/compose.js';
 import type { MailOutbox } from '../../mail/outbox.js';
 import { recordMail } from '../../mail/record-mail.js';
 import { createSetupLink } from './create-setup-link.js';
@@ -39,14 +39,14 @@ export async function requestPasswordReset({ db, mail, email, linkFor }: Request
       where: { kind: 'password-reset', createdAt: { gt: since }, OR: [{ recipient: user.email }, { key: { startsWith: `password-reset:${user.id}:` } }] },
     });
     if (recent >= RESETS_PER_WINDOW) return;
-    const { token } = await createSetupLink({ db: tx, userId: user.id, validForMs: RESET_LINK_MINUTES * 60_000 });
+    const { token } = await createSetupLink({ db: tx, userId: user.id, purpose: 'reset', validForMs: RESET_LINK_MINUTES * 60_000 });
     await recordMail(tx, {
       key: `password-reset:${user.id}:${token.slice(4, 20)}`,
       kind: 'password-reset',
       to: user.email,
       subject: `Set a new password for ${PRODUCT}`,
       ...composeMail({
-        greeting: `Hello ${user.name},`,
+        greeting: `Hello ${freeText(user.name)},`,
         paragraphs: [
           `Someone (we hope you) asked to set a new password for your ${PRODUCT} account, ${user.email}.`,
           `This link works once, for ${RESET_LINK_MINUTES} minutes. Setting a new password signs you out everywhere else.`,

@@ -79,7 +79,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
       const emailChange =
         email !== undefined && email !== request.actor.email
           ? await checkingPassword(request, () =>
-              requestEmailChange({ db: app.db.prisma, mail: app.mail, userId, newEmail: email, currentPassword: password, linkFor: (token) => joinUrl(request, config, token) }),
+              requestEmailChange({ db: app.db.prisma, mail: app.mail, userId, newEmail: email, currentPassword: password, linkFor: (token) => joinUrl(app.server, config, token) }),
             )
           : null;
       const user = name !== undefined ? await updateAccount({ db: app.db.prisma, userId, name, userChanged }) : await app.db.prisma.user.findUniqueOrThrow({ where: { id: userId } });

@@ -68,7 +68,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
       const { password, ...rest } = request.body;
       const user = await createUser({ db: app.db.prisma, signUp, ...rest, password, withoutPassword: password === undefined });
       const link = password === undefined ? await createSetupLink({ db: app.db.prisma, userId: user.id }) : null;
-      return reply.status(201).send({ user: presentAdminUser(user), setupLink: link && { url: joinUrl(request, config, link.token), expiresAt: link.expiresAt.toISOString() } });
+      return reply.status(201).send({ user: presentAdminUser(user), setupLink: link && { url: joinUrl(app.server, config, link.token), expiresAt: link.expiresAt.toISOString() } });
     },
   );
 
@@ -86,7 +86,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
     },
     async (request, reply) => {
       const link = await createSetupLink({ db: app.db.prisma, userId: request.params.id });
-      return reply.status(201).send({ setupLink: { url: joinUrl(request, config, link.token), expiresAt: link.expiresAt.toISOString() } });
+      return reply.status(201).send({ setupLink: { url: joinUrl(app.server, config, link.token), expiresAt: link.expiresAt.toISOString() } });
     },
   );
 

@@ -54,7 +54,7 @@ export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp;
       },
     },
     async (request, reply) => {
-      await requestPasswordReset({ db: app.db.prisma, mail: app.mail, email: request.body.email, linkFor: (token) => joinUrl(request, config, token) });
+      await requestPasswordReset({ db: app.db.prisma, mail: app.mail, email: request.body.email, linkFor: (token) => joinUrl(app.server, config, token) });
       return reply.status(202).send({ message: `If an account uses this address, a link to set a new password is on its way. It works for ${RESET_LINK_MINUTES} minutes.` });
     },
   );

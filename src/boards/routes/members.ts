@@ -15,7 +15,7 @@ import { revokeInvitation } from '../members/revoke-invitation.js';
 import * as s from '../schemas.js';
 import { boardContext } from './context.js';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 429: errorBody };
 
 /** /boards/{id}/members: who is on a board and with which role (admins manage them). */
 export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
@@ -39,12 +39,12 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       },
     },
     async (request, reply) => {
-      const mailer = { mail: app.mail, linkFor: (token: string) => joinUrl(request, config, token) };
+      const mailer = { mail: app.mail, linkFor: (token: string) => joinUrl(app.server, config, token) };
       const result = await addMember({ ...boardContext(request), boardId: request.params.id, ...request.body, invitesPerDay: config.INVITES_PER_DAY, mailer });
       if (result.kind === 'member') return reply.status(201).send(presentMember(result.member));
       const { invitation } = result;
       return reply.status(202).send({
-        invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(request, config, invitation.token), mailed: invitation.mailed },
+        invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(app.server, config, invitation.token), mailed: invitation.mailed },
       });
     },
   );
@@ -64,9 +64,9 @@ export const memberRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       },
     },
     async (request) => {
-      const mailer = { mail: app.mail, linkFor: (token: string) => joinUrl(request, config, token) };
+      const mailer = { mail: app.mail, linkFor: (token: string) => joinUrl(app.server, config, token) };
       const invitation = await renewInvitationLink({ ...boardContext(request), boardId: request.params.id, email: request.params.email, mailer });
-      return { invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(request, config, invitation.token), mailed: invitation.mailed } };
+      return { invitation: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString(), url: joinUrl(app.server, config, invitation.token), mailed: invitation.mailed } };
     },
   );
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { safeNext as safeNextOn } from './safe-next';
 
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
@@ -31,11 +32,8 @@ export function useLocation() {
   return { path: location.pathname, query: new URLSearchParams(location.search) };
 }
 
-/** A relative path inside this site, or null: `next` parameters must not send people elsewhere. */
-export function safeNext(value: string | null): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  return value;
-}
+/** A relative path inside this site, or null (safe-next.ts): `next` parameters must not send people elsewhere. */
+export const safeNext = (value: string | null): string | null => safeNextOn(value, location.origin);
 
 export function setQuery(name: string, value: string | null) {
   const query = new URLSearchParams(location.search);
