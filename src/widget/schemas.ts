@@ -150,6 +150,7 @@ export const widgetReply = z
     message: z.string().describe('The reply, in Markdown (render it as elements, never as HTML).'),
     sources: z.array(widgetMessageSource).describe('The articles the reply used, by title.'),
     needs_human: z.boolean().describe('The agent could not resolve it: offer the hand-off.'),
+    forwarded: z.boolean().describe('The conversation is with the team (handed off): the message went to its ticket, and `message` is empty.'),
   })
   .meta({ id: 'WidgetReply', description: 'The agent\'s reply in the widget.' });
 

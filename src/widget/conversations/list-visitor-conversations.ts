@@ -21,14 +21,20 @@ export async function getVisitorConversation({ db, visitor, conversationId }: { 
     db.conversationTurn.findMany({ where: { conversationId }, orderBy: { id: 'asc' }, take: 200, select: { question: true, reply: true, sources: true, needsHuman: true, createdAt: true } }),
     db.ticket.findFirst({ where: { conversationId, workspaceId }, orderBy: { id: 'asc' }, select: { id: true } }),
   ]);
-  const entries = [];
-  let updatedAt = found.createdAt;
+  type Entry = { from: 'visitor' | 'agent' | 'team'; body: string; sources: { title: string; url: string | null }[]; needs_human: boolean; at: string };
+  const entries: Entry[] = [];
   for (const turn of turns) {
     const at = turn.createdAt.toISOString();
-    entries.push({ from: 'visitor' as const, body: turn.question, sources: [], needs_human: false, at });
+    entries.push({ from: 'visitor', body: turn.question, sources: [], needs_human: false, at });
     const sources = await articleLinks(db, workspaceId, (turn.sources as { externalId: string; title: string }[]) ?? []);
-    entries.push({ from: 'agent' as const, body: turn.reply, sources, needs_human: turn.needsHuman, at });
-    updatedAt = turn.createdAt;
+    entries.push({ from: 'agent', body: turn.reply, sources, needs_human: turn.needsHuman, at });
   }
-  return { id: conversationId, ticketId: ticket?.id ?? null, entries, updatedAt: updatedAt.toISOString() };
+  // After the hand-off: the team's public replies and the customer's answers (never internal notes).
+  const comments = ticket ? await db.ticketComment.findMany({ where: { ticketId: ticket.id, public: true }, orderBy: { id: 'asc' }, take: 500 }) : [];
+  for (const c of comments) {
+    entries.push({ from: c.author === 'team' ? 'team' : 'visitor', body: c.body, sources: [], needs_human: false, at: c.createdAt.toISOString() });
+  }
+  entries.sort((a, b) => a.at.localeCompare(b.at));
+  const updatedAt = entries.at(-1)?.at ?? found.createdAt.toISOString();
+  return { id: conversationId, ticketId: ticket?.id ?? null, entries, updatedAt };
 }

@@ -123,6 +123,8 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
         attachmentReader: app.attachmentReader,
         semanticRanking: app.semanticRanking,
         startedAt: performance.now() - reply.elapsedTime,
+        outbox: app.webhooks,
+        hub: app.ticketComments,
       });
     },
   );
@@ -145,6 +147,59 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
     async (request, reply) => {
       const visitor = await resolveVisitor({ db, widgetId: request.widget.id, token: visitorTokenOf(request) });
       return reply.status(201).send(await handOff({ db, visitor, input: request.body, outbox: app.webhooks }));
+    },
+  );
+
+  // Open event streams, ended when the server closes.
+  const streams = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    for (const end of [...streams]) end();
+  });
+
+  app.get(
+    '/v1/widgets/:id/conversations/:conversationId/events',
+    {
+      schema: {
+        operationId: 'visitorConversationEvents',
+        tags,
+        security,
+        summary: 'The team\'s public replies in the conversation, live (server-sent events)',
+        description: 'Each reply as `event: reply` with the entry as data, within a second of its commit on this server. Read it with fetch (it takes the visitor token in Authorization); `: ping` every 20 s.',
+        params: z.strictObject({ ...idParam, conversationId: z.string().max(40) }),
+        response: { 200: z.string().describe('text/event-stream'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const visitor = await resolveVisitor({ db, widgetId: request.widget.id, token: visitorTokenOf(request) });
+      const conversation = await getVisitorConversation({ db, visitor, conversationId: request.params.conversationId });
+      const res = reply.raw;
+      reply.hijack();
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        'access-control-allow-origin': request.headers.origin!,
+        vary: 'origin',
+        'x-request-id': request.id,
+      });
+      res.write('retry: 3000\n\n');
+      const ticketId = conversation.ticketId;
+      const unsubscribe = ticketId === null
+        ? () => undefined
+        : app.ticketComments.subscribe(ticketId, (comment) => {
+            if (comment.author !== 'team') return;
+            const entry = { id: comment.id, from: 'team', body: comment.body, sources: [], needs_human: false, at: comment.createdAt };
+            res.write(`id: ${comment.id}\nevent: reply\ndata: ${JSON.stringify(entry)}\n\n`);
+          });
+      const ping = setInterval(() => res.write(': ping\n\n'), 20_000);
+      const end = () => {
+        clearInterval(ping);
+        unsubscribe();
+        streams.delete(end);
+        res.end();
+      };
+      streams.add(end);
+      res.on('close', end);
     },
   );
 };

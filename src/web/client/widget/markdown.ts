@@ -25,7 +25,7 @@ export function link(text: string, href: string): HTMLElement {
   return el('a', [text], { href, target: '_blank', rel: 'noopener noreferrer' });
 }
 
-const INLINE = /\*\*(.+?)\*\*|\*(.+?)\*|_(.+?)_|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])/;
+const INLINE = /\*\*(.+?)\*\*|\*(.+?)\*|(?<![\w])_(.+?)_(?![\w])|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])/;
 
 /** Inline Markdown of one line or paragraph, as nodes. */
 export function inline(text: string): Child[] {

@@ -24,6 +24,7 @@ input[type=file]{position:absolute;width:1px;height:1px;opacity:0}
 .msg p{margin:0 0 6px}.msg p:last-child{margin:0}
 .msg.visitor{align-self:flex-end;background:#e6eefb}
 .msg.team{background:#fff6dc}
+.who{font-size:12px;font-weight:600}
 .msg ul,.msg ol{margin:4px 0;padding-left:20px}
 .sources{font-size:13px;border-top:1px solid #ccc;margin-top:6px;padding-top:4px;list-style:none;padding-left:0}
 .sources:before{content:"Sources";display:block;font-weight:600;font-size:12px}

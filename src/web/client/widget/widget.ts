@@ -136,7 +136,10 @@ async function start(tag: HTMLScriptElement) {
   function entry(e: Entry) {
     const item = h('div', { class: `msg ${e.from}` });
     if (e.from === 'visitor') item.append(h('p', {}, [e.body]));
-    else item.append(markdown(e.body));
+    else {
+      if (e.from === 'team') item.append(h('p', { class: 'who' }, [settings.teamName]));
+      item.append(markdown(e.body));
+    }
     if (e.sources.length) {
       const list = h('ul', { class: 'sources', 'aria-label': 'Sources' });
       for (const s of e.sources) {
@@ -220,7 +223,8 @@ async function start(tag: HTMLScriptElement) {
       if (!conversationId) firstMessage = message;
       conversationId = reply.conversationId as string;
       save({ ...memory, conversationId });
-      entry({ from: 'agent', body: reply.message, sources: reply.sources, needs_human: reply.needs_human });
+      // Once handed off, the message went to the team: no agent reply.
+      if (!reply.forwarded) entry({ from: 'agent', body: reply.message, sources: reply.sources, needs_human: reply.needs_human });
       if (!handedOff) human.hidden = false;
       file.value = '';
       picked.textContent = '';
@@ -239,6 +243,43 @@ async function start(tag: HTMLScriptElement) {
     handoff.hidden = true;
     handoff.replaceChildren();
     status.textContent = settings.handoffText;
+    void listen();
+  }
+
+  // The team's replies, live: server-sent events read with fetch (it carries the visitor token), reconnecting after a cut.
+  let listening = false;
+  async function listen() {
+    if (listening || !conversationId) return;
+    listening = true;
+    const seen = new Set<number>();
+    for (;;) {
+      try {
+        const token = await visitorToken();
+        const res = await fetch(`${api}/conversations/${encodeURIComponent(conversationId)}/events`, { headers: { authorization: `Bearer ${token}` } });
+        if (!res.ok || !res.body) throw new Error('stream refused');
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let cut;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+            if (!/^event: reply$/m.test(block) || !data) continue;
+            const reply = JSON.parse(data) as Entry & { id: number };
+            if (seen.has(reply.id)) continue;
+            seen.add(reply.id);
+            entry(reply);
+          }
+        }
+      } catch {
+        // cut or refused: try again shortly
+      }
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
   }
 
   human.addEventListener('click', () => {
