@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../src/cli/run-command.js';
 import { signIdentity } from '../../src/widget/identity.js';
 import { useTestApp } from '../helper.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 
+// Building the app on a fresh database has taken over 90 s on a loaded 2-core machine.
+vi.setConfig({ hookTimeout: 300_000, testTimeout: 300_000 });
 const t = useTestApp({ WIDGET_VISITOR_MESSAGES_MAX: '4', PUBLIC_BASE_URL: 'https://support.example' });
 const SHOP = 'https://shop.example.com';
 

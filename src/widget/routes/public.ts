@@ -150,11 +150,13 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
     },
   );
 
-  // Open event streams, ended when the server closes.
+  // Open event streams, ended as the server starts closing (else its close would wait for them).
   const streams = new Set<() => void>();
-  app.addHook('onClose', async () => {
+  const endAll = async () => {
     for (const end of [...streams]) end();
-  });
+  };
+  app.addHook('preClose', endAll);
+  app.addHook('onClose', endAll);
 
   app.get(
     '/v1/widgets/:id/conversations/:conversationId/events',
