@@ -15,6 +15,7 @@ const LAYERS = [
   ['webhooks'], // the generic outbox: record, dispatch, sign, send, endpoints, console
   ['boards', 'answers'],
   ['tickets', 'notifications'], // notifications: what board changes tell people, in the app and by mail
+  ['widget'], // the embeddable help widget: the agent on a customer's site, hand-offs into tickets
   ['connector', 'cli', 'web', 'health'],
   ['app'],
   ['server'],

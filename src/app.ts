@@ -20,6 +20,7 @@ import { configureIndexCache } from './answers/knowledge/index-cache.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
+import { ticketCommentsPlugin } from './tickets/comments/plugin.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
 import { boardWebhookRoutes } from './boards/webhooks/routes.js';
@@ -52,6 +53,9 @@ import { streamsPlugin } from './boards/stream/plugin.js';
 import { eventRoutes } from './boards/stream/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { webPlugin, webStylesheet } from './web/plugin.js';
+import { widgetScriptPlugin } from './web/widget-script.js';
+import { widgetConsoleRoutes } from './widget/routes/console.js';
+import { widgetPublicRoutes } from './widget/routes/public.js';
 import { apiAuthentication, SESSION_COOKIE, sameOriginOnly, sessionAuthentication } from './accounts/credentials/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
@@ -203,11 +207,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
   await app.register(notificationsPlugin, { config });
+  await app.register(ticketCommentsPlugin);
   // Each module's metrics, registered with the ground layer, which names none of them.
   await app.register(metricsPlugin, { config, sources: [boardMetrics, webhookMetrics, mailMetrics, answerMetrics] });
 
   await app.register(healthRoutes);
   await app.register(webPlugin);
+  await app.register(widgetScriptPlugin);
 
   if (owned && db.kind === 'embedded') {
     // Lets the admin CLI reach the embedded database while this process holds it.
@@ -286,6 +292,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await session.register(tryRoutes, { config, generator });
         await session.register(ticketConsoleRoutes);
         await session.register(webhookConsoleRoutes, { config });
+        await session.register(widgetConsoleRoutes, { config });
       });
     });
   });
@@ -302,11 +309,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       securitySchemes: {
         answerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A workspace answer key (ans_…).' },
         workspaceToken: { type: 'http', scheme: 'bearer', bearerFormat: 'wst_…', description: 'A workspace token.' },
+        visitorToken: { type: 'http', scheme: 'bearer', bearerFormat: 'wvt_…', description: 'A help-widget visitor token (POST /v1/widgets/{id}/visitors).' },
       },
       buildAtStart: options.docsAtStart,
     });
     await v1.register(answerRoutes, { config, generator });
     await v1.register(ticketRoutes);
+    // The help widget's public surface, called from customers' pages (src/widget).
+    await v1.register(widgetPublicRoutes, { config, generator });
   });
 
   return app;

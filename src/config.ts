@@ -154,6 +154,10 @@ export const configSchema = z.object({
   INVITES_PER_DAY: int(0).default(50),
   RATE_LIMIT_MAX: int(1).default(100),
   RATE_LIMIT_WINDOW_MS: int(1).default(10_000),
+  /** Messages one widget visitor may send per RATE_LIMIT_WINDOW_MS (src/widget). */
+  WIDGET_VISITOR_MESSAGES_MAX: int(1).default(10),
+  /** Messages all visitors of one widget may send together per RATE_LIMIT_WINDOW_MS. */
+  WIDGET_MESSAGES_MAX: int(1).default(300),
   /** Unset: rate-limit counters live in the database. Set: in this Redis (shared by every process). */
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   /** Unset: attachments on local disk under DATA_DIR. Set: in this S3-compatible bucket (shared by every process). */

@@ -6,6 +6,7 @@ import { keyCreate, keyList, keyRevoke } from './key-commands.js';
 import { agentCreate, agentUpdate, answerKeyCreate, answerKeyRevoke, knowledgeAdd, knowledgeImport, knowledgeRemove } from './answer-commands.js';
 import { workspaceCreate, workspaceLimit, workspaceToken } from './workspace-commands.js';
 import { webhookCreate, webhookDeliveries, webhookDelete, webhookList, webhookRedeliver, webhookRotateSecret, webhookUpdate } from './webhook-commands.js';
+import { widgetCreate, widgetDelete, widgetList, widgetUpdate } from './widget-commands.js';
 import { userBlock, userCreate, userDelete, userList, userResetLink, userSetEmail, userUnblock } from './user-commands.js';
 
 /** Every admin command. Later modules add theirs here: the list is the map. */
@@ -15,4 +16,5 @@ export const commands: Command[] = [
   workspaceCreate, workspaceLimit, workspaceToken, answerKeyCreate, answerKeyRevoke, agentCreate, agentUpdate,
   knowledgeAdd, knowledgeImport, knowledgeRemove,
   webhookCreate, webhookList, webhookUpdate, webhookRotateSecret, webhookDelete, webhookDeliveries, webhookRedeliver,
+  widgetCreate, widgetList, widgetUpdate, widgetDelete,
 ];

@@ -8,6 +8,9 @@ import { workspaceTokenAuthentication } from '../gate.js';
 import { getTicket } from '../get-ticket.js';
 import { listTickets } from '../list-tickets.js';
 import * as s from '../schemas.js';
+import * as cs from '../comments/schemas.js';
+import { createTicketComment } from '../comments/create-ticket-comment.js';
+import { listTicketComments } from '../comments/list-ticket-comments.js';
 import { updateTicket } from '../update-ticket.js';
 
 const tags = ['tickets (beta)'];
@@ -97,5 +100,44 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, outbox: app.webhooks });
     },
+  );
+
+  app.post(
+    '/v1/tickets/:id/comments',
+    {
+      schema: {
+        operationId: 'createTicketComment',
+        tags,
+        security,
+        summary: 'Reply to the customer, or add an internal note',
+        description:
+          'A public comment (the default) reaches the customer\'s open widget at once, else by mail; `public: false` is an ' +
+          'internal note the customer never sees. Emits `ticket.comment_created`.',
+        params: idParam,
+        body: cs.ticketCommentCreate,
+        response: { 201: cs.ticketComment, ...errors, 413: v1ErrorBody, 415: v1ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { comment } = await createTicketComment({
+        db, workspaceId: request.ticketWorkspaceId, ticketId: request.params.id, input: request.body, author: 'team', outbox: app.webhooks, hub: app.ticketComments,
+      });
+      return reply.status(201).send(comment);
+    },
+  );
+
+  app.get(
+    '/v1/tickets/:id/comments',
+    {
+      schema: {
+        operationId: 'listTicketComments',
+        tags,
+        security,
+        summary: 'A ticket\'s comments, oldest first (internal notes included)',
+        params: idParam,
+        response: { 200: z.object({ comments: z.array(cs.ticketComment) }), ...errors },
+      },
+    },
+    async (request) => ({ comments: await listTicketComments({ db, workspaceId: request.ticketWorkspaceId, ticketId: request.params.id }) }),
   );
 };

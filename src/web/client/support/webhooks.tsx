@@ -7,7 +7,7 @@ import { DeliveryItem, useLiveDeliveries } from './deliveries';
 import type { Delivery, Endpoint, SectionProps, WebhookEventTypes } from './types';
 
 /** The server's list, typed as it: a type added there fails to compile here until it is added. */
-const EVENT_TYPES: WebhookEventTypes = ['ticket.created', 'ticket.updated'];
+const EVENT_TYPES: WebhookEventTypes = ['ticket.created', 'ticket.updated', 'ticket.comment_created'];
 const REASONS: Record<NonNullable<Endpoint['disabledReason']>, string> = {
   manual: 'disabled by a person',
   gone: 'disabled: the receiver answered 410 Gone',

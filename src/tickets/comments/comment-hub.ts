@@ -1,0 +1,28 @@
+import { EventEmitter } from 'node:events';
+import type { TicketCommentView } from './schemas.js';
+
+/**
+ * Public ticket comments as they are committed, for this process's open widgets (their event
+ * streams subscribe by ticket). In-process: a comment written through another process reaches
+ * an open widget when it next loads the conversation, and by mail.
+ */
+export class TicketCommentHub {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  /** Tells the open widgets of the ticket; how many were listening. */
+  publish(comment: TicketCommentView): number {
+    const listeners = this.emitter.listenerCount(`t:${comment.ticketId}`);
+    this.emitter.emit(`t:${comment.ticketId}`, comment);
+    return listeners;
+  }
+
+  /** Calls `listener` with each public comment of the ticket until the returned function is called. */
+  subscribe(ticketId: number, listener: (comment: TicketCommentView) => void): () => void {
+    this.emitter.on(`t:${ticketId}`, listener);
+    return () => this.emitter.off(`t:${ticketId}`, listener);
+  }
+}

@@ -1,0 +1,324 @@
+// The help widget a customer's site embeds with one tag (docs/widget.md):
+//   <script src="https://support.example/widget.js" data-widget="wdg_…" async></script>
+// Plain DOM in an open shadow root: nothing of the host page's CSS gets in or out, assistive
+// technology and tests reach it, and no library is shipped to the customer's visitors. Every
+// request goes to the server the script came from; text from the server is never parsed as HTML.
+import { link, markdown, safeHref } from './markdown.js';
+import { STYLES } from './styles.js';
+
+interface Settings {
+  id: string;
+  color: string;
+  greeting: string;
+  teamName: string;
+  launcherSide: 'left' | 'right';
+  attachmentsAllowed: boolean;
+  handoffText: string;
+  verificationRequired: boolean;
+}
+interface Source { title: string; url: string | null }
+interface Entry { from: 'visitor' | 'agent' | 'team'; body: string; sources: Source[]; needs_human: boolean }
+interface Stored { token?: string; expiresAt?: string; conversationId?: string; verified?: boolean; userId?: string }
+
+const script = (document.currentScript ?? document.querySelector('script[data-widget]')) as HTMLScriptElement | null;
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, children: (Node | string)[] = []): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+}
+
+async function start(tag: HTMLScriptElement) {
+  const widgetId = tag.dataset.widget ?? '';
+  const base = new URL(tag.src).origin;
+  const api = `${base}/v1/widgets/${encodeURIComponent(widgetId)}`;
+  const storeKey = `tb-widget:${widgetId}`;
+  const identity = tag.dataset.userId && tag.dataset.email && tag.dataset.signature
+    ? { userId: tag.dataset.userId, email: tag.dataset.email, signature: tag.dataset.signature }
+    : undefined;
+
+  // A page that is not one of the widget's origins gets 403 without CORS headers: fetch fails and nothing is drawn.
+  let settings: Settings;
+  try {
+    const res = await fetch(api);
+    if (!res.ok) return;
+    settings = (await res.json()) as Settings;
+  } catch {
+    return;
+  }
+
+  const load = (): Stored => {
+    try {
+      return JSON.parse(localStorage.getItem(storeKey) ?? '{}') as Stored;
+    } catch {
+      return {};
+    }
+  };
+  const save = (s: Stored) => {
+    try {
+      localStorage.setItem(storeKey, JSON.stringify(s));
+    } catch {
+      // storage blocked: the visit lasts this page
+    }
+    memory = s;
+  };
+  let memory = load();
+
+  async function visitorToken(fresh = false): Promise<string> {
+    const stored = memory;
+    const sameUser = (stored.userId ?? null) === (identity?.userId ?? null);
+    if (!fresh && stored.token && sameUser && stored.expiresAt && Date.parse(stored.expiresAt) > Date.now()) return stored.token;
+    const res = await fetch(`${api}/visitors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(identity ? { identity } : {}) });
+    if (!res.ok) throw new Error((await res.json().catch(() => ({}))).message ?? 'could not start');
+    const body = (await res.json()) as { token: string; expiresAt: string; verified: boolean };
+    save({ token: body.token, expiresAt: body.expiresAt, verified: body.verified, ...(identity ? { userId: identity.userId } : {}) });
+    return body.token;
+  }
+
+  async function call(method: string, path: string, body?: unknown, retried = false): Promise<any> {
+    const token = await visitorToken();
+    const res = await fetch(`${api}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (res.status === 401 && !retried) {
+      await visitorToken(true);
+      return call(method, path, body, true);
+    }
+    const json = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const wait = res.headers.get('retry-after');
+      throw new Error(res.status === 429 && wait ? `Too many messages: try again in ${wait} s.` : json.message ?? 'Something went wrong. Try again.');
+    }
+    return json;
+  }
+
+  // ---- the DOM ----
+  const host = h('div', { 'data-tb-widget': widgetId });
+  const root = host.attachShadow({ mode: 'open' });
+  const style = h('style', {}, [STYLES]);
+  root.append(style);
+  host.style.setProperty('--tbw-color', settings.color);
+  const side = settings.launcherSide === 'left' ? 'left' : 'right';
+
+  const launcher = h('button', { type: 'button', class: `launcher ${side}`, 'aria-label': 'Chat with us', 'aria-expanded': 'false', 'aria-controls': 'tbw-panel' }, ['?']);
+  const title = h('h2', { id: 'tbw-title' }, [settings.teamName]);
+  const close = h('button', { type: 'button', class: 'close', 'aria-label': 'Close' }, ['×']);
+  const log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+  const box = h('textarea', { id: 'tbw-message', rows: '2', maxlength: '4000', placeholder: 'Type your question…' });
+  const boxLabel = h('label', { for: 'tbw-message', class: 'sr' }, ['Message']);
+  const send = h('button', { type: 'submit', class: 'send' }, ['Send']);
+  const file = h('input', { type: 'file', id: 'tbw-file', accept: 'image/*,application/pdf', multiple: '' });
+  const fileLabel = h('label', { for: 'tbw-file', class: 'attach' }, ['Attach']);
+  const picked = h('span', { class: 'picked' });
+  const status = h('p', { class: 'status', role: 'status' });
+  const composer = h('form', { class: 'composer' }, [boxLabel, box, ...(settings.attachmentsAllowed ? [fileLabel, file, picked] : []), send]);
+  const human = h('button', { type: 'button', class: 'human', hidden: '' }, ['Talk to a person']);
+  const handoff = h('form', { class: 'handoff', hidden: '' });
+  const panel = h('section', { id: 'tbw-panel', class: `panel ${side}`, role: 'dialog', 'aria-labelledby': 'tbw-title', hidden: '' }, [
+    h('header', {}, [title, close]),
+    composer,
+    log,
+    status,
+    human,
+    handoff,
+  ]);
+  root.append(launcher, panel);
+  document.body.append(host);
+
+  let conversationId = memory.conversationId;
+  let firstMessage = '';
+  let handedOff = false;
+  let loaded = false;
+
+  function entry(e: Entry) {
+    const item = h('div', { class: `msg ${e.from}` });
+    if (e.from === 'visitor') item.append(h('p', {}, [e.body]));
+    else {
+      if (e.from === 'team') item.append(h('p', { class: 'who' }, [settings.teamName]));
+      item.append(markdown(e.body));
+    }
+    if (e.sources.length) {
+      const list = h('ul', { class: 'sources', 'aria-label': 'Sources' });
+      for (const s of e.sources) {
+        const href = s.url ? safeHref(s.url) : null;
+        list.append(h('li', {}, [href ? link(s.title, href) : s.title]));
+      }
+      item.append(list);
+    }
+    log.append(item);
+    log.scrollTop = log.scrollHeight;
+    if (e.needs_human && !handedOff) human.hidden = false;
+  }
+
+  async function restore() {
+    if (loaded) return;
+    loaded = true;
+    entry({ from: 'agent', body: settings.greeting, sources: [], needs_human: false });
+    if (!conversationId) return;
+    try {
+      const c = await call('GET', `/conversations/${encodeURIComponent(conversationId)}`);
+      for (const e of c.entries as Entry[]) entry(e);
+      firstMessage = c.entries[0]?.body ?? '';
+      if (c.ticketId !== null) markHandedOff();
+      else if (c.entries.length) human.hidden = false;
+    } catch {
+      conversationId = undefined;
+      save({ ...memory, conversationId: undefined });
+    }
+  }
+
+  function open() {
+    panel.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    box.focus();
+    void restore();
+  }
+  function shut() {
+    panel.hidden = true;
+    launcher.setAttribute('aria-expanded', 'false');
+    launcher.focus();
+  }
+  launcher.addEventListener('click', () => (panel.hidden ? open() : shut()));
+  close.addEventListener('click', shut);
+  panel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      shut();
+    }
+  });
+  box.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      composer.requestSubmit();
+    }
+  });
+  file.addEventListener('change', () => {
+    const n = file.files?.length ?? 0;
+    picked.textContent = n ? `${n} file${n > 1 ? 's' : ''}` : '';
+  });
+
+  const asBase64 = (f: File) =>
+    new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+      reader.onerror = () => reject(new Error('could not read the file'));
+      reader.readAsDataURL(f);
+    });
+
+  composer.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const message = box.value.trim();
+    if (!message || send.disabled) return;
+    const files = [...(file.files ?? [])].slice(0, 5);
+    send.disabled = true;
+    status.textContent = 'Sending…';
+    try {
+      const attachments = await Promise.all(files.map(async (f) => ({ mime: f.type || 'application/octet-stream', filename: f.name.slice(0, 255), contentBase64: await asBase64(f) })));
+      entry({ from: 'visitor', body: message, sources: [], needs_human: false });
+      box.value = '';
+      const reply = await call('POST', '/messages', { message, ...(conversationId ? { conversationId } : {}), ...(attachments.length ? { attachments } : {}) });
+      if (!conversationId) firstMessage = message;
+      conversationId = reply.conversationId as string;
+      save({ ...memory, conversationId });
+      // Once handed off, the message went to the team: no agent reply.
+      if (!reply.forwarded) entry({ from: 'agent', body: reply.message, sources: reply.sources, needs_human: reply.needs_human });
+      if (!handedOff) human.hidden = false;
+      file.value = '';
+      picked.textContent = '';
+      status.textContent = '';
+    } catch (error) {
+      status.textContent = (error as Error).message;
+    } finally {
+      send.disabled = false;
+      box.focus();
+    }
+  });
+
+  function markHandedOff() {
+    handedOff = true;
+    human.hidden = true;
+    handoff.hidden = true;
+    handoff.replaceChildren();
+    status.textContent = settings.handoffText;
+    void listen();
+  }
+
+  // The team's replies, live: server-sent events read with fetch (it carries the visitor token), reconnecting after a cut.
+  let listening = false;
+  async function listen() {
+    if (listening || !conversationId) return;
+    listening = true;
+    const seen = new Set<number>();
+    for (;;) {
+      try {
+        const token = await visitorToken();
+        const res = await fetch(`${api}/conversations/${encodeURIComponent(conversationId)}/events`, { headers: { authorization: `Bearer ${token}` } });
+        if (!res.ok || !res.body) throw new Error('stream refused');
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let cut;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+            if (!/^event: reply$/m.test(block) || !data) continue;
+            const reply = JSON.parse(data) as Entry & { id: number };
+            if (seen.has(reply.id)) continue;
+            seen.add(reply.id);
+            entry(reply);
+          }
+        }
+      } catch {
+        // cut or refused: try again shortly
+      }
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+  }
+
+  human.addEventListener('click', () => {
+    if (!conversationId) {
+      status.textContent = 'Write your question first, then we can pass it to a person.';
+      box.focus();
+      return;
+    }
+    human.hidden = true;
+    const verified = memory.verified === true;
+    const email = h('input', { id: 'tbw-email', type: 'email', autocomplete: 'email', required: '', maxlength: '254' });
+    const subject = h('input', { id: 'tbw-subject', type: 'text', maxlength: '200' });
+    subject.value = firstMessage.slice(0, 200);
+    const submit = h('button', { type: 'submit' }, ['Send to the team']);
+    handoff.replaceChildren(
+      ...(verified ? [] : [h('label', { for: 'tbw-email' }, ['E-mail']), email]),
+      h('label', { for: 'tbw-subject' }, ['Subject (optional)']),
+      subject,
+      submit,
+    );
+    handoff.hidden = false;
+    (verified ? subject : email).focus();
+  });
+
+  handoff.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const submit = handoff.querySelector('button');
+    if (!submit || submit.disabled || !conversationId) return;
+    submit.disabled = true;
+    const email = handoff.querySelector<HTMLInputElement>('#tbw-email')?.value.trim();
+    const subject = handoff.querySelector<HTMLInputElement>('#tbw-subject')?.value.trim();
+    try {
+      await call('POST', '/handoff', { conversationId, ...(email ? { email } : {}), ...(subject ? { subject } : {}) });
+      markHandedOff();
+    } catch (error) {
+      status.textContent = (error as Error).message;
+      submit.disabled = false;
+    }
+  });
+}
+
+if (script) void start(script);
