@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BOARD_TEST_ENV, expectError, expectStatus, fetchBoard, makeTeam } from '../board-factories.js';
+import { png } from './pictures.js';
 import { useTestApp } from '../helper.js';
 
 /** Avatar pictures (#35 item 10): uploaded by their owner, on every member entry, served by their key. */
 const t = useTestApp(() => BOARD_TEST_ENV);
 
-const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), randomBytes(64)]);
+// A 64 × 64 PNG's headers, then random bytes (each picture's size is read from its header: random ones were any size).
+const PNG = Buffer.concat([png(64, 64), randomBytes(64)]);
 
 function uploadAvatar(auth: Record<string, string>, data: Buffer, filename = 'me.png') {
   const boundary = '----tbavatar';

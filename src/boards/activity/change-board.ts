@@ -68,6 +68,8 @@ export interface ChangeOptions {
   /** Woken after a change whose activity went to board webhooks (absent: their next poll finds it). */
   outbox?: Outbox | undefined;
   actor: Actor | null;
+  /** The transaction's bounds, for a change that is long by nature (a board import); default CHANGE_TRANSACTION. */
+  transaction?: { timeout: number; maxWait: number } | undefined;
 }
 
 /**
@@ -129,7 +131,7 @@ async function announce(row: InsertedActivity, recordWebhookEvent: RecordWebhook
 export async function changeBoard<T>(options: ChangeOptions, fn: (tx: Tx, record: RecordActivity) => Promise<T>): Promise<T> {
   let recorded: ActivityView[] = [];
   const result = await changeWithOutbox(
-    { db: options.db, outbox: options.outbox, transaction: CHANGE_TRANSACTION },
+    { db: options.db, outbox: options.outbox, transaction: options.transaction ?? CHANGE_TRANSACTION },
     async (tx, recordWebhookEvent) => {
       recorded = [];
       const value = await fn(tx, async ({ actor, ...input }) => {

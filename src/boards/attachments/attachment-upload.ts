@@ -18,7 +18,7 @@ export interface ReceivedFile {
   filename: string;
   /** What the client said the type was: a hint for the sniffer, never taken as it is. */
   declaredType: string;
-  /** The first SNIFF_BYTES bytes. */
+  /** The first SNIFF_BYTES bytes (or `headBytes`, when the caller asked for more). */
   head: Buffer;
   blob: PendingBlob;
 }
@@ -55,16 +55,16 @@ export function checkFilename(raw: string | undefined): string {
   return name;
 }
 
-/** The file's bytes, refused with 413 past `maxBytes`; the first SNIFF_BYTES are copied into `head`. */
-async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number, head: Buffer[]): AsyncIterable<Uint8Array> {
+/** The file's bytes, refused with 413 past `maxBytes`; the first `headBytes` are copied into `head`. */
+async function* limited(source: AsyncIterable<Uint8Array>, maxBytes: number, head: Buffer[], headBytes: number): AsyncIterable<Uint8Array> {
   let size = 0;
   let kept = 0;
   try {
     for await (const chunk of source) {
       size += chunk.byteLength;
       if (size > maxBytes) throw tooLarge(maxBytes);
-      if (kept < SNIFF_BYTES) {
-        const part = Buffer.from(chunk.subarray(0, SNIFF_BYTES - kept));
+      if (kept < headBytes) {
+        const part = Buffer.from(chunk.subarray(0, headBytes - kept));
         head.push(part);
         kept += part.length;
       }
@@ -85,6 +85,8 @@ export async function receiveUpload(options: {
   maxBytes: number;
   /** The body's declared length (Content-Length), when known: far too large is refused before a byte is read. */
   bodyLength?: number | undefined;
+  /** How many first bytes to keep in `head` (default SNIFF_BYTES): an avatar keeps all of its at most 2 MB, to measure every frame. */
+  headBytes?: number;
 }): Promise<ReceivedFile> {
   if (options.bodyLength !== undefined && options.bodyLength > options.maxBytes + MULTIPART_OVERHEAD) throw tooLarge(options.maxBytes);
   let received: ReceivedFile | null = null;
@@ -105,7 +107,7 @@ export async function receiveUpload(options: {
       if (received) throw badRequest('file: only one file per request');
       const filename = checkFilename(part.filename);
       const head: Buffer[] = [];
-      const blob = await options.store.write(limited(part.file, options.maxBytes, head));
+      const blob = await options.store.write(limited(part.file, options.maxBytes, head, Math.max(options.headBytes ?? 0, SNIFF_BYTES)));
       received = { filename, declaredType: part.mimetype, head: Buffer.concat(head), blob };
     }
   } catch (error) {

@@ -5,6 +5,7 @@ import { sniffMimeType } from './attachment-sniff.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { receiveUpload, type UploadPart } from './attachment-upload.js';
 import { COVER_TYPES } from './cover-types.js';
+import { checkPictureSize } from './picture-size.js';
 import { isStorageKey } from './storage-keys.js';
 import { avatarUrl } from '../presenters.js';
 
@@ -17,7 +18,10 @@ import { avatarUrl } from '../presenters.js';
 /** An avatar is a small picture: at most this many bytes (or MAX_ATTACHMENT_BYTES, when smaller). */
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 
-/** Replaces the user's picture with the uploaded one (PNG, JPEG, GIF or WebP, else 400); the old file is purged. */
+/**
+ * Replaces the user's picture with the uploaded one (PNG, JPEG, GIF or WebP, at most
+ * MAX_PICTURE_SIDE a side and MAX_PICTURE_PIXELS, else 400); the old file is purged.
+ */
 export async function setAvatar(options: {
   db: DbClient;
   userId: number;
@@ -27,11 +31,15 @@ export async function setAvatar(options: {
   maxBytes: number;
   userChanged: UserChanged;
 }): Promise<string> {
-  const upload = await receiveUpload(options);
+  // The whole picture is kept (at most maxBytes, 2 MB by default) to read every frame's size.
+  const upload = await receiveUpload({ ...options, headBytes: options.maxBytes });
   const mimeType = sniffMimeType(upload.head, upload.declaredType);
-  if (!(COVER_TYPES as readonly string[]).includes(mimeType)) {
+  try {
+    if (!(COVER_TYPES as readonly string[]).includes(mimeType)) throw badRequest(`file: not a picture (${mimeType}); an avatar must be a PNG, JPEG, GIF or WebP image`);
+    checkPictureSize(upload.head, mimeType, 'file', 'an avatar');
+  } catch (error) {
     await upload.blob.discard();
-    throw badRequest(`file: not a picture (${mimeType}); an avatar must be a PNG, JPEG, GIF or WebP image`);
+    throw error;
   }
   try {
     await upload.blob.commit();

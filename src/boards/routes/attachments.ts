@@ -11,6 +11,7 @@ import type { UploadPart } from '../attachments/attachment-upload.js';
 import { createAttachment } from '../attachments/create-attachment.js';
 import { deleteAttachment } from '../attachments/delete-attachment.js';
 import { COVER_TYPES } from '../attachments/cover-types.js';
+import { MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE } from '../attachments/picture-size.js';
 import { removeCardCover } from '../attachments/remove-card-cover.js';
 import { setCardCover } from '../attachments/set-card-cover.js';
 import { getAttachment } from '../attachments/get-attachment.js';
@@ -79,6 +80,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
           summary: 'Upload your avatar picture; it replaces the one you had',
           description:
             `\`multipart/form-data\` with one file part named \`file\`: a PNG, JPEG, GIF or WebP picture (detected from its bytes; anything else is 400) ` +
+            `of at most ${MAX_PICTURE_SIDE} pixels a side and ${MAX_PICTURE_PIXELS / 1_000_000} megapixels, an animation's frames added up (400 beyond), ` +
             `of at most ${MAX_AVATAR_BYTES} bytes (413 beyond). It shows wherever you do: on cards you are assigned to, in members lists, on your account page.`,
           consumes: ['multipart/form-data'],
           body: uploadBody,
@@ -200,7 +202,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
         operationId: 'setCardCover',
         tags: ['attachments'],
         summary: "Show one of the card's pictures as its cover on the board (admins and members)",
-        description: `The attachment must be this card's and a picture (${COVER_TYPES.join(', ')}), else 400. The card's \`coverAttachmentId\` names it until it is removed or the attachment is deleted.`,
+        description: `The attachment must be this card's and a picture (${COVER_TYPES.join(', ')}) of at most ${MAX_PICTURE_SIDE} pixels a side and ${MAX_PICTURE_PIXELS / 1_000_000} megapixels (an animation's frames added up), else 400. The card's \`coverAttachmentId\` names it until it is removed or the attachment is deleted.`,
         params: s.cardId,
         headers: ifMatch,
         body: z.strictObject({ attachmentId: id('Attachment').describe("One of the card's image attachments.") }),
@@ -208,7 +210,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       },
     },
     async (request, reply) => {
-      const { card } = await setCardCover({ ...cardContext(request), cardId: request.params.id, attachmentId: request.body.attachmentId });
+      const { card } = await setCardCover({ ...cardContext(request), cardId: request.params.id, attachmentId: request.body.attachmentId, store: app.attachments });
       return sendCard(reply, card);
     },
   );

@@ -26,7 +26,8 @@ their colour); descriptions; due dates; start dates and due dates' done state as
 comments (the author's name and date on their first line unless matched); custom fields with their values; attachments as http(s) links in the
 description (other links are refused and reported). Members are matched to users only with matchMembers=true, by e-mail address or by a Trello
 username equal to the part of an address before @, among people you already share a board with; everyone else is named in the text.
-\`unmapped\` lists what was not carried over (votes, stickers, covers, power-ups, history…).`;
+\`unmapped\` lists what was not carried over (votes, stickers, covers, power-ups, history…), due dates outside the years 0001-9999 among them
+(in our own file such a date is 400). Any file up to the limit imports: the rows are written by statements of at most 1,000.`;
 
 /** The uploaded file's bytes: the JSON body as it came, or the multipart part named `file`. */
 async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {

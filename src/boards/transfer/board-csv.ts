@@ -1,13 +1,20 @@
 import type { BoardFile } from './board-file.js';
 
 /**
+ * Text a spreadsheet may run as a formula: a tab or line break first, or =, +, -, @ (or their
+ * full-width and small forms, which spreadsheets in CJK locales take as the same signs) after any
+ * leading whitespace, since spreadsheets skip spaces and line breaks before a formula.
+ */
+const FORMULA = /^(?:[\t\r\n]|[\s\u200b-\u200d\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20\ufe62\ufe63\ufe66])/;
+
+/**
  * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A cell a spreadsheet
- * would run as a formula (=, +, -, @, tab, CR first) gets a leading apostrophe (OWASP's advice on
- * CSV injection): an exported card title must not become a formula in someone's spreadsheet.
+ * would run as a formula (FORMULA) gets a leading apostrophe (OWASP's advice on CSV injection): an
+ * exported card title must not become a formula in someone's spreadsheet.
  */
 export function csvCell(value: string | number | boolean | null): string {
   let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  if (typeof value === 'string' && FORMULA.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../../platform/schemas.js';
+import { dueInstant } from '../field-values.js';
 import * as s from '../schemas.js';
 
 /*
@@ -14,7 +15,9 @@ export const BOARD_FILE_FORMAT = 'taskboard-board';
 const key = (what: string) => text().min(1, { message: 'must be 1-64 characters' }).max(64, { message: 'must be 1-64 characters' }).describe(`${what}: unique within the file.`);
 const flag = z.boolean({ message: 'must be true or false' });
 const count = (max: number, what: string) => ({ message: `must have at most ${max} ${what}` });
-const isoDate = z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' });
+const DATE_MESSAGE = 'must be an ISO-8601 date-time, years 0001-9999';
+// The years the rest of the API keeps (dueInstant): PostgreSQL has no year 0, and such a date was a 500.
+const isoDate = z.iso.datetime({ offset: true, message: DATE_MESSAGE }).refine((v) => dueInstant(v) !== null, { message: DATE_MESSAGE });
 const index = z.number({ message: 'must be a whole number' }).int({ message: 'must be a whole number' }).min(0, { message: 'must be 0 or more' }).max(1_000_000, { message: 'must be at most 1000000' });
 
 const fileLabel = z.strictObject({ key: key('The label\'s key'), name: s.labelName, color: s.labelColor });
@@ -60,7 +63,7 @@ const fileList = z.strictObject({
   name: s.listName,
   archived: flag,
   position: index.describe("An archived list's position (kept); the others are placed in the array's order."),
-  cards: z.array(fileCard).max(20_000, count(20000, 'cards')).describe('Non-archived cards by position, then archived ones.'),
+  cards: z.array(fileCard).max(100_000, count(100000, 'cards')).describe('Non-archived cards by position, then archived ones.'),
 });
 
 export const boardFile = z

@@ -58,6 +58,20 @@ function checkConsistency(t: TrelloExport) {
   });
 }
 
+/** How the preview names due dates left out: Trello keeps dates we cannot (year 0, or past 9999), and one must not cost the board. */
+export const DUE_LEFT_OUT = 'due dates that are not dates, or outside the years 0001-9999 (left out)';
+
+/**
+ * The instant a date of the export names, or null when it names none or one outside the years
+ * 0001-9999 that the rest of the API keeps (PostgreSQL has no year 0: such a date was a 500).
+ */
+function trelloInstant(text: string): Date | null {
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) return null;
+  const year = at.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? at : null;
+}
+
 const ROLES: Record<string, 'admin' | 'member' | 'observer'> = { admin: 'admin', normal: 'member', observer: 'observer' };
 
 /**
@@ -113,14 +127,14 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
     if (card.idMembersVoted?.length) report.add('votes (we have no votes)', card.name, card.idMembersVoted.length);
     if (card.stickers?.length) report.add('stickers', card.name, card.stickers.length);
     if (card.locationName || card.address) report.add('card locations', card.name);
-    const due = card.due ? new Date(card.due) : null;
-    if (due && Number.isNaN(due.getTime())) report.add('due dates that are not dates (left out)', `${card.name}: ${card.due}`);
+    const due = card.due ? trelloInstant(card.due) : null;
+    if (card.due && !due) report.add(DUE_LEFT_OUT, `${card.name}: ${card.due}`);
     return {
       title: fitText(card.name, 512, report, 'card titles') || 'Untitled card',
       description: fitText(`${card.desc}${attachmentLinks(card, report)}`, 16_384, report, 'descriptions'),
       archived: card.closed,
       position,
-      dueAt: due && !Number.isNaN(due.getTime()) ? due.toISOString() : null,
+      dueAt: due ? due.toISOString() : null,
       ...createdFromId(card.id),
       labels: [...new Set(card.idLabels)],
       members: [...new Set(card.idMembers.filter((id) => memberKeys.has(id)))],
@@ -215,12 +229,12 @@ function commentsFromActions(t: TrelloExport, members: BoardFile['members'], mem
   for (const action of comments.sort((a, b) => a.date.localeCompare(b.date))) {
     const cardId = action.data?.card?.id;
     const text = fitText(action.data?.text ?? '', 16_384, report, 'comments');
-    const at = new Date(action.date);
+    const at = trelloInstant(action.date);
     if (!cardId || !cards.has(cardId)) {
       report.add('comments on cards not in the export (deleted cards)', text.slice(0, 60));
       continue;
     }
-    if (!text || Number.isNaN(at.getTime())) {
+    if (!text || !at) {
       report.add('comments without text or date', cardId);
       continue;
     }

@@ -6,7 +6,7 @@ import * as s from '../schemas.js';
 import type { BoardFile } from './board-file.js';
 import { ImportReport, unmappedEntry } from './import-report.js';
 import { type MemberMatch, matchMembers } from './match-members.js';
-import { readBoardFile } from './read-board-file.js';
+import { readBoardFileOffLoop } from './read-off-loop.js';
 import { writeBoardFile } from './write-board-file.js';
 
 export const importSummary = z
@@ -60,7 +60,7 @@ function summarize(file: BoardFile, matches: Map<string, MemberMatch>): ImportRe
  */
 export async function importBoard(ctx: BoardContext & { bytes: Buffer | string; matchMembers: boolean; dryRun: boolean }): Promise<ImportResult> {
   authorizeCreateBoard(ctx.actor);
-  const read = readBoardFile(ctx.bytes);
+  const read = await readBoardFileOffLoop(ctx.bytes);
   // The importer is always themselves (by address); anyone else only when asked.
   const self = read.file.members.filter((m) => m.email?.toLowerCase() === ctx.actor.email.toLowerCase());
   const matches = await matchMembers({ db: ctx.db, actor: ctx.actor, members: ctx.matchMembers ? read.file.members : self });

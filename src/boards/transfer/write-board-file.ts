@@ -5,15 +5,42 @@ import type { BoardFile, FileCard, FileMember } from './board-file.js';
 import type { MemberMatch } from './match-members.js';
 
 const MAX_TEXT = 16_384;
+/**
+ * Rows one statement writes at most. Every statement of an import stays far inside the database's
+ * budget for one (DATABASE_QUERY_TIMEOUT_MS, 2 s): one INSERT of 50,000 cards went past it, and the
+ * import was a 503. 1,000 cards take ~0.05 s on PostgreSQL and ~0.15 s on the embedded database.
+ */
+const CHUNK_ROWS = 1000;
+/** Cards whose search documents one statement makes (tokenising a card costs more than inserting it). */
+const SEARCH_CHUNK_ROWS = 500;
+/**
+ * An import's transaction: a 100,000-card board is some 200 statements, 10-40 s on a loaded
+ * machine; a board change's usual 15 s would roll it back. Each statement keeps its own 2 s budget.
+ */
+const IMPORT_TRANSACTION = { timeout: 300_000, maxWait: 10_000 };
 
-/** New ids of a table, taken from its sequence in one statement, so rows can refer to each other before they are written. */
+/**
+ * Writes `rows` by chunks of `size`, one statement each. Between two, the event loop answers
+ * others: the embedded database runs on this thread, and a statement there holds it.
+ */
+async function inChunks<T>(rows: T[], size: number, write: (chunk: T[], at: number) => Promise<unknown>) {
+  for (let at = 0; at < rows.length; at += size) {
+    await write(rows.slice(at, at + size), at);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** New ids of a table, taken from its sequence by chunks, so rows can refer to each other before they are written. */
 async function newIds(tx: Tx, table: 'Label' | 'CustomField' | 'List' | 'Card' | 'Checklist', n: number): Promise<number[]> {
-  if (n === 0) return [];
-  const rows = await tx.$queryRawUnsafe<{ id: number }[]>(
-    `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id FROM generate_series(1, $1::int)`,
-    n,
-  );
-  return rows.map((r) => r.id);
+  const ids: number[] = [];
+  for (let at = 0; at < n; at += CHUNK_ROWS * 5) {
+    const rows = await tx.$queryRawUnsafe<{ id: number }[]>(
+      `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id FROM generate_series(1, $1::int)`,
+      Math.min(CHUNK_ROWS * 5, n - at),
+    );
+    for (const r of rows) ids.push(r.id);
+  }
+  return ids;
 }
 
 /** Text cut to what a description or comment holds, never through a surrogate pair. */
@@ -40,7 +67,7 @@ function namedAssignees(card: FileCard, members: Map<string, FileMember>, assign
 
 /**
  * A new board made from a board file in one transaction, with batched inserts (one statement per
- * table): the importer is its admin; matched members join with their role (an admin's as a member), are
+ * table and CHUNK_ROWS rows, the event loop free between two): the importer is its admin; matched members join with their role (an admin's as a member), are
  * assigned and are credited with their comments (marked as imported, with the original date); anyone else is named in the card's text (assignees) or the comment's
  * first line (authors, with the original date). Positions follow the board's scheme
  * (positions.ts): non-archived siblings 0..n-1 in the file's order, archived ones as the file says.
@@ -60,7 +87,7 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
     if (match.userId !== actor.userId && !joining.has(match.userId)) joining.set(match.userId, m.role === 'admin' ? 'member' : m.role);
   }
 
-  return changeBoard(ctx, async (tx, record) => {
+  return changeBoard({ ...ctx, transaction: IMPORT_TRANSACTION }, async (tx, record) => {
     // Search documents are made once per card at the end, not once per comment and item (sql/bulk-search.sql).
     await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'on', true)`;
     const board = await tx.board.create({
@@ -83,37 +110,39 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
     const listIds = await newIds(tx, 'List', file.lists.length);
     let open = 0;
     const listPositions = file.lists.map((l) => (l.archived ? l.position : open++));
-    await tx.$executeRaw`INSERT INTO "List" (id, "boardId", name, position, archived, "updatedAt")
+    await inChunks(file.lists, CHUNK_ROWS, (lists, at) => tx.$executeRaw`INSERT INTO "List" (id, "boardId", name, position, archived, "updatedAt")
       SELECT u.id, ${board.id}, u.name, u.position, u.archived, now()
-      FROM unnest(${listIds}::int[], ${file.lists.map((l) => l.name)}::text[], ${listPositions}::int[], ${file.lists.map((l) => l.archived)}::boolean[]) AS u(id, name, position, archived)`;
+      FROM unnest(${listIds.slice(at, at + lists.length)}::int[], ${lists.map((l) => l.name)}::text[], ${listPositions.slice(at, at + lists.length)}::int[],
+        ${lists.map((l) => l.archived)}::boolean[]) AS u(id, name, position, archived)`);
 
     const cards = file.lists.flatMap((list, l) => {
       let next = 0;
       return list.cards.map((card) => ({ card, listId: listIds[l]!, position: card.archived ? card.position : next++ }));
     });
     const cardIds = await newIds(tx, 'Card', cards.length);
-    await tx.$executeRaw`INSERT INTO "Card" (id, "boardId", "listId", title, description, position, archived, "dueAt", "createdAt", "updatedAt")
+    await inChunks(cards, CHUNK_ROWS, (chunk, at) => tx.$executeRaw`INSERT INTO "Card" (id, "boardId", "listId", title, description, position, archived, "dueAt", "createdAt", "updatedAt")
       SELECT u.id, ${board.id}, u.list, u.title, u.description, u.position, u.archived, u.due, coalesce(u.made, now()), now()
-      FROM unnest(${cardIds}::int[], ${cards.map((c) => c.listId)}::int[], ${cards.map((c) => c.card.title)}::text[],
-        ${cards.map((c) => cut(namedAssignees(c.card, members, assignable)))}::text[], ${cards.map((c) => c.position)}::int[],
-        ${cards.map((c) => c.card.archived)}::boolean[], ${cards.map((c) => c.card.dueAt)}::timestamptz[],
-        ${cards.map((c) => c.card.createdAt ?? null)}::timestamptz[]) AS u(id, list, title, description, position, archived, due, made)`;
-
+      FROM unnest(${cardIds.slice(at, at + chunk.length)}::int[], ${chunk.map((c) => c.listId)}::int[], ${chunk.map((c) => c.card.title)}::text[],
+        ${chunk.map((c) => cut(namedAssignees(c.card, members, assignable)))}::text[], ${chunk.map((c) => c.position)}::int[],
+        ${chunk.map((c) => c.card.archived)}::boolean[], ${chunk.map((c) => c.card.dueAt)}::timestamptz[],
+        ${chunk.map((c) => c.card.createdAt ?? null)}::timestamptz[]) AS u(id, list, title, description, position, archived, due, made)`);
     const cardLabels = cards.flatMap(({ card }, i) => [...new Set(card.labels)].map((k) => [cardIds[i]!, labelByKey.get(k)!] as const));
-    await tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId") SELECT * FROM unnest(${cardLabels.map((x) => x[0])}::int[], ${cardLabels.map((x) => x[1])}::int[])`;
+    await inChunks(cardLabels, CHUNK_ROWS * 5, (chunk) =>
+      tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId") SELECT * FROM unnest(${chunk.map((x) => x[0])}::int[], ${chunk.map((x) => x[1])}::int[])`);
     const assignees = cards.flatMap(({ card }, i) => [...new Set(card.members.filter((k) => assignable.has(k)).map((k) => assignable.get(k)!))].map((u) => [cardIds[i]!, u] as const));
-    await tx.$executeRaw`INSERT INTO "CardAssignee" ("cardId", "userId") SELECT * FROM unnest(${assignees.map((x) => x[0])}::int[], ${assignees.map((x) => x[1])}::int[])`;
+    await inChunks(assignees, CHUNK_ROWS * 5, (chunk) =>
+      tx.$executeRaw`INSERT INTO "CardAssignee" ("cardId", "userId") SELECT * FROM unnest(${chunk.map((x) => x[0])}::int[], ${chunk.map((x) => x[1])}::int[])`);
     const values = cards.flatMap(({ card }, i) => Object.entries(card.fieldValues).map(([k, v]) => [cardIds[i]!, fieldByKey.get(k)!, JSON.stringify(v)] as const));
-    await tx.$executeRaw`INSERT INTO "CardFieldValue" ("cardId", "fieldId", value)
-      SELECT u.card, u.field, u.value::jsonb FROM unnest(${values.map((x) => x[0])}::int[], ${values.map((x) => x[1])}::int[], ${values.map((x) => x[2])}::text[]) AS u(card, field, value)`;
+    await inChunks(values, CHUNK_ROWS, (chunk) => tx.$executeRaw`INSERT INTO "CardFieldValue" ("cardId", "fieldId", value)
+      SELECT u.card, u.field, u.value::jsonb FROM unnest(${chunk.map((x) => x[0])}::int[], ${chunk.map((x) => x[1])}::int[], ${chunk.map((x) => x[2])}::text[]) AS u(card, field, value)`);
 
     const checklists = cards.flatMap(({ card }, i) => card.checklists.map((c, position) => ({ cardId: cardIds[i]!, position, checklist: c })));
     const checklistIds = await newIds(tx, 'Checklist', checklists.length);
-    await tx.$executeRaw`INSERT INTO "Checklist" (id, "cardId", name, position)
-      SELECT * FROM unnest(${checklistIds}::int[], ${checklists.map((c) => c.cardId)}::int[], ${checklists.map((c) => c.checklist.name)}::text[], ${checklists.map((c) => c.position)}::int[])`;
+    await inChunks(checklists, CHUNK_ROWS, (chunk, at) => tx.$executeRaw`INSERT INTO "Checklist" (id, "cardId", name, position)
+      SELECT * FROM unnest(${checklistIds.slice(at, at + chunk.length)}::int[], ${chunk.map((c) => c.cardId)}::int[], ${chunk.map((c) => c.checklist.name)}::text[], ${chunk.map((c) => c.position)}::int[])`);
     const items = checklists.flatMap((c, i) => c.checklist.items.map((item, position) => ({ checklistId: checklistIds[i]!, position, item })));
-    await tx.$executeRaw`INSERT INTO "ChecklistItem" ("checklistId", name, checked, position)
-      SELECT * FROM unnest(${items.map((x) => x.checklistId)}::int[], ${items.map((x) => x.item.name)}::text[], ${items.map((x) => x.item.checked)}::boolean[], ${items.map((x) => x.position)}::int[])`;
+    await inChunks(items, CHUNK_ROWS, (chunk) => tx.$executeRaw`INSERT INTO "ChecklistItem" ("checklistId", name, checked, position)
+      SELECT * FROM unnest(${chunk.map((x) => x.checklistId)}::int[], ${chunk.map((x) => x.item.name)}::text[], ${chunk.map((x) => x.item.checked)}::boolean[], ${chunk.map((x) => x.position)}::int[])`);
 
     const comments = cards.flatMap(({ card }, i) =>
       card.comments.map((c) => {
@@ -126,13 +155,14 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
           : { cardId: cardIds[i]!, authorId: actor.userId, authorName: actor.name, text: cut(`_${c.authorName}, ${when(c.createdAt)} (imported):_\n\n${c.text}`), at: c.createdAt };
       }),
     );
-    await tx.$executeRaw`INSERT INTO "Comment" ("cardId", "authorId", "authorName", text, "createdAt", "updatedAt")
+    await inChunks(comments, CHUNK_ROWS, (chunk) => tx.$executeRaw`INSERT INTO "Comment" ("cardId", "authorId", "authorName", text, "createdAt", "updatedAt")
       SELECT u.card, u.author, u.name, u.text, u.at, u.at
-      FROM unnest(${comments.map((c) => c.cardId)}::int[], ${comments.map((c) => c.authorId)}::int[], ${comments.map((c) => c.authorName)}::text[],
-        ${comments.map((c) => c.text)}::text[], ${comments.map((c) => c.at)}::timestamptz[]) AS u(card, author, name, text, at)`;
+      FROM unnest(${chunk.map((c) => c.cardId)}::int[], ${chunk.map((c) => c.authorId)}::int[], ${chunk.map((c) => c.authorName)}::text[],
+        ${chunk.map((c) => c.text)}::text[], ${chunk.map((c) => c.at)}::timestamptz[]) AS u(card, author, name, text, at)`);
 
     await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'off', true)`;
-    await tx.$executeRaw`UPDATE "Card" SET search = card_search_document(id, title, description) WHERE "boardId" = ${board.id}`;
+    await inChunks(cardIds, SEARCH_CHUNK_ROWS, (ids) =>
+      tx.$executeRaw`UPDATE "Card" SET search = card_search_document(id, title, description) WHERE id = ANY(${ids}::int[])`);
 
     await record({ boardId: board.id, type: 'board.created', data: { boardId: board.id, board: presentBoard(board, 'admin') } });
     return board;

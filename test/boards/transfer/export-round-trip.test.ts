@@ -135,3 +135,32 @@ describe('GET /api/boards/{id}/export?format=csv', () => {
     expect(lines.at(-1)).toBe('');
   });
 });
+
+describe('GET /api/boards/{id}/export?format=csv: formulas behind spaces, line breaks and full-width signs (issue #44, item 11)', () => {
+  it('defuses =, +, -, @ after leading spaces or line breaks, and the full-width ＝ ＋ － ＠, in every cell', async () => {
+    const { as, board, list } = await makeTeam(t);
+    const api = as.admin;
+    const cases = [
+      ['Spaces', '   =HYPERLINK("http://evil")'],
+      ['Newline', '\n=cmd|\' /C calc\'!A0'],
+      ['CRLF and tab', '\r\n\t@SUM(A1)'],
+      ['Ideographic space', '\u3000+1+1'],
+      ['No-break space', '\u00a0-2+3'],
+    ];
+    for (const [title, description] of cases) await makeCard(api, list.id, title!, description);
+    for (const title of ['＝HYPERLINK("http://evil")', '＋1＋1', '－2＋3', '＠SUM(A1)']) await makeCard(api, list.id, title);
+    await makeCard(api, list.id, 'A = B, not a formula', 'x = 1');
+    const res = await api.get(`/api/boards/${board.id}/export?format=csv`);
+    expectStatus(res, 200);
+    expect(res.body).toContain(`Todo,Spaces,"'   =HYPERLINK(""http://evil"")",`);
+    expect(res.body).toContain(`Todo,Newline,"'\n=cmd|' /C calc'!A0",`);
+    expect(res.body).toContain(`Todo,CRLF and tab,"'\r\n\t@SUM(A1)",`);
+    expect(res.body).toContain(`Todo,Ideographic space,'\u3000+1+1,`);
+    expect(res.body).toContain(`Todo,No-break space,'\u00a0-2+3,`);
+    expect(res.body).toContain(`Todo,"'＝HYPERLINK(""http://evil"")",`);
+    expect(res.body).toContain(`Todo,'＋1＋1,`);
+    expect(res.body).toContain(`Todo,'－2＋3,`);
+    expect(res.body).toContain(`Todo,'＠SUM(A1),`);
+    expect(res.body).toContain('Todo,"A = B, not a formula",x = 1,');
+  }, 180_000);
+});

@@ -230,3 +230,38 @@ describe('POST /api/boards/import: who may', () => {
     expectError(await client(t.app, {}).post('/api/boards/import', json), 401);
   });
 });
+
+describe('POST /api/boards/import: dates outside the years 0001-9999 (issue #44, item 8: a 500, rolled back)', () => {
+  it('imports a Trello export whose due dates and comment dates are year 0 or past 9999, leaving those dates out and naming the cards in the preview', async () => {
+    const { api } = await importer();
+    const json = generatedExport({ cards: 4, comments: 2 });
+    json.cards[0]!.due = '0000-01-01T00:00:00Z';
+    json.cards[1]!.due = '+010000-01-01T00:00:00.000Z';
+    json.actions[0]!.date = '0000-06-01T00:00:00Z';
+    const preview = await api.post('/api/boards/import?dryRun=true', json);
+    expectStatus(preview, 200);
+    const left = preview.json().unmapped.find((u: any) => u.what.startsWith('due dates'));
+    expect(left).toMatchObject({ what: 'due dates that are not dates, or outside the years 0001-9999 (left out)', count: 2 });
+    expect([...left.examples].sort()).toEqual(['Card 0: 0000-01-01T00:00:00Z', 'Card 1: +010000-01-01T00:00:00.000Z']);
+    const res = await api.post('/api/boards/import', json);
+    expectStatus(res, 201);
+    const cards = (await readBack(res.json().board.id)).lists.flatMap((l) => l.cards);
+    expect(cards.find((c) => c.title === 'Card 0')!.dueAt).toBeNull();
+    expect(cards.find((c) => c.title === 'Card 1')!.dueAt).toBeNull();
+    expect(cards.find((c) => c.title === 'Card 2')!.dueAt?.toISOString()).toBe(json.cards[2]!.due);
+    // The comment without a date it could keep is reported, the other kept.
+    expect(res.json().unmapped.map((u: any) => u.what)).toContain('comments without text or date');
+    expect(cards.reduce((n, c) => n + c.comments.length, 0)).toBe(1);
+  });
+
+  it('refuses our own board file with a year-0 date with a 400 naming the card and the field (our exports never hold one)', async () => {
+    const { api } = await importer();
+    const file = {
+      format: 'taskboard-board', version: 1, board: { name: 'B', description: '', archived: false }, labels: [], customFields: [], members: [],
+      lists: [{ name: 'L', archived: false, position: 0, cards: [{ title: 'C', description: '', archived: false, position: 0, dueAt: '0000-01-01T00:00:00Z', labels: [], members: [], fieldValues: {}, checklists: [], comments: [], attachments: [] }] }],
+    };
+    expectError(await api.post('/api/boards/import', file), 400, /^file: lists\[0\]\.cards\[0\]\.dueAt: must be an ISO-8601 date-time, years 0001-9999$/);
+    file.lists[0]!.cards[0]!.dueAt = '9999-12-31T23:59:59Z';
+    expectStatus(await api.post('/api/boards/import', file), 201);
+  });
+});
