@@ -8,6 +8,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { DatabaseLiveness, DatabaseNotAnsweringError, livenessOptions, watchLiveness } from './db-liveness.js';
+import { upgradeEmbeddedData } from './upgrade-embedded.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
 
@@ -264,11 +265,17 @@ export function openPGliteInstance(pglite: PGlite, onClose?: () => Promise<void>
  * The embedded database persisted under dataDir. Only one process may hold a data directory:
  * a second opener gets DataDirBusyError (the admin CLI then talks to the server instead).
  */
-export async function openEmbedded(dataDir: string): Promise<Database> {
+export async function openEmbedded(
+  dataDir: string,
+  log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
   const lock: DataDirLock = acquireDataDirLock(dataDir);
   try {
-    const pglite = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata') });
+    const pgdata = path.join(dataDir, 'pgdata');
+    // A directory written by an older PGlite (another PostgreSQL major) is carried over first.
+    await upgradeEmbeddedData(pgdata, log);
+    const pglite = await PGlite.create({ dataDir: pgdata });
     return openPGliteInstance(pglite, async () => lock.release());
   } catch (error) {
     lock.release();
