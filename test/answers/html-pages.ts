@@ -19,3 +19,16 @@ export function bigHtml(bytes: number): string {
   parts.push('</main></body></html>');
   return parts.join('');
 }
+
+/**
+ * Starts the app's attachment readers and waits until one reads (a page, here): starting one (tsx,
+ * pdf.js) takes seconds on a loaded machine, past the pool's start timeout on a very loaded one,
+ * and a test about reading pages is not about that.
+ */
+export async function warmReaders(reader: { read(a: { kind: 'html'; contentBase64: string }[]): Promise<{ status: string }[]> }) {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const [reading] = await reader.read([{ kind: 'html', contentBase64: Buffer.from('<p>Warm.</p>').toString('base64') }]);
+    if (reading?.status !== 'unreadable') return;
+  }
+  throw new Error('no attachment reader started');
+}
