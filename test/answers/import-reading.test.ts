@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loginCookie } from '../factories.js';
 import { useTestApp } from '../helper.js';
 import { answerWorkspace } from './answer-fixtures.js';
+import { warmReaders } from './html-pages.js';
 
 /** The knowledge import's server-side reading (#35 item 3), with real files: a help-center page and PDFs. */
-const t = useTestApp();
+// Files are read under the readers' deadline: one a loaded machine can keep (the deadline has its own test).
+const t = useTestApp({ ATTACHMENT_READ_TIMEOUT_MS: '30000' });
+beforeAll(() => warmReaders(t.app.attachmentReader), 300_000);
 
 async function readFiles(files: { filename: string; content: Buffer }[]) {
   const w = await answerWorkspace(t);

@@ -154,12 +154,14 @@ export class AttachmentReader {
     }
   }
 
-  #settle(job: Job, status: ReadingStatus, text?: string, title?: string) {
+  /** `read`: what the reader sent (its text, title, or why it was not read). */
+  #settle(job: Job, status: ReadingStatus, read: Pick<AttachmentReading, 'text' | 'title' | 'detail'> = {}) {
     if (job.done) return;
     job.done = true;
     if (job.slot?.job === job) job.slot.job = null;
     job.slot = null;
-    job.finish({ kind: job.kind, status, ...(text === undefined ? {} : { text }), ...(title === undefined ? {} : { title }) });
+    const { text, title, detail } = read;
+    job.finish({ kind: job.kind, status, ...(text === undefined ? {} : { text }), ...(title === undefined ? {} : { title }), ...(detail === undefined ? {} : { detail }) });
   }
 
   /** Takes a reader out of the pool and terminates it; its attachment, if any, gets `status`. */
@@ -216,11 +218,11 @@ export class AttachmentReader {
         slot.ready = true;
         this.#notify(true);
       } else if (slot.job?.id === message.id) {
-        const { status, text, title } = message.reading;
+        const { status } = message.reading;
         // A reader stopped by the decode budget has unwound pdf.js and freed what it decoded: it
         // stays. Replacing it costs a start (tsx, pdf.js: 0.3-1 s of CPU) out of other calls' deadlines.
         if (status === 'too_large') this.#options.log.warn({ kind: slot.job.kind }, 'attachment reader: attachment past a cap');
-        this.#settle(slot.job, status, text, title);
+        this.#settle(slot.job, status, message.reading);
         // Memory a reader cannot give back stays until the reader goes: past the mark, it goes now
         // (its attachment is answered), and another starts when there is work.
         const markBytes = (this.#options.memoryMarkMb ?? READER_MEMORY_MARK_MB) * 1024 * 1024;

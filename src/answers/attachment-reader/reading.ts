@@ -1,7 +1,7 @@
 import type { OcrLanguage } from './ocr.js';
 
-/** What a reader can read; other types are ignored before they reach one. */
-export type AttachmentKind = 'pdf' | 'image';
+/** What a reader can read (`html`: a page for the knowledge import); other types are ignored before they reach one. */
+export type AttachmentKind = 'pdf' | 'image' | 'html';
 
 /**
  * `read`: text (PDF), or an image whose pixels were OCR'd (with or without text found), or whose
@@ -19,6 +19,8 @@ export interface AttachmentReading {
   text?: string;
   /** A PDF's title: its first page's first heading (text larger than the body's), else its metadata's Title. */
   title?: string;
+  /** Why it was not read, in words, when the status alone does not say (an HTML page nested too deeply). */
+  detail?: string;
 }
 
 /** Characters of attachment text one answer reads: enough context, bounded work. */

@@ -85,7 +85,8 @@ export class SemanticRanking {
     if (!entry.complete) this.build({ db, workspaceId });
     if (entry.vectors.size === 0) return undefined;
     const vectors = entry.vectors;
-    return { vectors, embed: (texts) => this.#embedQuery(texts) };
+    const dimensions = dimensionsOf(vectors);
+    return { vectors, embed: (texts) => this.#embedQuery(texts, dimensions, workspaceId) };
   }
 
   /** Computes the vectors the workspace's articles lack, in the background (one build per workspace at a time). */
@@ -117,9 +118,14 @@ export class SemanticRanking {
       if (this.#closed) return;
       const rows = await articlesWithoutVectors({ db, workspaceId, model, limit: BUILD_BATCH });
       if (!rows.length) break;
+      // The size the workspace's stored vectors have: an article's of another size is never stored beside them.
+      const stored = dimensionsOf(this.#entries.get(db)?.get(workspaceId)?.vectors);
       for (const row of rows) {
         if (this.#closed) return;
-        const vectors = await this.#options.source.embed(articleTexts(row), 'background');
+        const texts = articleTexts(row);
+        const vectors = await this.#options.source.embed(texts, 'background');
+        const wrong = wrongVectors(vectors, texts.length, stored);
+        if (wrong) throw new Error(`article ${row.id}: ${wrong}; nothing stored`);
         await storeArticleVectors({ db, workspaceId, articleId: row.id, model, contentHash: row.contentHash, vectors });
         done++;
         const progress = this.#progress.get(`${workspaceId}`);
@@ -151,15 +157,25 @@ export class SemanticRanking {
     }
   }
 
-  /** The message's vectors, or null for each when the source is slow or down (that answer is ranked lexically). */
-  async #embedQuery(texts: string[]): Promise<(Float32Array | null)[]> {
+  /**
+   * The message's vectors, or null for each when the source is slow or down, or its vectors are not
+   * one per text of the knowledge's size (that answer is ranked lexically). At the deadline the
+   * source's work is stopped too (an embeddings server's reply is not downloaded for nothing).
+   */
+  async #embedQuery(texts: string[], dimensions: number | undefined, workspaceId: number): Promise<(Float32Array | null)[]> {
+    const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), this.#options.queryTimeoutMs);
+      timer = setTimeout(() => {
+        abort.abort();
+        resolve(null);
+      }, this.#options.queryTimeoutMs);
     });
     try {
-      const vectors = await Promise.race([this.#options.source.embed(texts, 'query').catch(() => null), timeout]);
-      return vectors ?? texts.map(() => null);
+      const vectors = await Promise.race([this.#options.source.embed(texts, 'query', abort.signal).catch(() => null), timeout]);
+      const wrong = vectors && wrongVectors(vectors, texts.length, dimensions);
+      if (wrong) this.#options.log.warn({ workspaceId, model: this.model }, `the message's vectors were refused: ${wrong}; this answer is ranked by its words`);
+      return vectors && !wrong ? vectors : texts.map(() => null);
     } finally {
       clearTimeout(timer);
     }
@@ -182,4 +198,18 @@ export class SemanticRanking {
     await this.#options.source.close();
     await Promise.allSettled([...this.#idle]);
   }
+}
+
+/** The size of the first vector kept (a workspace's are all one size); undefined when none is. */
+function dimensionsOf(vectors: ArticleVectors | undefined): number | undefined {
+  for (const list of vectors?.values() ?? []) if (list[0]) return list[0].length;
+  return undefined;
+}
+
+/** Why a source's answer is not used: not one vector per text, or not the size the others have. */
+function wrongVectors(vectors: Float32Array[], count: number, dimensions: number | undefined): string | null {
+  if (vectors.length !== count) return `${vectors.length} vectors for ${count} texts`;
+  const odd = vectors.find((v) => v.length === 0 || (dimensions !== undefined && v.length !== dimensions));
+  if (odd) return `a vector of ${odd.length} dimensions, where the knowledge's have ${dimensions ?? 'more'}`;
+  return null;
 }

@@ -11,9 +11,10 @@ export interface VectorSource {
   readonly id: string;
   /**
    * Embeds texts, in order. `query` work (a customer's message, on the answer's path) goes before
-   * `background` work (the knowledge's passages).
+   * `background` work (the knowledge's passages). `signal`: the caller stopped waiting; a source
+   * that can stop its work then (a request to an embeddings server) does.
    */
-  embed(texts: string[], priority: 'query' | 'background'): Promise<Float32Array[]>;
+  embed(texts: string[], priority: 'query' | 'background', signal?: AbortSignal): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
 
