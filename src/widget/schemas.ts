@@ -36,33 +36,18 @@ export const widgetSettingsFields = {
   verificationRequired: z.boolean({ message: 'must be true or false' }).describe('Refuse visitors whose identity the host site did not sign with the identity secret.'),
 };
 
-export const widgetCreate = z
-  .strictObject({
+/** Every setting, each optional: what an update may change, and what a creation may leave to its default. */
+const optionalSettings = z.strictObject(widgetSettingsFields).partial();
+
+export const widgetCreate = optionalSettings
+  .extend({
     agentId: z.string().max(40).describe('The agent that answers (`agt_…`).'),
     origins: widgetSettingsFields.origins,
-    color: widgetSettingsFields.color.optional(),
-    greeting: widgetSettingsFields.greeting.optional(),
-    teamName: widgetSettingsFields.teamName.optional(),
-    launcherSide: widgetSettingsFields.launcherSide.optional(),
-    attachmentsAllowed: widgetSettingsFields.attachmentsAllowed.optional(),
-    handoffText: widgetSettingsFields.handoffText.optional(),
-    verificationRequired: widgetSettingsFields.verificationRequired.optional(),
   })
   .meta({ id: 'WidgetCreate', description: 'A new widget of an agent.' });
 export type WidgetCreate = z.infer<typeof widgetCreate>;
 
-export const widgetUpdate = z
-  .strictObject({
-    origins: widgetSettingsFields.origins.optional(),
-    color: widgetSettingsFields.color.optional(),
-    greeting: widgetSettingsFields.greeting.optional(),
-    teamName: widgetSettingsFields.teamName.optional(),
-    launcherSide: widgetSettingsFields.launcherSide.optional(),
-    attachmentsAllowed: widgetSettingsFields.attachmentsAllowed.optional(),
-    handoffText: widgetSettingsFields.handoffText.optional(),
-    verificationRequired: widgetSettingsFields.verificationRequired.optional(),
-  })
-  .meta({ id: 'WidgetUpdate', description: 'The settings of a widget to change.' });
+export const widgetUpdate = optionalSettings.meta({ id: 'WidgetUpdate', description: 'The settings of a widget to change.' });
 export type WidgetUpdate = z.infer<typeof widgetUpdate>;
 
 export const widget = z
