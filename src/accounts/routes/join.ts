@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
+import { forbidden } from '../../platform/errors.js';
 import { errorBody } from '../../platform/openapi.js';
 import { acceptJoinLink } from '../join/accept-join-link.js';
 import type { SignUp } from '../users/create-user.js';
 import { findJoinLink } from '../join/find-join-link.js';
 import { requestPasswordReset, RESET_LINK_MINUTES, RESETS_PER_WINDOW } from '../join/request-password-reset.js';
 import { joinUrl } from '../join/join-url.js';
+import { registerResetQueue, ResetQueue } from '../join/reset-queue.js';
 import { openSession } from '../sessions/open-session.js';
 import { presentJoinLink, presentUser } from '../presenters.js';
 import * as s from '../schemas.js';
@@ -22,6 +24,12 @@ const linkErrors = { 404: errorBody.describe('No such link: never made, used, re
  * shows what the link opens, then the person chooses a name and password and is signed in.
  */
 export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp; userChanged: UserChanged }> = async (app, { config, signUp, userChanged }) => {
+  // "Forgot password" work, after the answer; on close the queued requests are finished (half the
+  // shutdown budget), before the database closes; what is left then is dropped.
+  const resets = new ResetQueue(app.log);
+  registerResetQueue(app, resets);
+  app.addHook('preClose', async () => resets.close(config.SHUTDOWN_TIMEOUT_MS / 2));
+
   app.get(
     '/auth/join/:token',
     {
@@ -46,15 +54,25 @@ export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp;
         summary: 'Forgot password: mail a link that sets a new password (the answer never says whether the address has an account)',
         description:
           `An active account's address is mailed a single-use link (\`/join/set_…\`, valid ${RESET_LINK_MINUTES} minutes); using it sets a new password and ends every session. ` +
-          `The answer is the same 202 for any address, and past ${RESETS_PER_WINDOW} mails an hour to an address or account no more are sent. ` +
+          `The answer is the same 202 for any address, sent before the address is even looked up (the lookup and the mail follow in the background, so the time taken says nothing either), and past ${RESETS_PER_WINDOW} mails an hour to an address or account no more are sent. ` +
           'A server that sends no mail answers 403: a site administrator makes the link there (POST /admin/users/{id}/setup-link, or `npm run admin -- user reset-link --email E`).',
         security: [],
         body: z.strictObject({ email: s.email }),
         response: { 202: z.object({ message: z.string().describe('What happens next, the same whatever the address.') }), 400: errorBody, 403: errorBody, 429: errorBody },
       },
+      // Answer first, work after (#44 item 4): awaiting the lookup, link and mail made an existing
+      // address answer several times slower than an unknown one. Once the 202 is sent, the work is
+      // queued for every address alike, in memory: a request lost to a crash is acceptable (the
+      // person was promised nothing for sure, and asks again).
+      onResponse: async (request, reply) => {
+        if (reply.statusCode !== 202) return;
+        const { email } = request.body;
+        resets.push(() => requestPasswordReset({ db: app.db.prisma, mail: app.mail, email, linkFor: (token) => joinUrl(app.server, config, token) }));
+      },
     },
-    async (request, reply) => {
-      await requestPasswordReset({ db: app.db.prisma, mail: app.mail, email: request.body.email, linkFor: (token) => joinUrl(app.server, config, token) });
+    async (_request, reply) => {
+      // The same for every address, so it stays synchronous (as does the 400 of the schema).
+      if (!app.mail.enabled) throw forbidden('email: this server sends no mail; ask a site administrator for a link to set a new password');
       return reply.status(202).send({ message: `If an account uses this address, a link to set a new password is on its way. It works for ${RESET_LINK_MINUTES} minutes.` });
     },
   );
