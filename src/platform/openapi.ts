@@ -107,7 +107,7 @@ export async function registerDocs(scope: FastifyInstance, options: DocsOptions)
   let uiDocument: Record<string, unknown> | undefined;
   await scope.register(swaggerUi, {
     routePrefix: options.path,
-    theme: { title: `${options.title} — ${PRODUCT_NAME}` },
+    theme: { title: `${options.title} — ${PRODUCT_NAME}`, css: [{ filename: 'contrast.css', content: DOCS_CONTRAST_CSS }] },
     // The product's name in the top bar, not Swagger's or Fastify's logo; it links to the web app.
     logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_LOGO), href: '/', target: '_self' },
     uiConfig: { persistAuthorization: true, docExpansion: 'list', deepLinking: true },
@@ -132,6 +132,25 @@ const DOCS_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="220" height="4
 <rect x="8" y="12" width="6" height="16" rx="1.5" fill="#fff"/><rect x="18" y="12" width="6" height="10" rx="1.5" fill="#fff"/>
 <text x="40" y="27" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="20" font-weight="600" fill="#fff">${PRODUCT_NAME} API</text>
 </svg>`;
+
+/**
+ * Swagger UI's own colours put white on light green, blue and teal (down to 1.6:1): every text on
+ * the docs pages is darkened to 4.5:1 or better, as in the web app (test/web/browser.ts checks it).
+ */
+const DOCS_CONTRAST_CSS = `
+.swagger-ui .download-url-wrapper .download-url-button { background: #3b7a26 !important; }
+.swagger-ui .info .title small { background: #555b66 !important; }
+.swagger-ui .info .title small.version-stamp { background: #4a6b00 !important; }
+.swagger-ui .info a, .swagger-ui .info .link, .swagger-ui .info .url, .swagger-ui .info__license__url .link { color: #1f5fae !important; }
+.swagger-ui .btn.authorize, .swagger-ui .btn.authorize span { color: #17804f !important; border-color: #17804f !important; }
+.swagger-ui .btn.authorize svg { fill: #17804f !important; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1f6fbf !important; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #17804f !important; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #a85d00 !important; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0e7c66 !important; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #c0262a !important; }
+.swagger-ui .opblock.opblock-head .opblock-summary-method { background: #9012fe !important; }
+`;
 
 const DOCS_CSP = {
   'default-src': "'self'",
