@@ -150,6 +150,9 @@ const DOCS_CONTRAST_CSS = `
 .swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0e7c66 !important; }
 .swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #c0262a !important; }
 .swagger-ui .opblock.opblock-head .opblock-summary-method { background: #9012fe !important; }
+.swagger-ui .parameter__in, .swagger-ui .parameter__deprecated, .swagger-ui .prop-format { color: #595959 !important; }
+.swagger-ui .microlight, .swagger-ui .highlight-code pre, .swagger-ui pre.example { background: #111111 !important; }
+.swagger-ui .microlight span[style*="211, 99, 99"], .swagger-ui .microlight span[style*="#d36363"] { color: #ff9e9e !important; }
 `;
 
 const DOCS_CSP = {

@@ -9,6 +9,7 @@ import { loginCookie } from '../factories.js';
 import { useTestApp } from '../helper.js';
 import { answerWorkspace } from './answer-fixtures.js';
 import { bigHtml, nestedHtml, warmReaders } from './html-pages.js';
+import { isPlainBase64 } from '../../src/answers/schemas.js';
 
 /**
  * #44 item 2: an HTML page for the knowledge import is read in the attachment readers' threads, its
@@ -97,7 +98,7 @@ async function readWhilePolling(filename: string, html: string) {
   // its JSON (and check it is base64), 60 ms for the 14 MB page unloaded. Timed here, now, on
   // this machine as loaded as it is.
   const parsedAt = performance.now();
-  /^[A-Za-z0-9+/]+={0,2}$/.test((JSON.parse(request) as { files: { contentBase64: string }[] }).files[0]!.contentBase64);
+  isPlainBase64((JSON.parse(request) as { files: { contentBase64: string }[] }).files[0]!.contentBase64);
   const parseMs = performance.now() - parsedAt;
   console.log(`${filename}: ${html.length} bytes, ${res.status} in ${Math.round(took)} ms, ${polls.length} polls, slowest ${Math.round(slowest)} ms (idle: ${Math.round(baseline)} ms, JSON: ${Math.round(parseMs)} ms)`);
   return { status: res.status, page: body.texts?.[0], polls, slowest, baseline, parseMs, took };

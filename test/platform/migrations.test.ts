@@ -66,15 +66,15 @@ describe('the migration runner', () => {
   });
 
   it('applies a new migration once, in order, then never again', async () => {
-    const d = migrationsWith({ '29990101000000_add_widgets': 'CREATE TABLE "Widget" (id SERIAL PRIMARY KEY);' });
-    await expect(migrate(db, { dir: d })).resolves.toMatchObject({ applied: ['29990101000000_add_widgets'] });
+    const d = migrationsWith({ '29990101000000_add_probes': 'CREATE TABLE "MigrationProbe" (id SERIAL PRIMARY KEY);' });
+    await expect(migrate(db, { dir: d })).resolves.toMatchObject({ applied: ['29990101000000_add_probes'] });
     await expect(migrate(db, { dir: d })).resolves.toMatchObject({ applied: [] });
-    await db.prisma.$executeRawUnsafe('INSERT INTO "Widget" DEFAULT VALUES');
+    await db.prisma.$executeRawUnsafe('INSERT INTO "MigrationProbe" DEFAULT VALUES');
   });
 
   it('rolls back a failing migration entirely and says which one failed', async () => {
     const d = migrationsWith({
-      '29990101000000_add_widgets': 'CREATE TABLE "Widget" (id SERIAL PRIMARY KEY);',
+      '29990101000000_add_probes': 'CREATE TABLE "MigrationProbe" (id SERIAL PRIMARY KEY);',
       '29990102000000_broken': 'CREATE TABLE "Half" (id INT);\nSELECT no_such_function();',
     });
     await expect(migrate(db, { dir: d })).rejects.toThrow(/migration 29990102000000_broken failed and was rolled back/);
@@ -118,7 +118,7 @@ describe('the migration runner', () => {
     'lets only one of two concurrent runners apply a migration (PostgreSQL advisory lock)',
     async () => {
       const d = migrationsWith({
-        '29990101000000_add_widgets': 'CREATE TABLE "Widget" (id SERIAL PRIMARY KEY);',
+        '29990101000000_add_probes': 'CREATE TABLE "MigrationProbe" (id SERIAL PRIMARY KEY);',
         '29990104000000_slow': 'SELECT pg_sleep(0.3); CREATE TABLE "Gadget" (id INT);',
       });
       const results = await Promise.all([migrate(db, { dir: d }), migrate(db, { dir: d })]);

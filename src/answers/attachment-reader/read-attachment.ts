@@ -1,7 +1,6 @@
 import { imageSize } from 'image-size';
 import { getDocumentProxy } from 'unpdf';
 import type { DecodeBudget } from './decode-budget.js';
-import { readHtml } from './read-html.js';
 import type { Ocr } from './ocr.js';
 import { pdfImages } from './pdf-images.js';
 import { scaledPng } from './scale-png.js';
@@ -45,7 +44,12 @@ export async function readAttachment({
   /** The call's deadline: a scanned PDF's pictures are not started past half the time left. */
   deadlineAt?: number;
 }): Promise<AttachmentReading> {
-  if (kind === 'html') return readHtml(Buffer.from(contentBase64, 'base64'));
+  if (kind === 'html') {
+    // Loaded on a reader's first page only: linkedom and Readability cost a reader started for
+    // PDFs and images heap it may not have (a 16 MB reader could not read an image after them).
+    const { readHtml } = await import('./read-html.js');
+    return readHtml(Buffer.from(contentBase64, 'base64'));
+  }
   budget.start();
   const buffer = Buffer.from(contentBase64, 'base64');
   // A plain Uint8Array view: pdf.js copies a Buffer it is given.

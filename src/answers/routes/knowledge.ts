@@ -16,6 +16,7 @@ import { presentArticle } from '../presenters.js';
 import { MAX_TEXT } from '../attachment-reader/reading.js';
 import { limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
+import { isPlainBase64 } from '../schemas.js';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 
 const tags = ['support console'];
@@ -182,7 +183,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
             .array(
               z.strictObject({
                 filename: z.string().min(1).max(255).describe('The file\'s name, echoed back.'),
-                contentBase64: z.string().min(1).max(20_000_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, { message: 'must be plain base64' }).describe('The PDF or HTML page (UTF-8), base64-encoded (15 MB at most).'),
+                contentBase64: z.string().min(1).max(20_000_000).refine(isPlainBase64, { message: 'must be plain base64' }).describe('The PDF or HTML page (UTF-8), base64-encoded (15 MB at most).'),
               }),
             )
             .min(1)
