@@ -34,19 +34,26 @@ export const widgetCreate = defineCommand({
       input: {
         agentId: f.agent,
         origins: f.origin,
-        color: f.color,
-        greeting: f.greeting,
-        teamName: f.teamName,
-        launcherSide: f.launcherSide,
-        attachmentsAllowed: f.attachments,
-        handoffText: f.handoffText,
-        verificationRequired: f.verificationRequired,
+        ...settingsOf(f),
       },
     });
     const view = presentWidget(widget, publicBase(config));
     return { id: view.id, snippet: view.snippet, identitySecret: widget.identitySecret };
   },
 });
+
+/** The settings flags, named as the widget's settings. */
+function settingsOf(f: { color?: string; greeting?: string; teamName?: string; launcherSide?: 'left' | 'right'; attachments?: boolean; handoffText?: string; verificationRequired?: boolean }) {
+  return {
+    color: f.color,
+    greeting: f.greeting,
+    teamName: f.teamName,
+    launcherSide: f.launcherSide,
+    attachmentsAllowed: f.attachments,
+    handoffText: f.handoffText,
+    verificationRequired: f.verificationRequired,
+  };
+}
 
 export const widgetList = defineCommand({
   name: 'widget list',
@@ -67,13 +74,7 @@ export const widgetUpdate = defineCommand({
       widgetId: f.id,
       changes: {
         origins: f.origin,
-        color: f.color,
-        greeting: f.greeting,
-        teamName: f.teamName,
-        launcherSide: f.launcherSide,
-        attachmentsAllowed: f.attachments,
-        handoffText: f.handoffText,
-        verificationRequired: f.verificationRequired,
+        ...settingsOf(f),
       },
     });
     return presentWidget(widget, publicBase(config));
