@@ -49,11 +49,18 @@ export interface AttachmentToRead {
   contentBase64: string;
 }
 
+/** One call's attachments and their shared deadline. */
+interface Call {
+  jobs: Job[];
+  deadlineAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
 interface Job extends AttachmentToRead {
   id: number;
   done: boolean;
   slot: Slot | null;
-  deadlineAt: number;
+  call: Call;
   finish(reading: AttachmentReading): void;
 }
 
@@ -96,21 +103,26 @@ export class AttachmentReader {
     // Starting a reader (tsx, pdf.js) takes a few hundred ms, more on a busy machine: a call that
     // starts the pool does not spend its deadline on it.
     if (this.#closed || !(await this.#up())) return attachments.map(({ kind }) => ({ kind, status: 'unreadable' }));
-    const jobs: Job[] = [];
-    const deadlineAt = Date.now() + this.#options.timeoutMs;
+    const call: Call = { jobs: [], deadlineAt: Date.now() + this.#options.timeoutMs, timer: null };
     const readings = Promise.all(
-      attachments.map((a) => new Promise<AttachmentReading>((finish) => jobs.push({ ...a, id: this.#nextId++, done: false, slot: null, finish, deadlineAt }))),
+      attachments.map((a) => new Promise<AttachmentReading>((finish) => call.jobs.push({ ...a, id: this.#nextId++, done: false, slot: null, finish, call }))),
     );
-    this.#queue.push(...jobs);
+    this.#queue.push(...call.jobs);
+    this.#arm(call);
     this.#dispatch();
     // The newest arrivals are the ones skipped.
     while (this.#queue.length > this.#options.maxQueue) this.#settle(this.#queue.pop()!, 'queue_full');
-    const timer = setTimeout(() => this.#expire(jobs), this.#options.timeoutMs);
     try {
       return await readings;
     } finally {
-      clearTimeout(timer);
+      if (call.timer) clearTimeout(call.timer);
     }
+  }
+
+  /** (Re)sets the call's timer to its deadline, or to `at` while a reader loads code for it. */
+  #arm(call: Call, at = call.deadlineAt) {
+    if (call.timer) clearTimeout(call.timer);
+    call.timer = setTimeout(() => this.#expire(call.jobs), Math.max(0, at - Date.now()));
   }
 
   /** Terminates every reader; later calls read nothing. */
@@ -135,7 +147,7 @@ export class AttachmentReader {
       const job = this.#queue.shift()!;
       slot.job = job;
       job.slot = slot;
-      slot.worker.postMessage({ id: job.id, kind: job.kind, contentBase64: job.contentBase64, deadlineAt: job.deadlineAt } satisfies ReadMessage);
+      slot.worker.postMessage({ id: job.id, kind: job.kind, contentBase64: job.contentBase64, deadlineAt: job.call.deadlineAt } satisfies ReadMessage);
     }
     if (refill && this.#queue.length > 0) this.#fill();
   }
@@ -217,6 +229,18 @@ export class AttachmentReader {
       if (message.type === 'ready') {
         slot.ready = true;
         this.#notify(true);
+      } else if (message.type === 'loading' || message.type === 'loaded') {
+        // Loading code is the reader's start, not the attachment's work: the deadline waits for it
+        // (as long as a reader's start may take), then moves by what it took.
+        const job = slot.job?.id === message.id ? slot.job : null;
+        if (job && !job.done) {
+          if (message.type === 'loading') this.#arm(job.call, job.call.deadlineAt + (this.#options.startTimeoutMs ?? START_TIMEOUT_MS));
+          else {
+            job.call.deadlineAt += message.ms;
+            this.#arm(job.call);
+          }
+        }
+        return;
       } else if (slot.job?.id === message.id) {
         const { status } = message.reading;
         // A reader stopped by the decode budget has unwound pdf.js and freed what it decoded: it

@@ -35,9 +35,17 @@ export interface ReadMessage {
   deadlineAt: number;
 }
 
-/** What a reader sends back: once when it can take work, then once per attachment. */
-/** `memoryBytes`: what the reader holds that it cannot give back (its OCR engine's WebAssembly memory and its V8 heap). */
-export type ReaderMessage = { type: 'ready' } | { type: 'done'; id: number; reading: AttachmentReading; memoryBytes: number };
+/**
+ * What a reader sends back: once when it can take work, then once per attachment (`done`).
+ * `memoryBytes`: what the reader holds that it cannot give back (its OCR engine's WebAssembly
+ * memory and its V8 heap). `loading`, then `loaded`: the reader loads code for this attachment
+ * first (the HTML reader, on its first page), which took `ms`; the call's deadline waits for it.
+ */
+export type ReaderMessage =
+  | { type: 'ready' }
+  | { type: 'loading'; id: number }
+  | { type: 'loaded'; id: number; ms: number }
+  | { type: 'done'; id: number; reading: AttachmentReading; memoryBytes: number };
 
 /** The pool's workerData for a reader. */
 export interface ReaderData {

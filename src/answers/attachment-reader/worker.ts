@@ -18,7 +18,18 @@ const collectGarbage = garbageCollector();
 // pdf.js (1.6 MB of code) loads before the worker says it is ready, so no call's deadline pays for it.
 await getResolvedPDFJS();
 
+let htmlLoaded = false;
+
 port.on('message', async ({ id, kind, contentBase64, deadlineAt }: ReadMessage) => {
+  if (kind === 'html' && !htmlLoaded) {
+    // linkedom and Readability load on a reader's first page (see readAttachment): seconds of
+    // compiling on a busy machine that the page's deadline, meant for the parse, must not pay.
+    port.postMessage({ type: 'loading', id } satisfies ReaderMessage);
+    const started = Date.now();
+    await import('./read-html.js');
+    htmlLoaded = true;
+    port.postMessage({ type: 'loaded', id, ms: Date.now() - started } satisfies ReaderMessage);
+  }
   const reading = await readAttachment({ kind, contentBase64, budget, ocr, deadlineAt });
   const memoryBytes = (ocr?.memoryBytes() ?? 0) + v8.getHeapStatistics().total_heap_size;
   port.postMessage({ type: 'done', id, reading, memoryBytes } satisfies ReaderMessage);
