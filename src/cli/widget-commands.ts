@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './command.js';
-import { publicBase } from '../widget/routes/console.js';
+import { publicOrigin } from '../platform/public-origin.js';
 import { presentWidget } from '../widget/presenters.js';
 import * as s from '../widget/schemas.js';
 import { createWidget } from '../widget/widgets/create-widget.js';
@@ -37,7 +37,7 @@ export const widgetCreate = defineCommand({
         ...settingsOf(f),
       },
     });
-    const view = presentWidget(widget, publicBase(config));
+    const view = presentWidget(widget, publicOrigin(config));
     return { id: view.id, snippet: view.snippet, identitySecret: widget.identitySecret };
   },
 });
@@ -60,7 +60,7 @@ export const widgetList = defineCommand({
   usage: 'widget list [--agent agt_…]',
   summary: 'list the help widgets (of one agent)',
   flags: z.strictObject({ agent: z.string({ message: 'must be an agent id' }).max(40).optional() }),
-  run: async ({ db, config }, f) => ({ widgets: (await listWidgets({ db: db.prisma, agentId: f.agent })).map((w) => presentWidget(w, publicBase(config))) }),
+  run: async ({ db, config }, f) => ({ widgets: (await listWidgets({ db: db.prisma, agentId: f.agent })).map((w) => presentWidget(w, publicOrigin(config))) }),
 });
 
 export const widgetUpdate = defineCommand({
@@ -77,7 +77,7 @@ export const widgetUpdate = defineCommand({
         ...settingsOf(f),
       },
     });
-    return presentWidget(widget, publicBase(config));
+    return presentWidget(widget, publicOrigin(config));
   },
 });
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { errorBody } from '../../platform/openapi.js';
+import { publicOrigin } from '../../platform/public-origin.js';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import { presentWidget } from '../presenters.js';
 import * as s from '../schemas.js';
@@ -14,22 +15,19 @@ const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const widgetParams = z.strictObject({ ...workspaceParam, widgetId: s.widgetId });
 
-/** Where the snippet loads widget.js from: PUBLIC_BASE_URL, else the address the console was reached at. */
-export function publicBase(config: Pick<Config, 'PUBLIC_BASE_URL'>, request?: { protocol: string; host: string }) {
-  if (config.PUBLIC_BASE_URL) return config.PUBLIC_BASE_URL.replace(/\/$/, '');
-  return request ? `${request.protocol}://${request.host}` : 'http://localhost:3000';
-}
-
 /** Support → Widget: a workspace's widgets (session; owners and admins change them). */
-export const widgetConsoleRoutes: FastifyPluginAsyncZod<{ config: Pick<Config, 'PUBLIC_BASE_URL'> }> = async (app, { config }) => {
+export const widgetConsoleRoutes: FastifyPluginAsyncZod<{ config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'> }> = async (app, { config }) => {
   const db = app.db.prisma;
+  // Where the snippet loads widget.js from: the origin of every link the server makes (#44 item 1),
+  // never the Host the console was reached by (a forged one would put another site in the snippet).
+  const base = () => publicOrigin(config, app.server.address());
 
   app.get(
     '/agent/workspaces/:workspaceId/widgets',
     { schema: { tags, summary: 'List the workspace\'s widgets', params: z.strictObject(workspaceParam), response: { 200: z.object({ widgets: z.array(s.widget) }), ...errors } } },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
-      return { widgets: (await listWidgets({ db, workspaceId: workspace.id })).map((w) => presentWidget(w, publicBase(config, request))) };
+      return { widgets: (await listWidgets({ db, workspaceId: workspace.id })).map((w) => presentWidget(w, base())) };
     },
   );
 
@@ -39,7 +37,7 @@ export const widgetConsoleRoutes: FastifyPluginAsyncZod<{ config: Pick<Config, '
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
       const widget = await createWidget({ db, workspaceId: workspace.id, input: request.body });
-      return reply.status(201).send({ ...presentWidget(widget, publicBase(config, request)), identitySecret: widget.identitySecret });
+      return reply.status(201).send({ ...presentWidget(widget, base()), identitySecret: widget.identitySecret });
     },
   );
 
@@ -48,7 +46,7 @@ export const widgetConsoleRoutes: FastifyPluginAsyncZod<{ config: Pick<Config, '
     { schema: { tags, summary: 'Change a widget', params: widgetParams, body: s.widgetUpdate, response: { 200: s.widget, ...errors } } },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      return presentWidget(await updateWidget({ db, workspaceId: workspace.id, widgetId: request.params.widgetId, changes: request.body }), publicBase(config, request));
+      return presentWidget(await updateWidget({ db, workspaceId: workspace.id, widgetId: request.params.widgetId, changes: request.body }), base());
     },
   );
 

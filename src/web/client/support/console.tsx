@@ -13,6 +13,7 @@ import { TicketPage, TicketsPage } from './tickets';
 import { TryPage } from './try';
 import type { Workspace } from './types';
 import { EndpointPage, WebhooksPage } from './webhooks';
+import { WidgetPage } from './widget';
 
 const SECTIONS = [
   ['start', 'Get started'],
@@ -21,6 +22,7 @@ const SECTIONS = [
   ['conversations', 'Conversations'],
   ['metrics', 'Metrics & gaps'],
   ['tickets', 'Tickets'],
+  ['widget', 'Widget'],
   ['agents', 'Agents'],
   ['access', 'Keys & token'],
   ['webhooks', 'Webhooks'],
@@ -66,6 +68,7 @@ function WorkspaceConsole({ workspace, workspaces, section: given, sub }: { work
   else if (section === 'conversations') content = sub ? <ConversationPage {...props} conversationId={sub} /> : <ConversationsPage {...props} />;
   else if (section === 'metrics') content = <MetricsPage {...props} />;
   else if (section === 'tickets') content = sub ? <TicketPage {...props} ticketId={sub} /> : <TicketsPage {...props} />;
+  else if (section === 'widget') content = <WidgetPage {...props} />;
   else if (section === 'agents') content = <AgentsPage {...props} />;
   else if (section === 'access') content = <AccessPage {...props} />;
   else if (section === 'webhooks') content = sub ? <EndpointPage {...props} endpointId={Number(sub)} /> : <WebhooksPage {...props} />;

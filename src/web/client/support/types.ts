@@ -8,6 +8,7 @@ import type { confidence, source, tryAnswerResponse } from '../../../answers/sch
 import type { agent, answerKey, article, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
 import type { ticket } from '../../../tickets/schemas.js';
 import type { WEBHOOK_EVENT_TYPES } from '../../../webhooks/event-types.js';
+import type { createdWidget, widget } from '../../../widget/schemas.js';
 import type { attempt, delivery, endpoint } from '../../../webhooks/schemas.js';
 import type { workspace, workspaceRole } from '../../../workspaces/schemas.js';
 
@@ -44,6 +45,9 @@ export type AnswerKey = z.output<typeof answerKey>;
 export type FeedbackResult = z.output<typeof feedbackResult>;
 export type Learning = z.output<typeof learning>;
 export type Ticket = z.output<typeof ticket>;
+export type Widget = z.output<typeof widget>;
+/** A new widget, with its identity secret (shown once). */
+export type CreatedWidget = z.output<typeof createdWidget>;
 export type Endpoint = z.output<typeof endpoint>;
 export type Attempt = z.output<typeof attempt>;
 export type Delivery = z.output<typeof delivery>;

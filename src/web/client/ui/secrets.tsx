@@ -38,32 +38,41 @@ export function SecretBoxes({ secrets, dismiss }: { secrets: OneTimeSecret[]; di
 }
 
 function SecretBox({ secret, onDone }: { secret: OneTimeSecret; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   return (
     <div class="token-box" role="region" aria-label={secret.label}>
       <p>
         <strong>{secret.label}: copy it now, you will not see it again.</strong> {secret.hint}
       </p>
+      <CopyRow value={secret.value} testId="new-secret" />
+      <button type="button" onClick={onDone}>
+        I have stored it
+      </button>
+    </div>
+  );
+}
+
+/** A value to copy (a secret, a snippet) with its Copy button, and what copying did, announced. */
+export function CopyRow({ value, testId, label = 'Copy' }: { value: string; testId?: string; label?: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  return (
+    <>
       <div class="token-row">
-        <code class="token" data-testid="new-secret">
-          {secret.value}
+        <code class="token" data-testid={testId}>
+          {value}
         </code>
         <button
           type="button"
           onClick={() =>
-            navigator.clipboard.writeText(secret.value).then(
+            navigator.clipboard.writeText(value).then(
               () => setCopied('yes'),
               () => setCopied('failed'),
             )
           }
         >
-          Copy
+          {label}
         </button>
       </div>
       <p role="status">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select it and copy it by hand.' : ''}</p>
-      <button type="button" onClick={onDone}>
-        I have stored it
-      </button>
-    </div>
+    </>
   );
 }

@@ -7,15 +7,15 @@ export const STYLES = `
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 button{cursor:pointer;border-radius:6px;border:1px solid #5c5c5c;background:#fff;padding:6px 12px}
 button:focus-visible,textarea:focus-visible,input:focus-visible,a:focus-visible,label:focus-within{outline:3px solid #1a1a1a;outline-offset:2px}
-.launcher{position:fixed;bottom:20px;z-index:2147483646;width:56px;height:56px;border-radius:50%;border:0;background:var(--tbw-color,#1f5fbf);color:#fff;font-size:26px;font-weight:700;box-shadow:0 4px 14px rgba(0,0,0,.3)}
+.launcher{position:fixed;bottom:20px;z-index:2147483646;width:56px;height:56px;border-radius:50%;border:0;background:var(--tbw-color,#1f5fbf);color:var(--tbw-on,#fff);font-size:26px;font-weight:700;box-shadow:0 4px 14px rgba(0,0,0,.3)}
 .left{left:20px}.right{right:20px}
 .panel{position:fixed;bottom:88px;z-index:2147483647;width:370px;max-width:calc(100vw - 40px);height:560px;max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:#fff;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.3);overflow:hidden}
 header{display:flex;align-items:center;justify-content:space-between;padding:10px 14px;background:var(--tbw-color,#1f5fbf)}
-header h2{margin:0;font-size:17px;font-weight:600;color:#fff}
-header .close{border:0;background:transparent;color:#fff;font-size:24px;padding:0 6px}
+header h2{margin:0;font-size:17px;font-weight:600;color:var(--tbw-on,#fff)}
+header .close{border:0;background:transparent;color:var(--tbw-on,#fff);font-size:24px;padding:0 6px}
 .composer{order:3;display:flex;flex-wrap:wrap;gap:6px;align-items:flex-end;padding:10px;border-top:1px solid #ddd}
 textarea{flex:1 1 200px;resize:none;border:1px solid #767676;border-radius:6px;padding:8px}
-.send{background:var(--tbw-color,#1f5fbf);color:#fff;border:0}
+.send{background:var(--tbw-color,#1f5fbf);color:var(--tbw-on,#fff);border:0}
 input[type=file]{position:absolute;width:1px;height:1px;opacity:0}
 .attach{border:1px solid #5c5c5c;border-radius:6px;padding:6px 10px;cursor:pointer}
 .picked{font-size:13px}
@@ -35,6 +35,6 @@ code{font-family:ui-monospace,monospace;background:#e4e4e4;padding:0 3px;border-
 .human{order:2;margin:4px 12px}
 .handoff{order:2;display:flex;flex-direction:column;gap:4px;padding:8px 12px;border-top:1px solid #ddd}
 .handoff input{border:1px solid #767676;border-radius:6px;padding:6px}
-.handoff button{align-self:flex-start;margin-top:4px;background:var(--tbw-color,#1f5fbf);color:#fff;border:0}
+.handoff button{align-self:flex-start;margin-top:4px;background:var(--tbw-color,#1f5fbf);color:var(--tbw-on,#fff);border:0}
 @media (max-width:480px){.panel{inset:0;width:100vw;max-width:none;height:100%;max-height:none;border-radius:0}}
 `;

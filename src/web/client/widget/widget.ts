@@ -22,6 +22,21 @@ interface Stored { token?: string; expiresAt?: string; conversationId?: string; 
 
 const script = (document.currentScript ?? document.querySelector('script[data-widget]')) as HTMLScriptElement | null;
 
+/**
+ * White or near-black text, whichever reads better on the widget's colour (WCAG contrast): a
+ * company's pale brand colour never leaves white text on it unreadable. One of the two always
+ * reaches 4.5:1.
+ */
+function textOn(hex: string): string {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  const dark = 0.2126 * 0.0103 + 0.7152 * 0.0103 + 0.0722 * 0.0103; // #1a1a1a
+  return 1.05 / (l + 0.05) >= (l + 0.05) / (dark + 0.05) ? '#fff' : '#1a1a1a';
+}
+
 function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, children: (Node | string)[] = []): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -38,17 +53,24 @@ async function start(tag: HTMLScriptElement) {
     ? { userId: tag.dataset.userId, email: tag.dataset.email, signature: tag.dataset.signature }
     : undefined;
 
+  // The console's live preview (Support → Widget) draws unsaved settings given in data-preview:
+  // nothing is fetched, stored or sent.
+  const preview = tag.dataset.preview !== undefined;
   // A page that is not one of the widget's origins gets 403 without CORS headers: fetch fails and nothing is drawn.
   let settings: Settings;
   try {
-    const res = await fetch(api);
-    if (!res.ok) return;
-    settings = (await res.json()) as Settings;
+    if (preview) settings = JSON.parse(tag.dataset.preview!) as Settings;
+    else {
+      const res = await fetch(api);
+      if (!res.ok) return;
+      settings = (await res.json()) as Settings;
+    }
   } catch {
     return;
   }
 
   const load = (): Stored => {
+    if (preview) return {};
     try {
       return JSON.parse(localStorage.getItem(storeKey) ?? '{}') as Stored;
     } catch {
@@ -56,6 +78,7 @@ async function start(tag: HTMLScriptElement) {
     }
   };
   const save = (s: Stored) => {
+    if (preview) return;
     try {
       localStorage.setItem(storeKey, JSON.stringify(s));
     } catch {
@@ -77,6 +100,7 @@ async function start(tag: HTMLScriptElement) {
   }
 
   async function call(method: string, path: string, body?: unknown, retried = false): Promise<any> {
+    if (preview) throw new Error('This is a preview: messages are not sent.');
     const token = await visitorToken();
     const res = await fetch(`${api}${path}`, {
       method,
@@ -98,9 +122,17 @@ async function start(tag: HTMLScriptElement) {
   // ---- the DOM ----
   const host = h('div', { 'data-tb-widget': widgetId });
   const root = host.attachShadow({ mode: 'open' });
-  const style = h('style', {}, [STYLES]);
-  root.append(style);
+  // A constructed style sheet, not a <style> element: a page whose Content-Security-Policy has no
+  // 'unsafe-inline' for styles (ours, around the console's preview; many shops') blocks the latter.
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLES);
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    root.append(h('style', {}, [STYLES]));
+  }
   host.style.setProperty('--tbw-color', settings.color);
+  host.style.setProperty('--tbw-on', textOn(settings.color));
   const side = settings.launcherSide === 'left' ? 'left' : 'right';
 
   const launcher = h('button', { type: 'button', class: `launcher ${side}`, 'aria-label': 'Chat with us', 'aria-expanded': 'false', 'aria-controls': 'tbw-panel' }, ['?']);
@@ -319,6 +351,14 @@ async function start(tag: HTMLScriptElement) {
       submit.disabled = false;
     }
   });
+
+  // The preview shows the panel open, as a visitor sees it after clicking the launcher, without
+  // taking the focus from the console's form being typed in.
+  if (preview) {
+    panel.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    void restore();
+  }
 }
 
 if (script) void start(script);
