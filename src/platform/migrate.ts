@@ -1,10 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database, SqlSession } from './db.js';
+import { type MigrationFile, readMigrations } from './migration-files.js';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+// Where they were first written: importers of migrate.ts keep finding them here.
+export { MIGRATIONS_DIR, type MigrationFile, readMigrations } from './migration-files.js';
 
 /**
  * Where SQL source lives: every `sql/*.sql` file below src/, beside the TypeScript that calls it.
@@ -21,12 +23,6 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-export interface MigrationFile {
-  name: string;
-  sql: string;
-  checksum: string;
-}
-
 export interface MigrateResult {
   applied: string[];
   alreadyApplied: number;
@@ -37,21 +33,6 @@ interface MigrationRow {
   checksum: string;
   finished_at: Date | string | null;
   rolled_back_at: Date | string | null;
-}
-
-/** The migrations on disk, oldest first, in Prisma's `<timestamp>_<name>/migration.sql` layout. */
-export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const names = entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
-  return Promise.all(
-    names.map(async (name) => {
-      const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
-      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
-    }),
-  );
 }
 
 /** The SQL source files below `root` (in folders named `sql`), in path order. */
