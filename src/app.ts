@@ -20,6 +20,7 @@ import { configureIndexCache } from './answers/knowledge/index-cache.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
+import { replyLinkRoutes } from './tickets/routes/reply-links.js';
 import { ticketCommentsPlugin } from './tickets/comments/plugin.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
@@ -207,7 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
   await app.register(notificationsPlugin, { config });
-  await app.register(ticketCommentsPlugin);
+  await app.register(ticketCommentsPlugin, { config });
   // Each module's metrics, registered with the ground layer, which names none of them.
   await app.register(metricsPlugin, { config, sources: [boardMetrics, webhookMetrics, mailMetrics, answerMetrics] });
 
@@ -315,6 +316,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     await v1.register(answerRoutes, { config, generator });
     await v1.register(ticketRoutes);
+    // The page a reply mail links to (/reply/trl_…): no account, the link's token is the proof.
+    await v1.register(replyLinkRoutes);
     // The help widget's public surface, called from customers' pages (src/widget).
     await v1.register(widgetPublicRoutes, { config, generator });
   });
