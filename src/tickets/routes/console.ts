@@ -46,13 +46,17 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'List the workspace\'s tickets, newest first',
         params: z.strictObject(workspaceParam),
-        querystring: z.strictObject({ limit: limitQueryString(100, 20), cursor: z.string().max(100).optional() }),
+        querystring: z.strictObject({
+          limit: limitQueryString(100, 20),
+          cursor: z.string().max(100).optional(),
+          conversationId: z.string().max(40).optional().describe('Only the tickets of this conversation (its hand-off): the conversation page shows its reply box.'),
+        }),
         response: { 200: z.object({ tickets: z.array(s.ticket), nextCursor: z.string().nullable() }), ...errors },
       },
     },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
-      return listTickets({ db, workspaceId: workspace.id, limit: request.query.limit, cursor: request.query.cursor });
+      return listTickets({ db, workspaceId: workspace.id, limit: request.query.limit, cursor: request.query.cursor, conversationId: request.query.conversationId });
     },
   );
 
