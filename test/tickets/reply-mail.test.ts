@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { runCommand } from '../../src/cli/run-command.js';
-import { useTestApp, type TestAppHandle } from '../helper.js';
+import { LogCapture, useTestApp, type TestAppHandle } from '../helper.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie } from '../factories.js';
 import { LoopbackSmtp, linkIn } from '../smtp-server.js';
@@ -155,5 +156,24 @@ describe('an open widget acknowledges the reply', () => {
     expect(session.statusCode, session.body).toBe(200);
     expect(session.json().satisfaction).toEqual({ ratings: 1, average: 3, byScore: [{ score: 1, count: 0 }, { score: 2, count: 0 }, { score: 3, count: 1 }, { score: 4, count: 0 }, { score: 5, count: 0 }] });
     expect(session.json().conversations).toMatchObject({ total: 2, handedToPerson: 1, solvedWithPerson: 1 });
+  });
+});
+
+describe('a restart while the reply waits', () => {
+  // This app records mail but never sends it: it stands for a process stopped before the reply fell due.
+  const t = useTestApp(() => smtp.env({ REPLY_MAIL_DELAY_MS: '2000' }), { mailWorker: false });
+
+  it('the mail is a due row in the outbox, not a timer: another process started later sends it', async () => {
+    const w = await handedOff(t);
+    expect((await w.api('POST', `/v1/tickets/${w.ticketId}/comments`, { body: 'Sent before the restart' })).statusCode).toBe(201);
+    await t.app.close();
+    const next = await buildApp({ config: t.config, db: t.db, docsAtStart: false, logStream: new LogCapture() });
+    try {
+      await next.ready();
+      const mail = await smtp.waitFor(w.email);
+      expect(mail.text).toContain('> Sent before the restart');
+    } finally {
+      await next.close();
+    }
   });
 });
