@@ -5,6 +5,7 @@ import { LogCapture, useTestApp, type TestAppHandle } from '../helper.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie } from '../factories.js';
 import { LoopbackSmtp, linkIn } from '../smtp-server.js';
+import { SseClient } from '../sse-client.js';
 
 // Building the app on a fresh database has taken over 90 s on a loaded 2-core machine.
 vi.setConfig({ hookTimeout: 300_000, testTimeout: 300_000 });
@@ -31,7 +32,7 @@ async function handedOff(t: TestAppHandle) {
   const ticketId = (await widget('POST', '/handoff', visitor, { conversationId, email })).json().ticketId as number;
   const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { authorization: `Bearer ${wst}` }, ...(payload ? { payload } : {}) });
-  return { ...w, widget, visitor, conversationId, ticketId, email, api };
+  return { ...w, widgetId, widget, visitor, conversationId, ticketId, email, api };
 }
 
 describe('a team reply by mail', () => {
@@ -143,6 +144,24 @@ describe('an open widget acknowledges the reply', () => {
     expect((await w.widget('POST', `/conversations/${w.conversationId}/rating`, w.visitor, { score: 5 })).statusCode).toBe(201);
     expect((await w.widget('POST', `/conversations/${w.conversationId}/rating`, w.visitor, { score: 2 })).json().error).toBe('already_rated');
     expect((await w.widget('GET', `/conversations/${w.conversationId}`, w.visitor)).json().rated).toBe(true);
+  });
+
+  it('the widget\'s stream carries each reply (with its id, to acknowledge) and the ticket\'s new status (solved: ask for a rating)', async () => {
+    const w = await handedOff(t);
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await SseClient.open(`${base}/v1/widgets/${w.widgetId}/conversations/${w.conversationId}/events`, { origin: 'https://shop.example.com', authorization: `Bearer ${w.visitor}` });
+    try {
+      expect(stream.status).toBe(200);
+      const reply = (await w.api('POST', `/v1/tickets/${w.ticketId}/comments`, { body: 'Live reply' })).json();
+      await w.api('PATCH', `/v1/tickets/${w.ticketId}`, { status: 'solved' });
+      await w.api('PATCH', `/v1/tickets/${w.ticketId}`, { priority: 'high' });
+      await expect.poll(() => stream.events.map((e) => e.event)).toEqual(['reply', 'status']);
+      expect(stream.events[0]!.id).toBe(String(reply.id));
+      expect(JSON.parse(stream.events[0]!.data)).toMatchObject({ from: 'team', body: 'Live reply' });
+      expect(JSON.parse(stream.events[1]!.data)).toEqual({ status: 'solved' });
+    } finally {
+      stream.close();
+    }
   });
 
   it('the console\'s metrics count ratings, and conversations resolved by the agent alone versus with a person', async () => {
