@@ -20,6 +20,11 @@ export class TicketCommentHub {
     return listeners;
   }
 
+  /** How many of this process's widgets have the ticket's conversation open now. */
+  watchers(ticketId: number): number {
+    return this.emitter.listenerCount(`t:${ticketId}`);
+  }
+
   /** Tells the open widgets of the ticket that its status changed (a solved ticket asks "How did we do?"). */
   publishStatus(ticketId: number, status: string): void {
     this.emitter.emit(`s:${ticketId}`, status);
