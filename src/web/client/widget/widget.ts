@@ -17,7 +17,7 @@ interface Settings {
   verificationRequired: boolean;
 }
 interface Source { title: string; url: string | null }
-interface Entry { id?: number; from: 'visitor' | 'agent' | 'team'; body: string; sources: Source[]; needs_human: boolean }
+interface Entry { id?: number; from: 'visitor' | 'agent' | 'team'; body: string; sources: Source[]; needs_human: boolean; at?: string }
 interface Stored { token?: string; expiresAt?: string; conversationId?: string; verified?: boolean; userId?: string }
 
 const script = (document.currentScript ?? document.querySelector('script[data-widget]')) as HTMLScriptElement | null;
@@ -131,6 +131,8 @@ async function start(tag: HTMLScriptElement) {
   document.body.append(host);
 
   let conversationId = memory.conversationId;
+  // Replies shown but not yet acknowledged (their mail is held back while still due).
+  const unseen = new Set<number>();
   let firstMessage = '';
   let handedOff = false;
   let loaded = false;
@@ -162,19 +164,23 @@ async function start(tag: HTMLScriptElement) {
     if (!conversationId) return;
     try {
       const c = await call('GET', `/conversations/${encodeURIComponent(conversationId)}`);
-      for (const e of c.entries as Entry[]) entry(e);
+      for (const e of c.entries as Entry[]) {
+        entry(e);
+        // A reply from the last few minutes, seen on this load: its mail may still be held back.
+        if (e.from === 'team' && e.id && Date.parse(e.at ?? '') > Date.now() - 300_000) unseen.add(e.id);
+      }
       firstMessage = c.entries[0]?.body ?? '';
       if (c.ticketId !== null) markHandedOff();
       else if (c.entries.length) human.hidden = false;
       if ((c.ticketStatus === 'solved' || c.ticketStatus === 'closed') && !c.rated) askRating();
+      acknowledge();
     } catch {
       conversationId = undefined;
       save({ ...memory, conversationId: undefined });
     }
   }
 
-  // Replies that arrived while the panel was shut: acknowledged once it is opened (their mail is held back if still due).
-  const unseen = new Set<number>();
+  // Replies that arrived while the panel was shut are acknowledged once it is opened.
   function acknowledge() {
     if (panel.hidden || !conversationId) return;
     for (const id of unseen) void call('POST', `/conversations/${encodeURIComponent(conversationId)}/replies/${id}/seen`).catch(() => undefined);
