@@ -210,3 +210,32 @@ describe('the whole loop: widget on another origin → ticket → reply → mail
     await team.close();
   });
 });
+
+describe('a reply that came while the page was away', () => {
+  it('is acknowledged when the customer comes back and the widget loads the conversation, so its mail is held back', { timeout: 600_000 }, async () => {
+    const site = await widgetSite();
+    const email = `back-${Date.now()}@customer.example`;
+    const customer = await hostPage(site.url);
+    const { page } = customer;
+    await page.getByRole('button', { name: 'Chat with us' }).click();
+    await askInWidget(page, 'Can I talk to a human about my invoice?');
+    await page.getByRole('button', { name: 'Talk to a person' }).click();
+    await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
+    await page.getByRole('textbox', { name: 'E-mail' }).press('Enter');
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 60_000 }).toContain('A person from our team will answer here and by e-mail.');
+    await page.goto('about:blank');
+
+    const ticketId = (await site.api('GET', '/v1/tickets')).json.tickets[0].id as number;
+    expect((await site.api('POST', `/v1/tickets/${ticketId}/comments`, { body: 'Your invoice is corrected.' })).status).toBe(201);
+    // The test stands in for a customer back within the window, whatever this machine's load: the mail is made due later.
+    await web.db.prisma.mailMessage.updateMany({ where: { recipient: email }, data: { nextAttemptAt: new Date(Date.now() + 600_000) } });
+    expect(await web.db.prisma.mailMessage.count({ where: { recipient: email } })).toBe(1);
+
+    await page.goto(site.url);
+    await page.getByRole('button', { name: 'Chat with us' }).click();
+    await expect.poll(() => page.getByRole('log').textContent(), { timeout: 60_000 }).toContain('Your invoice is corrected.');
+    await expect.poll(() => web.db.prisma.mailMessage.count({ where: { recipient: email } }), { timeout: 30_000 }).toBe(0);
+    await customer.context.close();
+    expect(customer.problems).toEqual([]);
+  });
+});
