@@ -127,9 +127,13 @@ export const V1_DESCRIPTION = `The answer API (\`POST /v1/answer\`, \`X-API-Key:
 (beta, \`/v1/tickets\`, \`Authorization: Bearer wst_…\`). Errors have the body
 \`{"error": "<code>", "message": "<text>"}\`.
 
+**Replies to the customer.** A public comment (\`POST /v1/tickets/{id}/comments\`) reaches the customer's open help
+widget at once (\`/v1/widgets/…\`, the widget's own surface), else their mail 10 s later (REPLY_MAIL_DELAY_MS); the mail
+links to \`/reply/trl_…\`, a page of this server backed by \`/v1/replies/{token}\` (no account: the link's token, 30 days).
+
 **Webhooks.** Ticket changes are POSTed to the workspace's endpoints as \`{"type", "timestamp", "data"}\`
 (\`ticket.created\`: data is the ticket; \`ticket.updated\`: the ticket plus \`previous\`, the old values of the
-fields that changed), signed per Standard Webhooks (\`webhook-id\`, the same on every attempt of one event;
+fields that changed; \`ticket.comment_created\`: the comment), signed per Standard Webhooks (\`webhook-id\`, the same on every attempt of one event;
 \`webhook-timestamp\`; \`webhook-signature: v1,…\`, two signatures during a secret rotation). Any non-2xx answer,
 timeout or connection error is retried on the server's schedule (by default 5s, 5m, 30m, 2h, 5h, 10h, 10h),
 honouring \`Retry-After\` on 429/503; \`410 Gone\` disables the endpoint. Answer 2xx quickly and process afterwards.`;
