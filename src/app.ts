@@ -20,6 +20,7 @@ import { configureIndexCache } from './answers/knowledge/index-cache.js';
 import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
+import { replyLinkRoutes } from './tickets/routes/reply-links.js';
 import { ticketCommentsPlugin } from './tickets/comments/plugin.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
@@ -126,9 +127,13 @@ export const V1_DESCRIPTION = `The answer API (\`POST /v1/answer\`, \`X-API-Key:
 (beta, \`/v1/tickets\`, \`Authorization: Bearer wst_…\`). Errors have the body
 \`{"error": "<code>", "message": "<text>"}\`.
 
+**Replies to the customer.** A public comment (\`POST /v1/tickets/{id}/comments\`) reaches the customer's open help
+widget at once (\`/v1/widgets/…\`, the widget's own surface), else their mail 10 s later (REPLY_MAIL_DELAY_MS); the mail
+links to \`/reply/trl_…\`, a page of this server backed by \`/v1/replies/{token}\` (no account: the link's token, 30 days).
+
 **Webhooks.** Ticket changes are POSTed to the workspace's endpoints as \`{"type", "timestamp", "data"}\`
 (\`ticket.created\`: data is the ticket; \`ticket.updated\`: the ticket plus \`previous\`, the old values of the
-fields that changed), signed per Standard Webhooks (\`webhook-id\`, the same on every attempt of one event;
+fields that changed; \`ticket.comment_created\`: the comment), signed per Standard Webhooks (\`webhook-id\`, the same on every attempt of one event;
 \`webhook-timestamp\`; \`webhook-signature: v1,…\`, two signatures during a secret rotation). Any non-2xx answer,
 timeout or connection error is retried on the server's schedule (by default 5s, 5m, 30m, 2h, 5h, 10h, 10h),
 honouring \`Retry-After\` on 429/503; \`410 Gone\` disables the endpoint. Answer 2xx quickly and process afterwards.`;
@@ -207,7 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(webhooksPlugin, { config, enabled: options.webhookDispatcher ?? true });
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
   await app.register(notificationsPlugin, { config });
-  await app.register(ticketCommentsPlugin);
+  await app.register(ticketCommentsPlugin, { config });
   // Each module's metrics, registered with the ground layer, which names none of them.
   await app.register(metricsPlugin, { config, sources: [boardMetrics, webhookMetrics, mailMetrics, answerMetrics] });
 
@@ -315,6 +320,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     await v1.register(answerRoutes, { config, generator });
     await v1.register(ticketRoutes);
+    // The page a reply mail links to (/reply/trl_…): no account, the link's token is the proof.
+    await v1.register(replyLinkRoutes);
     // The help widget's public surface, called from customers' pages (src/widget).
     await v1.register(widgetPublicRoutes, { config, generator });
   });

@@ -218,6 +218,8 @@ export const configSchema = z.object({
   MAIL_TIMEOUT_MS: int(100, 300_000).default(30_000),
   /** How often each process looks for due mail besides being woken by commits. */
   MAIL_POLL_MS: int(50, 600_000).default(5000),
+  /** A team's public reply on a ticket is mailed this long after it, unless an open widget acknowledges it first. */
+  REPLY_MAIL_DELAY_MS: int(0, 3_600_000).default(10_000),
   /** Sent mail older than this is deleted from the delivery log (pending and failed mail are kept). */
   MAIL_RETENTION: duration
     .refine((ms) => ms >= 3_600_000, { message: 'must be at least 1h: a shorter one would delete the delivery log before anyone reads it' })

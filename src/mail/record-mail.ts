@@ -11,6 +11,8 @@ export interface RecordMailOptions extends ComposedMail {
   subject: string;
   /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post on notification mail). */
   headers?: Record<string, string>;
+  /** Not before then (a team's reply waits for an open widget to acknowledge it); now by default. */
+  at?: Date;
 }
 
 /**
@@ -20,10 +22,10 @@ export interface RecordMailOptions extends ComposedMail {
  * may say so call requireMailAllowance first). The caller wakes the worker after its commit
  * (`MailOutbox.wake`).
  */
-export async function recordMail(tx: DbClient, { key, kind, to, subject, text, html, headers }: RecordMailOptions): Promise<boolean> {
+export async function recordMail(tx: DbClient, { key, kind, to, subject, text, html, headers, at }: RecordMailOptions): Promise<boolean> {
   if (!(await mailAllowance(tx, { kind, to })).allowed) return false;
   const { count } = await tx.mailMessage.createMany({
-    data: [{ key, kind, recipient: to, subject, text, html, messageId: `<${randomUUID()}@taskboard>`, ...(headers ? { headers } : {}) }],
+    data: [{ key, kind, recipient: to, subject, text, html, messageId: `<${randomUUID()}@taskboard>`, ...(headers ? { headers } : {}), ...(at ? { nextAttemptAt: at } : {}) }],
     skipDuplicates: true,
   });
   return count > 0;

@@ -10,11 +10,11 @@ function decodeCursor(cursor: string): number {
   return Number(m[1]);
 }
 
-/** A page of the workspace's tickets, newest first. */
-export async function listTickets({ db, workspaceId, limit, cursor }: { db: DbClient; workspaceId: number; limit: number; cursor?: string | undefined }) {
+/** A page of the workspace's tickets, newest first; of one conversation only when `conversationId` is given. */
+export async function listTickets({ db, workspaceId, limit, cursor, conversationId }: { db: DbClient; workspaceId: number; limit: number; cursor?: string | undefined; conversationId?: string | undefined }) {
   const before = cursor ? decodeCursor(cursor) : undefined;
   const rows = await db.ticket.findMany({
-    where: { workspaceId, ...(before ? { id: { lt: before } } : {}) },
+    where: { workspaceId, ...(before ? { id: { lt: before } } : {}), ...(conversationId ? { conversationId } : {}) },
     orderBy: { id: 'desc' },
     take: limit + 1,
   });

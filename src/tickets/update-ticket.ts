@@ -3,6 +3,7 @@ import { changeWithOutbox, type Outbox } from '../webhooks/outbox.js';
 import { getTicket } from './get-ticket.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
+import type { TicketCommentHub } from './comments/comment-hub.js';
 
 /**
  * Changes a ticket's status or priority. A real change emits `ticket.updated` in the same
@@ -15,6 +16,7 @@ export async function updateTicket({
   id,
   changes,
   outbox,
+  hub,
 }: {
   db: PrismaClient;
   workspaceId: number;
@@ -22,9 +24,12 @@ export async function updateTicket({
   changes: { status?: TicketView['status'] | undefined; priority?: TicketView['priority'] | undefined };
   /** Woken after the commit for the ticket.updated deliveries. */
   outbox?: Outbox | undefined;
+  /** Told of a new status after the commit (open widgets ask for a rating once it is solved). */
+  hub?: TicketCommentHub | undefined;
 }) {
   const { id: ticketId } = await getTicket({ db, workspaceId, id });
-  return changeWithOutbox({ db, outbox }, async (tx, record) => {
+  let changedStatus: string | null = null;
+  const updated = await changeWithOutbox({ db, outbox }, async (tx, record) => {
     // The row lock orders concurrent changes, so each event's `previous` is what it replaced.
     const [current] = await tx.$queryRaw<{ status: TicketView['status']; priority: TicketView['priority'] }[]>`
       SELECT status::text AS status, priority::text AS priority FROM "Ticket" WHERE id = ${ticketId} FOR NO KEY UPDATE`;
@@ -34,6 +39,9 @@ export async function updateTicket({
     if (Object.keys(previous).length === 0) return presentTicket(await tx.ticket.findUniqueOrThrow({ where: { id: ticketId } }));
     const ticket = presentTicket(await tx.ticket.update({ where: { id: ticketId }, data: { status: changes.status, priority: changes.priority } }));
     await record({ workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
+    if (previous.status !== undefined) changedStatus = ticket.status;
     return ticket;
   });
+  if (changedStatus !== null) hub?.publishStatus(ticketId, changedStatus);
+  return updated;
 }

@@ -5,9 +5,9 @@ import { CONTENT_SECURITY_POLICY } from '../platform/content-security-policy.js'
 import { WEB_DIST, type WebManifest } from './build.js';
 
 /** Client-side routes: each serves the same page, which routes in the browser. */
-const PAGES = ['/', '/signin', '/setup', '/boards', '/boards/*', '/settings/*', '/site-admin', '/site-admin/*', '/support', '/support/*', '/join/*', '/notifications', '/unsubscribe/*'];
+const PAGES = ['/', '/signin', '/setup', '/boards', '/boards/*', '/settings/*', '/site-admin', '/site-admin/*', '/support', '/support/*', '/join/*', '/notifications', '/unsubscribe/*', '/reply/*'];
 /** Pages whose path is a working link (/join/inv_…, /join/set_…, /unsubscribe/uns_…): the request log redacts it. */
-const SECRET_PAGES = new Set(['/join/*', '/unsubscribe/*']);
+const SECRET_PAGES = new Set(['/join/*', '/unsubscribe/*', '/reply/*']);
 const ASSET = /^app-[A-Za-z0-9_-]{12}\.(js|css)$/;
 
 function page(manifest: WebManifest) {

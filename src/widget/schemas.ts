@@ -141,6 +141,7 @@ export const widgetReply = z
 
 export const widgetEntry = z
   .object({
+    id: z.number().int().optional().describe('The ticket comment\'s id, for the team\'s replies and the visitor\'s answers after the hand-off.'),
     from: z.enum(['visitor', 'agent', 'team']).describe('Who wrote it.'),
     body: z.string().describe('Markdown for the agent and the team, plain text for the visitor.'),
     sources: z.array(widgetMessageSource),
@@ -152,6 +153,8 @@ export const widgetConversation = z
   .object({
     id: z.string(),
     ticketId: z.number().int().nullable().describe('The ticket of its hand-off, if any.'),
+    ticketStatus: z.enum(['open', 'pending', 'solved', 'closed']).nullable().describe('Its status: once solved (and not rated) the widget asks "How did we do?".'),
+    rated: z.boolean().describe('Whether the visitor rated the ticket already (once per ticket).'),
     entries: z.array(widgetEntry).describe('Oldest first.'),
     updatedAt: z.string(),
   })

@@ -20,6 +20,22 @@ export class TicketCommentHub {
     return listeners;
   }
 
+  /** How many of this process's widgets have the ticket's conversation open now. */
+  watchers(ticketId: number): number {
+    return this.emitter.listenerCount(`t:${ticketId}`);
+  }
+
+  /** Tells the open widgets of the ticket that its status changed (a solved ticket asks "How did we do?"). */
+  publishStatus(ticketId: number, status: string): void {
+    this.emitter.emit(`s:${ticketId}`, status);
+  }
+
+  /** Calls `listener` with each new status of the ticket until the returned function is called. */
+  subscribeStatus(ticketId: number, listener: (status: string) => void): () => void {
+    this.emitter.on(`s:${ticketId}`, listener);
+    return () => this.emitter.off(`s:${ticketId}`, listener);
+  }
+
   /** Calls `listener` with each public comment of the ticket until the returned function is called. */
   subscribe(ticketId: number, listener: (comment: TicketCommentView) => void): () => void {
     this.emitter.on(`t:${ticketId}`, listener);

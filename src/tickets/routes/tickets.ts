@@ -98,7 +98,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, outbox: app.webhooks });
+      return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, outbox: app.webhooks, hub: app.ticketComments });
     },
   );
 
@@ -112,7 +112,9 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Reply to the customer, or add an internal note',
         description:
           'A public comment (the default) reaches the customer\'s open widget at once, else by mail; `public: false` is an ' +
-          'internal note the customer never sees. Emits `ticket.comment_created`.',
+          'internal note the customer never sees. Emits `ticket.comment_created`. A public reply is mailed to the requester ' +
+          'REPLY_MAIL_DELAY_MS (10 s) later unless the customer\'s open widget acknowledged it; the mail quotes it and links to a ' +
+          'page of ours (`/reply/trl_…`, 30 days, no account) where the customer reads the thread, answers and rates the help.',
         params: idParam,
         body: cs.ticketCommentCreate,
         response: { 201: cs.ticketComment, ...errors, 413: v1ErrorBody, 415: v1ErrorBody },
@@ -120,7 +122,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { comment } = await createTicketComment({
-        db, workspaceId: request.ticketWorkspaceId, ticketId: request.params.id, input: request.body, author: 'team', outbox: app.webhooks, hub: app.ticketComments,
+        db, workspaceId: request.ticketWorkspaceId, ticketId: request.params.id, input: request.body, author: 'team', outbox: app.webhooks, hub: app.ticketComments, mail: app.replyMail,
       });
       return reply.status(201).send(comment);
     },

@@ -10,6 +10,7 @@ import { AppsPage } from './pages/apps';
 import { BoardPage } from './board/board-page';
 import { BoardsPage } from './pages/boards';
 import { JoinPage } from './pages/join';
+import { ReplyPage } from './pages/reply';
 import { KeysPage } from './pages/keys';
 import { SetupPage } from './pages/setup';
 import { SignInPage } from './pages/signin';
@@ -36,6 +37,7 @@ export function App() {
   }, []);
   const join = /^\/join\/([^/]+)$/.exec(path);
   const unsubscribe = /^\/unsubscribe\/([^/]+)$/.exec(path);
+  const reply = /^\/reply\/([^/]+)$/.exec(path);
 
   useEffect(() => void probe(), [probe]);
   useEffect(
@@ -48,7 +50,7 @@ export function App() {
 
   // Keep the address honest: signed-out people are on /signin (remembering where they were going).
   useEffect(() => {
-    if (join || unsubscribe) return;
+    if (join || unsubscribe || reply) return;
     if (state.kind === 'signed-out' && path !== '/signin') {
       const here = path + location.search;
       navigate(here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`, { replace: true });
@@ -71,6 +73,8 @@ export function App() {
     }
   };
 
+  // A team reply mail's link: the customer has no account here (the link is the proof).
+  if (reply) return <ReplyPage token={decodeURIComponent(reply[1]!)} />;
   if (state.kind === 'loading') return <p class="boot">Loading…</p>;
   // An invitation or set-up link: its own page, signed in or not (using it signs in as the new account).
   // A notification mail's unsubscribe link: works signed in or not (the token is the proof).

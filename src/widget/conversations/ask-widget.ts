@@ -37,7 +37,7 @@ export async function askWidget({ db, generator, widget, visitor, input, attachm
   const ticket = existing ? await db.ticket.findFirst({ where: { conversationId: existing.conversationId, workspaceId: widget.workspaceId }, orderBy: { id: 'asc' }, select: { id: true } }) : null;
   if (existing && ticket) {
     if (input.attachments?.length) throw badRequest('attachments: the team reads text replies only; describe the file or send it by mail');
-    await createTicketComment({ db, workspaceId: widget.workspaceId, ticketId: String(ticket.id), input: { body: input.message, public: true }, author: 'requester', outbox, hub });
+    await createTicketComment({ db, workspaceId: widget.workspaceId, ticketId: String(ticket.id), input: { body: input.message, public: true }, author: 'requester', outbox, hub, mail: null });
     return { conversationId: existing.conversationId, message: '', sources: [], needs_human: true, forwarded: true };
   }
   // A new conversation gets a ref of its own, so that answerMessage continues it on the next message.

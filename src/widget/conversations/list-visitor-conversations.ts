@@ -19,9 +19,9 @@ export async function getVisitorConversation({ db, visitor, conversationId }: { 
   const workspaceId = found.conversation.workspaceId;
   const [turns, ticket] = await Promise.all([
     db.conversationTurn.findMany({ where: { conversationId }, orderBy: { id: 'asc' }, take: 200, select: { question: true, reply: true, sources: true, needsHuman: true, createdAt: true } }),
-    db.ticket.findFirst({ where: { conversationId, workspaceId }, orderBy: { id: 'asc' }, select: { id: true } }),
+    db.ticket.findFirst({ where: { conversationId, workspaceId }, orderBy: { id: 'asc' }, select: { id: true, status: true, rating: { select: { score: true } } } }),
   ]);
-  type Entry = { from: 'visitor' | 'agent' | 'team'; body: string; sources: { title: string; url: string | null }[]; needs_human: boolean; at: string };
+  type Entry = { id?: number; from: 'visitor' | 'agent' | 'team'; body: string; sources: { title: string; url: string | null }[]; needs_human: boolean; at: string };
   const entries: Entry[] = [];
   for (const turn of turns) {
     const at = turn.createdAt.toISOString();
@@ -32,9 +32,9 @@ export async function getVisitorConversation({ db, visitor, conversationId }: { 
   // After the hand-off: the team's public replies and the customer's answers (never internal notes).
   const comments = ticket ? await db.ticketComment.findMany({ where: { ticketId: ticket.id, public: true }, orderBy: { id: 'asc' }, take: 500 }) : [];
   for (const c of comments) {
-    entries.push({ from: c.author === 'team' ? 'team' : 'visitor', body: c.body, sources: [], needs_human: false, at: c.createdAt.toISOString() });
+    entries.push({ id: c.id, from: c.author === 'team' ? 'team' : 'visitor', body: c.body, sources: [], needs_human: false, at: c.createdAt.toISOString() });
   }
   entries.sort((a, b) => a.at.localeCompare(b.at));
   const updatedAt = entries.at(-1)?.at ?? found.createdAt.toISOString();
-  return { id: conversationId, ticketId: ticket?.id ?? null, entries, updatedAt };
+  return { id: conversationId, ticketId: ticket?.id ?? null, ticketStatus: ticket?.status ?? null, rated: Boolean(ticket?.rating), entries, updatedAt };
 }

@@ -11,6 +11,8 @@ import { v1ErrorBody } from '../../platform/openapi.js';
 import { askWidget } from '../conversations/ask-widget.js';
 import { handOff } from '../conversations/hand-off.js';
 import { getVisitorConversation, listVisitorConversations } from '../conversations/list-visitor-conversations.js';
+import { acknowledgeVisitorReply, rateVisitorTicket } from '../conversations/visitor-ticket.js';
+import * as rs from '../../tickets/replies/schemas.js';
 import { visitorTokenOf, widgetOriginGate } from '../gate.js';
 import { presentPublicWidget } from '../presenters.js';
 import * as s from '../schemas.js';
@@ -150,6 +152,50 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
     },
   );
 
+  const conversationParams = z.strictObject({ ...idParam, conversationId: z.string().max(40) });
+
+  app.post(
+    '/v1/widgets/:id/conversations/:conversationId/replies/:commentId/seen',
+    {
+      schema: {
+        operationId: 'acknowledgeReply',
+        tags,
+        security,
+        summary: 'The open widget showed the team\'s reply: its mail is held back',
+        description:
+          'A team\'s public reply is mailed to the customer REPLY_MAIL_DELAY_MS (10 s) after it was written, unless the widget ' +
+          'acknowledges it first (the widget does on each `event: reply` of the stream). `mailHeldBack` is false when the mail was ' +
+          'already on its way (or none was due: a server without mail).',
+        params: conversationParams.extend({ commentId: z.coerce.number().int().min(1).max(2_147_483_647).describe('The reply\'s id (the event\'s `id`).') }),
+        response: { 200: z.object({ mailHeldBack: z.boolean() }), ...errors },
+      },
+    },
+    async (request) => {
+      const visitor = await resolveVisitor({ db, widgetId: request.widget.id, token: visitorTokenOf(request) });
+      return acknowledgeVisitorReply({ db, visitor, conversationId: request.params.conversationId, commentId: request.params.commentId });
+    },
+  );
+
+  app.post(
+    '/v1/widgets/:id/conversations/:conversationId/rating',
+    {
+      onRequest: [perVisitor],
+      schema: {
+        operationId: 'rateConversation',
+        tags,
+        security,
+        summary: '"How did we do?": rate the conversation\'s solved ticket (1-5 and a comment), once',
+        params: conversationParams,
+        body: rs.ratingCreate,
+        response: { 201: rs.rating, ...errors, 409: v1ErrorBody.describe('not_solved, or already_rated.') },
+      },
+    },
+    async (request, reply) => {
+      const visitor = await resolveVisitor({ db, widgetId: request.widget.id, token: visitorTokenOf(request) });
+      return reply.status(201).send(await rateVisitorTicket({ db, visitor, conversationId: request.params.conversationId, input: request.body }));
+    },
+  );
+
   // Open event streams, ended as the server starts closing (else its close would wait for them).
   const streams = new Set<() => void>();
   const endAll = async () => {
@@ -166,7 +212,10 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
         tags,
         security,
         summary: 'The team\'s public replies in the conversation, live (server-sent events)',
-        description: 'Each reply as `event: reply` with the entry as data, within a second of its commit on this server. Read it with fetch (it takes the visitor token in Authorization); `: ping` every 20 s.',
+        description:
+          'Each reply as `event: reply` with the entry as data (acknowledge it: POST …/replies/{id}/seen holds its mail back), and each ' +
+          'change of the ticket\'s status as `event: status` (`{"status"}`; solved: ask for a rating), within a second of its commit on ' +
+          'this server. Read it with fetch (it takes the visitor token in Authorization); `: ping` every 20 s.',
         params: z.strictObject({ ...idParam, conversationId: z.string().max(40) }),
         response: { 200: z.string().describe('text/event-stream'), ...errors },
       },
@@ -193,10 +242,14 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
             const entry = { id: comment.id, from: 'team', body: comment.body, sources: [], needs_human: false, at: comment.createdAt };
             res.write(`id: ${comment.id}\nevent: reply\ndata: ${JSON.stringify(entry)}\n\n`);
           });
+      const unsubscribeStatus = ticketId === null
+        ? () => undefined
+        : app.ticketComments.subscribeStatus(ticketId, (status) => res.write(`event: status\ndata: ${JSON.stringify({ status })}\n\n`));
       const ping = setInterval(() => res.write(': ping\n\n'), 20_000);
       const end = () => {
         clearInterval(ping);
         unsubscribe();
+        unsubscribeStatus();
         streams.delete(end);
         res.end();
       };

@@ -3,7 +3,8 @@ import { get } from '../api';
 import { link } from '../router';
 import { MessagesSquare } from 'lucide';
 import { Alert, EmptyState, formatDate, Pager, Table, useLoad } from '../ui';
-import type { Agent, Conversation, ConversationSummary, Learning, SectionProps } from './types';
+import type { Agent, Conversation, ConversationSummary, Learning, SectionProps, Ticket } from './types';
+import { TicketReplies } from './ticket-replies';
 import { AnswerView } from './try';
 import { learningText, TurnVerdict } from './verdict';
 
@@ -157,7 +158,30 @@ export function ConversationPage({ workspace, base, conversationId }: SectionPro
         </a>
       </p>
       <ConversationThread workspaceId={workspace.id} base={base} conversationId={conversationId} headingId="one-conv" />
+      <LinkedTicket workspaceId={workspace.id} base={base} conversationId={conversationId} />
     </section>
+  );
+}
+
+/** A conversation handed to a person: its ticket, with the thread and the reply box. */
+function LinkedTicket({ workspaceId, base, conversationId }: { workspaceId: number; base: string; conversationId: string }) {
+  const tickets = useLoad(
+    () => get<{ tickets: Ticket[] }>(`/agent/workspaces/${workspaceId}/tickets?limit=1&conversationId=${encodeURIComponent(conversationId)}`),
+    [workspaceId, conversationId],
+  );
+  const t = tickets.data?.tickets[0];
+  if (!t) return <Alert error={tickets.error} />;
+  return (
+    <>
+      <h3>
+        Handed to a person:{' '}
+        <a href={`${base}/tickets/${t.id}`} onClick={link(`${base}/tickets/${t.id}`)}>
+          ticket #{t.id}
+        </a>{' '}
+        <span class={`badge status-${t.status}`}>{t.status}</span>
+      </h3>
+      <TicketReplies workspaceId={workspaceId} ticketId={t.id} requester={t.requester.email} />
+    </>
   );
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
 import { Alert, formatDate, useLoad } from '../ui';
-import type { Gaps, Metrics, SectionProps } from './types';
+import type { Gaps, Metrics, SectionProps, SupportMetrics } from './types';
 
 const DAY = 86_400_000;
 
@@ -21,7 +21,12 @@ export function MetricsPage({ workspace, base, canManage }: SectionProps) {
     const { from, to } = range();
     return get<Gaps>(`/agent/workspaces/${workspace.id}/knowledge-gaps?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&limit=20`);
   }, [workspace.id, days]);
+  const support = useLoad(() => {
+    const { from, to } = range();
+    return get<SupportMetrics>(`/agent/workspaces/${workspace.id}/support-metrics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+  }, [workspace.id, days]);
   const m = metrics.data ? withEveryDay(metrics.data, days) : null;
+  const s = support.data;
   const pct = (x: number) => `${Math.round(x * 100)}%`;
 
   return (
@@ -93,6 +98,33 @@ export function MetricsPage({ workspace, base, canManage }: SectionProps) {
             </figure>
           </div>
         </>
+      )}
+      <h2 id="resolution-heading">Resolution and satisfaction</h2>
+      <Alert error={support.error} />
+      {s && (
+        <dl class="stats" aria-labelledby="resolution-heading" data-testid="support-metrics">
+          <div>
+            <dt>Conversations</dt>
+            <dd>{s.conversations.total}</dd>
+          </div>
+          <div>
+            <dt>Resolved by the agent alone</dt>
+            <dd>{s.conversations.resolvedByAgent}</dd>
+          </div>
+          <div>
+            <dt>Handed to a person</dt>
+            <dd>
+              {s.conversations.handedToPerson} <span class="hint">({s.conversations.solvedWithPerson} solved)</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Satisfaction</dt>
+            <dd>
+              {s.satisfaction.average === null ? '—' : `${s.satisfaction.average.toFixed(1)} / 5`}{' '}
+              <span class="hint">({s.satisfaction.ratings === 1 ? '1 rating' : `${s.satisfaction.ratings} ratings`})</span>
+            </dd>
+          </div>
+        </dl>
       )}
       <h2>Knowledge gaps</h2>
       <p class="lead">Questions the knowledge did not answer, grouped by similarity, biggest first.</p>

@@ -4,6 +4,7 @@ import { link } from '../router';
 import { Ticket as TicketIcon } from 'lucide';
 import { Alert, EmptyState, formatDate, Pager, Table, useAction, useLoad } from '../ui';
 import { ConversationThread } from './conversations';
+import { TicketReplies } from './ticket-replies';
 import type { SectionProps, Ticket } from './types';
 
 export function TicketsPage({ workspace, base }: SectionProps) {
@@ -18,7 +19,8 @@ export function TicketsPage({ workspace, base }: SectionProps) {
         Tickets <span class="badge">beta</span>
       </h2>
       <p class="lead">
-        Tickets are created by your ticketing system through <code>POST /v1/tickets</code> with the workspace token.
+        A ticket opens when a customer hands the widget's conversation to a person, or when your ticketing system sends one through <code>POST /v1/tickets</code>.
+        Answer it here: the customer sees the reply in their open widget, or by mail.
       </p>
       <Alert error={list.error} />
       <Table
@@ -91,6 +93,7 @@ export function TicketPage({ workspace, base, canManage, ticketId }: SectionProp
               ) : (
                 <p class="hint">No linked conversation.</p>
               )}
+              <TicketReplies workspaceId={workspace.id} ticketId={t.id} requester={t.requester.email} />
             </div>
             <aside class="panel ticket-props" aria-label="Ticket properties">
               <dl class="facts">

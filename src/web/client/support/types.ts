@@ -7,6 +7,8 @@ import type { z } from 'zod';
 import type { confidence, source, tryAnswerResponse } from '../../../answers/schemas.js';
 import type { agent, answerKey, article, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
 import type { ticket } from '../../../tickets/schemas.js';
+import type { ticketComment } from '../../../tickets/comments/schemas.js';
+import type { supportMetrics } from '../../../tickets/replies/schemas.js';
 import type { WEBHOOK_EVENT_TYPES } from '../../../webhooks/event-types.js';
 import type { createdWidget, widget } from '../../../widget/schemas.js';
 import type { attempt, delivery, endpoint } from '../../../webhooks/schemas.js';
@@ -48,6 +50,9 @@ export type Ticket = z.output<typeof ticket>;
 export type Widget = z.output<typeof widget>;
 /** A new widget, with its identity secret (shown once). */
 export type CreatedWidget = z.output<typeof createdWidget>;
+export type TicketComment = z.output<typeof ticketComment>;
+/** GET …/support-metrics: resolved alone versus with a person, and satisfaction. */
+export type SupportMetrics = z.output<typeof supportMetrics>;
 export type Endpoint = z.output<typeof endpoint>;
 export type Attempt = z.output<typeof attempt>;
 export type Delivery = z.output<typeof delivery>;

@@ -36,5 +36,8 @@ code{font-family:ui-monospace,monospace;background:#e4e4e4;padding:0 3px;border-
 .handoff{order:2;display:flex;flex-direction:column;gap:4px;padding:8px 12px;border-top:1px solid #ddd}
 .handoff input{border:1px solid #767676;border-radius:6px;padding:6px}
 .handoff button{align-self:flex-start;margin-top:4px;background:var(--tbw-color,#1f5fbf);color:var(--tbw-on,#fff);border:0}
+.rating fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:8px}
+.rating legend{font-weight:600;padding:0;margin-bottom:4px}
+.score{display:inline-flex;align-items:center;gap:3px}
 @media (max-width:480px){.panel{inset:0;width:100vw;max-width:none;height:100%;max-height:none;border-radius:0}}
 `;

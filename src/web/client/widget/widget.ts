@@ -17,7 +17,7 @@ interface Settings {
   verificationRequired: boolean;
 }
 interface Source { title: string; url: string | null }
-interface Entry { from: 'visitor' | 'agent' | 'team'; body: string; sources: Source[]; needs_human: boolean }
+interface Entry { id?: number; from: 'visitor' | 'agent' | 'team'; body: string; sources: Source[]; needs_human: boolean; at?: string }
 interface Stored { token?: string; expiresAt?: string; conversationId?: string; verified?: boolean; userId?: string }
 
 const script = (document.currentScript ?? document.querySelector('script[data-widget]')) as HTMLScriptElement | null;
@@ -149,6 +149,7 @@ async function start(tag: HTMLScriptElement) {
   const composer = h('form', { class: 'composer' }, [boxLabel, box, ...(settings.attachmentsAllowed ? [fileLabel, file, picked] : []), send]);
   const human = h('button', { type: 'button', class: 'human', hidden: '' }, ['Talk to a person']);
   const handoff = h('form', { class: 'handoff', hidden: '' });
+  const rating = h('form', { class: 'handoff rating', hidden: '' });
   const panel = h('section', { id: 'tbw-panel', class: `panel ${side}`, role: 'dialog', 'aria-labelledby': 'tbw-title', hidden: '' }, [
     h('header', {}, [title, close]),
     composer,
@@ -156,11 +157,14 @@ async function start(tag: HTMLScriptElement) {
     status,
     human,
     handoff,
+    rating,
   ]);
   root.append(launcher, panel);
   document.body.append(host);
 
   let conversationId = memory.conversationId;
+  // Replies shown but not yet acknowledged (their mail is held back while still due).
+  const unseen = new Set<number>();
   let firstMessage = '';
   let handedOff = false;
   let loaded = false;
@@ -192,14 +196,27 @@ async function start(tag: HTMLScriptElement) {
     if (!conversationId) return;
     try {
       const c = await call('GET', `/conversations/${encodeURIComponent(conversationId)}`);
-      for (const e of c.entries as Entry[]) entry(e);
+      for (const e of c.entries as Entry[]) {
+        entry(e);
+        // A reply from the last few minutes, seen on this load: its mail may still be held back.
+        if (e.from === 'team' && e.id && Date.parse(e.at ?? '') > Date.now() - 300_000) unseen.add(e.id);
+      }
       firstMessage = c.entries[0]?.body ?? '';
       if (c.ticketId !== null) markHandedOff();
       else if (c.entries.length) human.hidden = false;
+      if ((c.ticketStatus === 'solved' || c.ticketStatus === 'closed') && !c.rated) askRating();
+      acknowledge();
     } catch {
       conversationId = undefined;
       save({ ...memory, conversationId: undefined });
     }
+  }
+
+  // Replies that arrived while the panel was shut are acknowledged once it is opened.
+  function acknowledge() {
+    if (panel.hidden || !conversationId) return;
+    for (const id of unseen) void call('POST', `/conversations/${encodeURIComponent(conversationId)}/replies/${id}/seen`).catch(() => undefined);
+    unseen.clear();
   }
 
   function open() {
@@ -207,6 +224,7 @@ async function start(tag: HTMLScriptElement) {
     launcher.setAttribute('aria-expanded', 'true');
     box.focus();
     void restore();
+    acknowledge();
   }
   function shut() {
     panel.hidden = true;
@@ -300,11 +318,20 @@ async function start(tag: HTMLScriptElement) {
             const block = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
             const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-            if (!/^event: reply$/m.test(block) || !data) continue;
+            if (!data) continue;
+            if (/^event: status$/m.test(block)) {
+              const { status: now } = JSON.parse(data) as { status: string };
+              if (now === 'solved' || now === 'closed') askRating();
+              continue;
+            }
+            if (!/^event: reply$/m.test(block)) continue;
             const reply = JSON.parse(data) as Entry & { id: number };
             if (seen.has(reply.id)) continue;
             seen.add(reply.id);
             entry(reply);
+            // Shown: the team's mail of this reply is not needed (the server holds it back if it is still due).
+            unseen.add(reply.id);
+            acknowledge();
           }
         }
       } catch {
@@ -313,6 +340,41 @@ async function start(tag: HTMLScriptElement) {
       await new Promise((resolve) => setTimeout(resolve, 3000));
     }
   }
+
+  // "How did we do?" once the ticket is solved: 1-5 and an optional comment, once per ticket.
+  let rated = false;
+  function askRating() {
+    if (rated || !rating.hidden) return;
+    const choices = [1, 2, 3, 4, 5].map((n) => {
+      const input = h('input', { type: 'radio', name: 'tbw-score', value: String(n), id: `tbw-score-${n}` });
+      return h('label', { for: `tbw-score-${n}`, class: 'score' }, [input, String(n)]);
+    });
+    rating.replaceChildren(
+      h('fieldset', {}, [h('legend', {}, ['How did we do? (1 poor, 5 great)']), ...choices]),
+      h('label', { for: 'tbw-rating-comment' }, ['Comment (optional)']),
+      h('textarea', { id: 'tbw-rating-comment', rows: '2', maxlength: '2000' }),
+      h('button', { type: 'submit' }, ['Send rating']),
+    );
+    rating.hidden = false;
+  }
+  rating.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const picked = rating.querySelector<HTMLInputElement>('input[name="tbw-score"]:checked');
+    const submit = rating.querySelector('button');
+    if (!picked || !submit || submit.disabled || !conversationId) return;
+    submit.disabled = true;
+    const comment = rating.querySelector<HTMLTextAreaElement>('#tbw-rating-comment')?.value.trim();
+    try {
+      await call('POST', `/conversations/${encodeURIComponent(conversationId)}/rating`, { score: Number(picked.value), ...(comment ? { comment } : {}) });
+      rated = true;
+      rating.hidden = true;
+      rating.replaceChildren();
+      status.textContent = 'Thank you for your rating.';
+    } catch (error) {
+      status.textContent = (error as Error).message;
+      submit.disabled = false;
+    }
+  });
 
   human.addEventListener('click', () => {
     if (!conversationId) {
