@@ -1,0 +1,208 @@
+/**
+ * `npm run route-map`: writes docs/route-map.md, route → rule → SQL in one lookup (#48): for every
+ * route, its operationId, the file and line it is declared at, the domain functions its handler
+ * calls, and for the board writes, the rules those call (two levels down, within the module) and
+ * the SQL functions they run with the file that defines each. Read from the source text (imports and
+ * calls), so it is what the code says, not what a comment says. test/docs/route-map.test.ts fails
+ * when the file differs from what this writes.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = path.join(ROOT, 'src');
+export const ROUTE_MAP_FILE = path.join(ROOT, 'docs', 'route-map.md');
+
+const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
+const sourceCache = new Map<string, string>();
+const read = (file: string) => {
+  let text = sourceCache.get(file);
+  if (text === undefined) sourceCache.set(file, (text = readFileSync(file, 'utf8')));
+  return text;
+};
+
+/** Local name → the file it is imported from (relative imports of this repository only). */
+function importsOf(file: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of read(file).matchAll(/import\s+(?!type\s)\{([^}]*)\}\s+from\s+'(\.[^']+)'/g)) {
+    const target = path.resolve(path.dirname(file), m[2]!.replace(/\.js$/, '.ts'));
+    for (const part of m[1]!.split(',')) {
+      const spec = part.trim();
+      if (!spec || spec.startsWith('type ')) continue;
+      const local = spec.split(/\s+as\s+/).pop()!.trim();
+      out.set(local, target);
+    }
+  }
+  return out;
+}
+
+/** The imported functions a piece of code calls: `name(`, from files outside `exclude`. */
+function calls(code: string, imports: Map<string, string>, keep: (file: string) => boolean): { name: string; file: string }[] {
+  const found = new Map<string, string>();
+  for (const [name, file] of imports) {
+    if (!keep(file)) continue;
+    if (new RegExp(`(?<![\\w.$])${name.replace(/\$/g, '\\$')}\\s*\\(`).test(code)) found.set(name, file);
+  }
+  return [...found].map(([name, file]) => ({ name, file }));
+}
+
+function walk(dir: string, test: (file: string) => boolean): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'generated' ? [] : walk(full, test);
+    return test(full) ? [full] : [];
+  });
+}
+
+/** SQL function → the source file that defines it (src/ ** /sql/*.sql). */
+function sqlFunctions(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of walk(SRC, (f) => f.endsWith('.sql'))) {
+    for (const m of read(file).matchAll(/CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(tb_\w+)/gi)) out.set(m[1]!, file);
+  }
+  return out;
+}
+
+interface Route {
+  method: string;
+  url: string;
+  operationId: string | null;
+  file: string;
+  line: number;
+  handlerCalls: { name: string; file: string }[];
+}
+
+const NOT_DOMAIN = /\/(routes|platform)\/|\/schemas\.ts$|\/presenters\.ts$|\/web-schemas\.ts$|\/config\.ts$/;
+
+function routes(): Route[] {
+  const out: Route[] = [];
+  for (const file of walk(SRC, (f) => /\/routes\/[^/]+\.ts$/.test(f)).sort()) {
+    const text = read(file);
+    const imports = importsOf(file);
+    const starts = [...text.matchAll(/\bapp\.(get|post|put|patch|delete)\(\s*'([^']+)'/g)];
+    starts.forEach((m, i) => {
+      const block = text.slice(m.index, starts[i + 1]?.index ?? text.length);
+      out.push({
+        method: m[1]!.toUpperCase(),
+        url: m[2]!,
+        operationId: /operationId:\s*'([^']+)'/.exec(block)?.[1] ?? null,
+        file,
+        line: text.slice(0, m.index).split('\n').length,
+        handlerCalls: calls(block, imports, (f) => !NOT_DOMAIN.test(f)),
+      });
+    });
+  }
+  return out;
+}
+
+/**
+ * The text of `name`'s definition in `file`: a function declaration up to its closing brace at
+ * column 0, or a const up to the end of its statement; the whole file when it is not found.
+ */
+function definitionOf(file: string, name: string): string {
+  const text = read(file);
+  const at = new RegExp(`^(?:export\\s+)?(?:async\\s+)?(?:function\\s*\\*?\\s*${name}\\b|(?:const|let)\\s+${name}\\b)`, 'm').exec(text);
+  if (!at) return text;
+  const rest = text.slice(at.index);
+  const close = /^(?:\}|\};|\);|`;)\s*$/m.exec(rest.slice(1));
+  return close ? rest.slice(0, close.index + 1 + close[0].length) : rest;
+}
+
+/** SQL function → the text of its definition (to the next CREATE or the file's end). */
+function sqlDefinition(name: string, file: string): string {
+  const text = read(file);
+  const at = new RegExp(`CREATE\\s+(?:OR\\s+REPLACE\\s+)?FUNCTION\\s+${name}\\b`, 'i').exec(text);
+  if (!at) return '';
+  const rest = text.slice(at.index + at[0].length);
+  const next = /CREATE\s+(?:OR\s+REPLACE\s+)?(?:FUNCTION|TRIGGER)/i.exec(rest);
+  return next ? rest.slice(0, next.index) : rest;
+}
+
+/**
+ * What a domain function leads to: the functions (and constants) of its module it uses, two
+ * levels down from its own text, and the SQL functions named on the way, with the ones those call.
+ */
+function rulesOf(entry: { name: string; file: string }, sql: Map<string, string>) {
+  const module = rel(entry.file).split('/')[1];
+  const inModule = (f: string) => rel(f).split('/')[1] === module && !NOT_DOMAIN.test(f);
+  const rules = new Map<string, { name: string; file: string }>();
+  const sqlUsed = new Map<string, string>();
+  const visit = (name: string, file: string, depth: number) => {
+    let text: string;
+    try {
+      text = definitionOf(file, name);
+    } catch {
+      return;
+    }
+    for (const m of text.matchAll(/\b(tb_\w+)\b/g)) if (sql.has(m[1]!)) sqlUsed.set(m[1]!, sql.get(m[1]!)!);
+    if (depth === 0) return;
+    // Names defined in the same file, and those imported from the module, that this text uses.
+    const local = new Map<string, string>();
+    for (const m of read(file).matchAll(/^(?:export\s+)?(?:async\s+)?(?:function\s+|const\s+)(\w+)/gm)) if (m[1] !== name) local.set(m[1]!, file);
+    for (const [n, f] of importsOf(file)) if (inModule(f)) local.set(n, f);
+    for (const [n, f] of local) {
+      if (!new RegExp(`(?<![\\w.$])${n}\\b`).test(text)) continue;
+      const key = `${rel(f)}#${n}`;
+      if (rules.has(key)) continue;
+      rules.set(key, { name: n, file: f });
+      visit(n, f, depth - 1);
+    }
+  };
+  visit(entry.name, entry.file, 2);
+  for (const [name, defined] of [...sqlUsed]) {
+    for (const m of sqlDefinition(name, defined).matchAll(/\b(tb_\w+)\s*\(/g)) if (m[1] !== name && sql.has(m[1]!)) sqlUsed.set(m[1]!, sql.get(m[1]!)!);
+  }
+  // Functions only: constants and types are how, not what.
+  const functions = [...rules.values()].filter((r) => new RegExp(`^(?:export\\s+)?(?:async\\s+)?function\\s*\\*?\\s*${r.name}\\b`, 'm').test(read(r.file)));
+  return { rules: functions, sql: [...sqlUsed].map(([name, f]) => ({ name, file: f })) };
+}
+
+const code = (s: string) => `\`${s}\``;
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+export function routeMap(): string {
+  const all = routes();
+  const sql = sqlFunctions();
+  const boardWrites = all.filter((r) => rel(r.file).startsWith('src/boards/') && r.method !== 'GET');
+  const lines = [
+    '# Route map',
+    '',
+    'Generated by `npm run route-map` (scripts/route-map.ts) from the source: imports and calls, not comments.',
+    '`test/docs/route-map.test.ts` fails when this file differs from what the script writes: after changing a',
+    'route or a rule, run it again.',
+    '',
+    '## Board writes: route → rule → SQL',
+    '',
+    'For each board write: the domain function its route calls, the rules that function calls inside `src/boards/`',
+    '(two levels down), and the SQL functions they run, with the file that defines each.',
+    '',
+  ];
+  for (const r of boardWrites) {
+    lines.push(`### ${r.method} /api${r.url}${r.operationId ? ` (${code(r.operationId)})` : ''}`, '');
+    lines.push(`- route: [${rel(r.file)}:${r.line}](../${rel(r.file)}#L${r.line})`);
+    for (const c of r.handlerCalls) {
+      const { rules, sql: used } = rulesOf(c, sql);
+      lines.push(`- domain: ${code(c.name)} in [${rel(c.file)}](../${rel(c.file)})`);
+      if (rules.length) lines.push(`  - rules: ${rules.map((x) => `${code(x.name)} ([${rel(x.file)}](../${rel(x.file)}))`).join(', ')}`);
+      if (used.length) lines.push(`  - SQL: ${used.map((x) => `${code(x.name)} ([${rel(x.file)}](../${rel(x.file)}))`).join(', ')}`);
+    }
+    lines.push('');
+  }
+  lines.push('## Every route', '', '| route | operationId | declared in | calls |', '| --- | --- | --- | --- |');
+  for (const r of all) {
+    const prefix = rel(r.file).startsWith('src/boards/') ? '/api' : '';
+    lines.push(
+      `| ${cell(`${r.method} ${prefix}${r.url}`)} | ${r.operationId ? code(r.operationId) : ''} | [${rel(r.file)}:${r.line}](../${rel(r.file)}#L${r.line}) | ${r.handlerCalls
+        .map((c) => `${code(c.name)} (${rel(c.file)})`)
+        .join(', ')} |`,
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  writeFileSync(ROUTE_MAP_FILE, routeMap());
+  console.log(`wrote ${rel(ROUTE_MAP_FILE)}`);
+}
