@@ -21,6 +21,8 @@ import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { ticketCommentsPlugin } from './tickets/comments/plugin.js';
+import { ticketCardsPlugin } from './tickets/cards/plugin.js';
+import { ticketCardRoutes } from './tickets/routes/cards.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
 import { boardWebhookRoutes } from './boards/webhooks/routes.js';
@@ -208,6 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
   await app.register(notificationsPlugin, { config });
   await app.register(ticketCommentsPlugin);
+  await app.register(ticketCardsPlugin);
   // Each module's metrics, registered with the ground layer, which names none of them.
   await app.register(metricsPlugin, { config, sources: [boardMetrics, webhookMetrics, mailMetrics, answerMetrics] });
 
@@ -259,6 +262,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(eventRoutes);
         await scoped.register(boardWebhookRoutes, { config });
         await scoped.register(notificationRoutes);
+        await scoped.register(ticketCardRoutes);
       },
       { prefix: '/api' },
     );

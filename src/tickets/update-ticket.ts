@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../platform/db.js';
 import { changeWithOutbox, type Outbox } from '../webhooks/outbox.js';
+import type { TicketFollowUps } from './follow-ups.js';
 import { getTicket } from './get-ticket.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
@@ -15,6 +16,7 @@ export async function updateTicket({
   id,
   changes,
   outbox,
+  cards,
 }: {
   db: PrismaClient;
   workspaceId: number;
@@ -22,9 +24,12 @@ export async function updateTicket({
   changes: { status?: TicketView['status'] | undefined; priority?: TicketView['priority'] | undefined };
   /** Woken after the commit for the ticket.updated deliveries. */
   outbox?: Outbox | undefined;
+  /** After a committed change: the ticket's card follows its status. */
+  cards: TicketFollowUps;
 }) {
   const { id: ticketId } = await getTicket({ db, workspaceId, id });
-  return changeWithOutbox({ db, outbox }, async (tx, record) => {
+  let changed = false;
+  const result = await changeWithOutbox({ db, outbox }, async (tx, record) => {
     // The row lock orders concurrent changes, so each event's `previous` is what it replaced.
     const [current] = await tx.$queryRaw<{ status: TicketView['status']; priority: TicketView['priority'] }[]>`
       SELECT status::text AS status, priority::text AS priority FROM "Ticket" WHERE id = ${ticketId} FOR NO KEY UPDATE`;
@@ -34,6 +39,9 @@ export async function updateTicket({
     if (Object.keys(previous).length === 0) return presentTicket(await tx.ticket.findUniqueOrThrow({ where: { id: ticketId } }));
     const ticket = presentTicket(await tx.ticket.update({ where: { id: ticketId }, data: { status: changes.status, priority: changes.priority } }));
     await record({ workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
+    changed = previous.status !== undefined;
     return ticket;
   });
+  if (changed) await cards.ticketChanged(result);
+  return result;
 }

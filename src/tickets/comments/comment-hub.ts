@@ -17,7 +17,14 @@ export class TicketCommentHub {
   publish(comment: TicketCommentView): number {
     const listeners = this.emitter.listenerCount(`t:${comment.ticketId}`);
     this.emitter.emit(`t:${comment.ticketId}`, comment);
+    this.emitter.emit('all', comment);
     return listeners;
+  }
+
+  /** Calls `listener` with every public comment this process commits (tickets as cards: the customer's answers on the card). */
+  subscribeAll(listener: (comment: TicketCommentView) => void): () => void {
+    this.emitter.on('all', listener);
+    return () => this.emitter.off('all', listener);
   }
 
   /** Calls `listener` with each public comment of the ticket until the returned function is called. */

@@ -8,6 +8,8 @@ import { regenerateWorkspaceToken } from '../regenerate-workspace-token.js';
 import { limitQueryString } from '../../platform/schemas.js';
 import * as s from '../schemas.js';
 import { updateTicket } from '../update-ticket.js';
+import * as cs from '../cards/schemas.js';
+import { presentTicketsBoard, setTicketsBoard } from '../cards/set-tickets-board.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -79,9 +81,43 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const ticket = await updateTicket({ db, workspaceId: workspace.id, id: request.params.ticketId, changes: request.body });
-      app.webhooks.wake();
-      return ticket;
+      return updateTicket({ db, workspaceId: workspace.id, id: request.params.ticketId, changes: request.body, outbox: app.webhooks, cards: app.ticketCards });
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/tickets-board',
+    {
+      schema: { tags, summary: 'Where the workspace\'s tickets go as cards', params: z.strictObject(workspaceParam), response: { 200: cs.ticketsBoard, ...errors } },
+    },
+    async (request) => presentTicketsBoard(await consoleWorkspace(request, 'read')),
+  );
+
+  app.put(
+    '/agent/workspaces/:workspaceId/tickets-board',
+    {
+      schema: {
+        tags,
+        summary: 'Send the workspace\'s tickets to a board as cards (owners and admins; a board you and the team can write)',
+        params: z.strictObject(workspaceParam),
+        body: cs.ticketsBoardSet,
+        response: { 200: cs.ticketsBoard, ...errors, 422: errorBody },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'manage');
+      return setTicketsBoard({ db, workspaceId: workspace.id, actor: request.actor, target: request.body });
+    },
+  );
+
+  app.delete(
+    '/agent/workspaces/:workspaceId/tickets-board',
+    {
+      schema: { tags, summary: 'Stop sending new tickets to a board (their cards stay)', params: z.strictObject(workspaceParam), response: { 200: cs.ticketsBoard, ...errors } },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'manage');
+      return setTicketsBoard({ db, workspaceId: workspace.id, actor: request.actor, target: null });
     },
   );
 };

@@ -1,0 +1,29 @@
+import fp from 'fastify-plugin';
+import { TicketCards } from './ticket-cards.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Tickets as cards: what follows a ticket's change on its card, and a card's on its ticket. */
+    ticketCards: TicketCards;
+  }
+}
+
+/**
+ * The process's TicketCards, and the two ways a board or a reply reaches it after its commit:
+ * committed card moves (the boards' EventBus.onCommitted, the hook for follow-ups of board
+ * changes) and committed public ticket comments (the ticket-comment hub). Both hooks run once,
+ * in the process that made the change.
+ */
+export const ticketCardsPlugin = fp(
+  async (app) => {
+    const cards = new TicketCards({ db: app.db.prisma, events: app.events, outbox: app.webhooks, log: app.log });
+    app.decorate('ticketCards', cards);
+    const stopMoves = app.events.onCommitted((activity) => void cards.cardMoved(activity).catch((err: unknown) => app.log.warn({ err }, 'tickets as cards: a card move failed to reach its ticket')));
+    const stopComments = app.ticketComments.subscribeAll((comment) => void cards.commentPublished(comment));
+    app.addHook('onClose', async () => {
+      stopMoves();
+      stopComments();
+    });
+  },
+  { name: 'ticket-cards', dependencies: ['db', 'event-bus', 'webhooks', 'ticket-comments'] },
+);
