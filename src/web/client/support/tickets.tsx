@@ -4,9 +4,10 @@ import { link } from '../router';
 import { Ticket as TicketIcon } from 'lucide';
 import { Alert, EmptyState, formatDate, Pager, Table, useAction, useLoad } from '../ui';
 import { ConversationThread } from './conversations';
+import { TicketsBoardSetting } from './tickets-board';
 import type { SectionProps, Ticket } from './types';
 
-export function TicketsPage({ workspace, base }: SectionProps) {
+export function TicketsPage({ workspace, base, canManage }: SectionProps) {
   const [cursor, setCursor] = useState<string | null>(null);
   const list = useLoad(
     () => get<{ tickets: Ticket[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/tickets?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
@@ -49,6 +50,7 @@ export function TicketsPage({ workspace, base }: SectionProps) {
         )}
       />
       <Pager cursor={cursor} next={list.data?.nextCursor} onPage={setCursor} />
+      <TicketsBoardSetting workspace={workspace} canManage={canManage} />
     </section>
   );
 }
