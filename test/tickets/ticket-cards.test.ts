@@ -173,9 +173,19 @@ describe('tickets as cards: both ways', () => {
     // The hand-off's card holds the conversation.
     expect((await w.web('GET', `/api/cards/${cardId}`)).json().description).toContain('**Customer:** Can I talk to a human?');
 
-    expect((await widget('/messages', visitor, { message: 'It still smokes', conversationId })).statusCode).toBe(200);
+    // The owner watches the card; a colleague on the board is named by the customer.
+    expect((await w.web('PUT', `/api/cards/${cardId}/watch`)).statusCode).toBe(200);
+    const bob = await makeUser(t.db);
+    await t.db.prisma.boardMember.create({ data: { boardId: w.board.id, userId: bob.id, role: 'member' } });
+    const text = `It still smokes @${bob.email.split('@')[0]}`;
+    expect((await widget('/messages', visitor, { message: text, conversationId })).statusCode).toBe(200);
     await expect.poll(async () => (await w.web('GET', `/api/cards/${cardId}/comments`)).json().comments, { timeout: 30_000 })
-      .toEqual([expect.objectContaining({ author: { userId: null, name: 'ana@customer.example' }, text: 'It still smokes' })]);
+      .toEqual([expect.objectContaining({ author: { userId: null, name: 'ana@customer.example' }, text })]);
+    // The watcher is told, by the requester's name (though the comment was written as the team's member);
+    // a customer's @name mentions nobody.
+    await expect.poll(() => t.db.prisma.notification.findMany({ where: { cardId }, select: { userId: true, kind: true, text: true } }), { timeout: 30_000 })
+      .toEqual([{ userId: w.owner.id, kind: 'watched', text: expect.stringMatching(/^ana@customer\.example commented on /) }]);
+    expect(await t.db.prisma.notification.count({ where: { userId: bob.id } })).toBe(0);
   });
 
   it('archiving or deleting the card never deletes the ticket', async () => {
