@@ -24,7 +24,7 @@ export async function updateTicket({
   changes: { status?: TicketView['status'] | undefined; priority?: TicketView['priority'] | undefined };
   /** Woken after the commit for the ticket.updated deliveries. */
   outbox?: Outbox | undefined;
-  /** After a committed change: the ticket's card follows its status. */
+  /** After a committed change: the ticket's card follows its status and priority. */
   cards: TicketFollowUps;
 }) {
   const { id: ticketId } = await getTicket({ db, workspaceId, id });
@@ -39,7 +39,7 @@ export async function updateTicket({
     if (Object.keys(previous).length === 0) return presentTicket(await tx.ticket.findUniqueOrThrow({ where: { id: ticketId } }));
     const ticket = presentTicket(await tx.ticket.update({ where: { id: ticketId }, data: { status: changes.status, priority: changes.priority } }));
     await record({ workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
-    changed = previous.status !== undefined;
+    changed = true;
     return ticket;
   });
   if (changed) await cards.ticketChanged(result);

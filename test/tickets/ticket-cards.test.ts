@@ -128,7 +128,7 @@ describe('tickets as cards: both ways', () => {
     expect(await events(w.workspaceId, 'ticket.updated')).toHaveLength(2);
   });
 
-  it('a ticket solved through the API moves its card to the solved list; opened again, it comes back', async () => {
+  it('a ticket solved through the API moves its card to the solved list; opened again, it comes back; its priority is its label', async () => {
     const w = await ticketBoard();
     const { ticketId, cardId } = await linked(w);
     expect((await w.api('PATCH', `/v1/tickets/${ticketId}`, { status: 'solved' })).json().status).toBe('solved');
@@ -137,6 +137,10 @@ describe('tickets as cards: both ways', () => {
     expect((await t.db.prisma.card.findUniqueOrThrow({ where: { id: cardId } })).listId).toBe(w.inbox.id);
     // The card's own follow-up (its move) made no second change to the ticket.
     expect(await events(w.workspaceId, 'ticket.updated')).toHaveLength(2);
+    // A new priority: the card wears its label instead of the old one.
+    expect((await w.api('PATCH', `/v1/tickets/${ticketId}`, { priority: 'low' })).statusCode).toBe(200);
+    const low = await t.db.prisma.label.findFirstOrThrow({ where: { boardId: w.board.id, name: 'Low priority' } });
+    expect((await w.web('GET', `/api/cards/${cardId}`)).json().labelIds).toEqual([low.id]);
   });
 
   it('a reply on the card is a public ticket comment (ticket.comment_created) and a comment on the card; observers cannot reply', async () => {

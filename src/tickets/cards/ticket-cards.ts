@@ -5,7 +5,9 @@ import type { EventBus } from '../../boards/activity/event-bus.js';
 import { createCard } from '../../boards/cards/create-card.js';
 import { moveCard } from '../../boards/cards/move-card.js';
 import { createComment } from '../../boards/comments/create-comment.js';
+import { addCardLabel } from '../../boards/labels/add-card-label.js';
 import { createLabel } from '../../boards/labels/create-label.js';
+import { removeCardLabel } from '../../boards/labels/remove-card-label.js';
 import { authorize } from '../../boards/policy.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
@@ -96,21 +98,39 @@ export class TicketCards implements TicketFollowUps {
   }
 
   /**
-   * After a ticket's change: a solved (or closed) ticket's card goes to the solved list, a ticket
-   * open again (the customer answered) comes back to the tickets list. A card already there stays.
+   * After a ticket's change (status or priority): a solved (or closed) ticket's card goes to the
+   * solved list, a ticket open again (the customer answered) comes back to the tickets list, and the
+   * card wears the label of its ticket's priority (the other priorities' labels taken off). What is
+   * already so is left alone.
    */
   async ticketChanged(ticket: TicketView): Promise<void> {
-    await this.follow('moving the ticket\'s card', ticket.id, async () => {
-      const row = await this.deps.db.ticket.findUnique({ where: { id: ticket.id }, select: { card: { select: { id: true, listId: true, boardId: true, archived: true } } } });
+    await this.follow('the ticket\'s card', ticket.id, async () => {
+      const row = await this.deps.db.ticket.findUnique({
+        where: { id: ticket.id },
+        select: { card: { select: { id: true, listId: true, boardId: true, archived: true, labels: { select: { label: { select: { id: true, name: true } } } } } } },
+      });
       const card = row?.card;
       if (!card || card.archived) return;
       const target = await this.target(ticket.workspaceId);
-      if (!target?.ticketsBoardId || !target.ticketsSolvedListId || !target.ticketsListId || card.boardId !== target.ticketsBoardId) return;
+      if (!target?.ticketsBoardId || !target.ticketsListId || card.boardId !== target.ticketsBoardId) return;
+      let writer: Actor | null = null;
+      const actor = async () => {
+        writer ??= await teamWriter({ db: this.deps.db, workspaceId: ticket.workspaceId, boardId: card.boardId });
+        if (!writer) throw new Error(`no member of workspace ${ticket.workspaceId} can write board ${card.boardId}`);
+        return writer;
+      };
+
+      const wanted = PRIORITY_LABELS[ticket.priority].name;
+      const priorityNames = new Set<string>(Object.values(PRIORITY_LABELS).map((l) => l.name));
+      const worn = card.labels.map((l) => l.label).filter((l) => priorityNames.has(l.name));
+      if (!worn.some((l) => l.name === wanted)) {
+        await addCardLabel({ ...this.ctx(await actor()), cardId: card.id, labelId: await this.priorityLabel(await actor(), card.boardId, ticket.priority) });
+      }
+      for (const label of worn.filter((l) => l.name !== wanted)) await removeCardLabel({ ...this.ctx(await actor()), cardId: card.id, labelId: label.id });
+
+      if (!target.ticketsSolvedListId) return;
       const listId = isDone(ticket.status) ? target.ticketsSolvedListId : card.listId === target.ticketsSolvedListId ? target.ticketsListId : card.listId;
-      if (listId === card.listId) return;
-      const actor = await teamWriter({ db: this.deps.db, workspaceId: ticket.workspaceId, boardId: card.boardId });
-      if (!actor) throw new Error(`no member of workspace ${ticket.workspaceId} can write board ${card.boardId}`);
-      await moveCard({ ...this.ctx(actor), cardId: card.id, listId });
+      if (listId !== card.listId) await moveCard({ ...this.ctx(await actor()), cardId: card.id, listId });
     });
   }
 
