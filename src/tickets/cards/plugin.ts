@@ -18,7 +18,12 @@ export const ticketCardsPlugin = fp(
   async (app) => {
     const cards = new TicketCards({ db: app.db.prisma, events: app.events, outbox: app.webhooks, log: app.log });
     app.decorate('ticketCards', cards);
-    const stopMoves = app.events.onCommitted((activity) => void cards.cardMoved(activity).catch((err: unknown) => app.log.warn({ err }, 'tickets as cards: a card move failed to reach its ticket')));
+    // Only moves between lists can concern a ticket; the follow-up starts on the next turn of the event
+    // loop, after the move's own response has gone (on the embedded database its queries hold the loop).
+    const stopMoves = app.events.onCommitted((activity) => {
+      if (activity.type !== 'card.moved' || activity.data.from.listId === activity.data.to.listId) return;
+      setImmediate(() => void cards.cardMoved(activity).catch((err: unknown) => app.log.warn({ err }, 'tickets as cards: a card move failed to reach its ticket')));
+    });
     const stopComments = app.ticketComments.subscribeAll((comment) => void cards.commentPublished(comment));
     app.addHook('onClose', async () => {
       stopMoves();
