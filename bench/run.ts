@@ -21,6 +21,7 @@ const benches: [string, string[]][] = [
   ['webhook retention: deleting 200,000 old events against one DELETE statement (PostgreSQL)', ['bench/webhook-retention.ts', '300000']],
   ['web app: first load of a 200-card board, script move to screen (Chromium, embedded)', ['bench/web.ts', '7', '30']],
   ['assistant connector: a tool call over /mcp against the same REST call (embedded)', ['bench/connector.ts', '1000']],
+  ['tickets as cards: a card move on a ticket board reaching the ticket and its webhook (embedded)', ['bench/ticket-cards.ts', '200']],
 ];
 // `npm run bench -- webhooks web` runs only the benchmarks of those names (their files in bench/).
 const only = process.argv.slice(2);

@@ -22,6 +22,8 @@ import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { replyLinkRoutes } from './tickets/routes/reply-links.js';
 import { ticketCommentsPlugin } from './tickets/comments/plugin.js';
+import { ticketCardsPlugin } from './tickets/cards/plugin.js';
+import { ticketCardRoutes } from './tickets/routes/cards.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
 import { boardWebhookRoutes } from './boards/webhooks/routes.js';
@@ -213,6 +215,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mailPlugin, { config, worker: options.mailWorker ?? true });
   await app.register(notificationsPlugin, { config });
   await app.register(ticketCommentsPlugin, { config });
+  await app.register(ticketCardsPlugin);
   // Each module's metrics, registered with the ground layer, which names none of them.
   await app.register(metricsPlugin, { config, sources: [boardMetrics, webhookMetrics, mailMetrics, answerMetrics] });
 
@@ -264,6 +267,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(eventRoutes);
         await scoped.register(boardWebhookRoutes, { config });
         await scoped.register(notificationRoutes);
+        await scoped.register(ticketCardRoutes);
       },
       { prefix: '/api' },
     );

@@ -137,7 +137,7 @@ export function presentChecklist(l: { id: number; cardId: number; name: string; 
   return { id: l.id, cardId: l.cardId, name: l.name, position: l.position, items: l.items.map(presentItem) };
 }
 
-export function presentComment(m: { id: number; cardId: number; text: string; authorId: number; authorName: string; createdAt: Date; updatedAt: Date }): CommentView {
+export function presentComment(m: { id: number; cardId: number; text: string; authorId: number | null; authorName: string; createdAt: Date; updatedAt: Date }): CommentView {
   return {
     id: m.id,
     cardId: m.cardId,

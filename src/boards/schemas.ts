@@ -217,7 +217,12 @@ export const comment = z
     id: z.number().int().describe('Comment id.'),
     cardId: z.number().int().describe('Its card.'),
     text: z.string().describe('1-16,384 characters.'),
-    author: z.object({ userId: z.number().int(), name: z.string() }).describe('Who wrote it (kept after the account is deleted).'),
+    author: z
+      .object({
+        userId: z.number().int().nullable().describe('Null: an author without an account here (a ticket\'s requester), known by name alone.'),
+        name: z.string(),
+      })
+      .describe('Who wrote it (kept after the account is deleted).'),
     createdAt: z.string().describe('ISO-8601 UTC.'),
     updatedAt: z.string().describe('ISO-8601 UTC; differs from createdAt once edited.'),
   })

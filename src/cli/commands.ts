@@ -4,7 +4,7 @@ import { boardList } from './board-commands.js';
 import { boardExport, boardExportAll, boardImport } from './board-transfer-commands.js';
 import { keyCreate, keyList, keyRevoke } from './key-commands.js';
 import { agentCreate, agentUpdate, answerKeyCreate, answerKeyRevoke, knowledgeAdd, knowledgeImport, knowledgeRemove } from './answer-commands.js';
-import { workspaceCreate, workspaceLimit, workspaceToken } from './workspace-commands.js';
+import { workspaceCreate, workspaceLimit, workspaceSet, workspaceToken } from './workspace-commands.js';
 import { webhookCreate, webhookDeliveries, webhookDelete, webhookList, webhookRedeliver, webhookRotateSecret, webhookUpdate } from './webhook-commands.js';
 import { widgetCreate, widgetDelete, widgetList, widgetUpdate } from './widget-commands.js';
 import { userBlock, userCreate, userDelete, userList, userResetLink, userSetEmail, userUnblock } from './user-commands.js';
@@ -13,7 +13,7 @@ import { userBlock, userCreate, userDelete, userList, userResetLink, userSetEmai
 export const commands: Command[] = [
   dbMigrate, userCreate, userList, userSetEmail, userResetLink, userBlock, userUnblock, userDelete, keyCreate, keyList, keyRevoke, boardList,
   boardImport, boardExport, boardExportAll,
-  workspaceCreate, workspaceLimit, workspaceToken, answerKeyCreate, answerKeyRevoke, agentCreate, agentUpdate,
+  workspaceCreate, workspaceLimit, workspaceSet, workspaceToken, answerKeyCreate, answerKeyRevoke, agentCreate, agentUpdate,
   knowledgeAdd, knowledgeImport, knowledgeRemove,
   webhookCreate, webhookList, webhookUpdate, webhookRotateSecret, webhookDelete, webhookDeliveries, webhookRedeliver,
   widgetCreate, widgetList, widgetUpdate, widgetDelete,

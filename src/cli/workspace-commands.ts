@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findUserByEmail } from '../accounts/users/find-user.js';
 import * as accounts from '../accounts/schemas.js';
 import { regenerateWorkspaceToken } from '../tickets/regenerate-workspace-token.js';
+import { setTicketsBoard } from '../tickets/cards/set-tickets-board.js';
 import { unsafeFindWorkspace } from '../workspaces/access.js';
 import { createWorkspace } from '../workspaces/create-workspace.js';
 import * as s from '../workspaces/schemas.js';
@@ -53,5 +54,29 @@ export const workspaceToken = defineCommand({
     await unsafeFindWorkspace({ db: db.prisma, workspaceId: f.workspace });
     const { token } = await regenerateWorkspaceToken({ db: db.prisma, workspaceId: f.workspace });
     return { token };
+  },
+});
+
+const idFlag = (what: string) =>
+  z.coerce.number({ message: `must be a ${what} id` }).int({ message: `must be a ${what} id` }).min(1, { message: `must be a ${what} id` }).max(2_147_483_647, { message: `must be a ${what} id` });
+
+export const workspaceSet = defineCommand({
+  name: 'workspace set',
+  usage: 'workspace set --workspace W (--tickets-board B --tickets-list L [--solved-list S] | --tickets-board none)',
+  summary: 'send a workspace\'s new tickets to a board as cards (a board its team can write), or nowhere (none)',
+  flags: z
+    .strictObject({
+      workspace: workspaceFlag,
+      ticketsBoard: z.union([z.literal('none').transform(() => null), idFlag('board')], { message: 'must be a board id or "none"' }),
+      ticketsList: idFlag('list').optional(),
+      solvedList: idFlag('list').optional(),
+    })
+    .refine((f) => f.ticketsBoard === null || f.ticketsList !== undefined, { message: '--tickets-list: required with --tickets-board', path: ['ticketsList'] }),
+  run: async ({ db }, f) => {
+    await unsafeFindWorkspace({ db: db.prisma, workspaceId: f.workspace });
+    const target = f.ticketsBoard === null ? null : { boardId: f.ticketsBoard, listId: f.ticketsList!, solvedListId: f.solvedList ?? null };
+    // The operator speaks for the workspace (no actor); the team's write access is still checked.
+    const tickets = await setTicketsBoard({ db: db.prisma, workspaceId: f.workspace, actor: null, target });
+    return { id: f.workspace, ticketsBoard: tickets };
   },
 });

@@ -101,17 +101,21 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView, 
     card?: { title: string; boardId: number; memberIds?: number[] };
     userId?: number;
     commentId?: number;
-    comment?: { text: string };
+    comment?: { text: string; author?: { userId: number | null; name: string } };
     to?: { boardId?: number };
   };
   if (typeof data.cardId !== 'number' || !data.card) return [];
   // A move to another board is recorded on both: told once, from the board it went to.
   if (activity.type === 'card.moved' && data.to?.boardId !== undefined && data.to.boardId !== activity.boardId) return [];
-  const actor = activity.actor.name;
+  // A comment by an author without an account (a ticket's requester, written by the tickets module as
+  // a member of the team): said by that name, not the actor's own words, so the actor is told too; and it
+  // mentions nobody, so a customer cannot reach the team's inboxes by @name.
+  const byName = data.comment?.author?.userId === null;
+  const actor = byName ? data.comment!.author!.name : activity.actor.name;
   const title = quote(data.card.title);
   const out = new Map<number, Candidate>();
   const add = (userId: number, kind: NotificationKind, text: string) => {
-    if (userId === activity.actor.userId || out.has(userId)) return;
+    if ((userId === activity.actor.userId && !byName) || out.has(userId)) return;
     out.set(userId, { userId, kind, text });
   };
 
@@ -124,7 +128,7 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView, 
   // Mentions are matched against the board's members; for anything else the members are read only
   // when someone is to be told (most changes, on cards nobody watches, tell nobody).
   const commented = activity.type === 'comment.created' || activity.type === 'comment.updated';
-  const mentions = commented && data.comment && /@/.test(data.comment.text) ? data.comment.text : null;
+  const mentions = commented && data.comment && !byName && /@/.test(data.comment.text) ? data.comment.text : null;
   const activeMembers = () =>
     db.boardMember.findMany({ where: { boardId: activity.boardId, user: { status: 'active' } }, select: { userId: true, user: { select: { name: true, email: true } } } });
   let members = mentions === null ? null : await activeMembers();

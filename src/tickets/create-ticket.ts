@@ -3,6 +3,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { DbClient, PrismaClient } from '../platform/db.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { changeWithOutbox, type Outbox, type RecordWebhookEvent } from '../webhooks/outbox.js';
+import type { TicketFollowUps } from './follow-ups.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
 
@@ -57,12 +58,27 @@ export async function createTicket({
   input,
   idempotencyKey,
   outbox,
+  cards,
 }: {
   db: PrismaClient;
   workspaceId: number;
   input: TicketInput;
   idempotencyKey?: string | undefined;
   /** Woken after the commit for the ticket.created deliveries. */
+  outbox?: Outbox | undefined;
+  /** After the commit: the new ticket's card (a replayed request makes none). */
+  cards: TicketFollowUps;
+}): Promise<CreatedTicket> {
+  const created = await insertOnce({ db, workspaceId, input, idempotencyKey, outbox });
+  if (!created.replayed) await cards.ticketCreated(created.ticket);
+  return created;
+}
+
+async function insertOnce({ db, workspaceId, input, idempotencyKey, outbox }: {
+  db: PrismaClient;
+  workspaceId: number;
+  input: TicketInput;
+  idempotencyKey?: string | undefined;
   outbox?: Outbox | undefined;
 }): Promise<CreatedTicket> {
   if (!idempotencyKey) {

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../platform/db.js';
 import { changeWithOutbox, type Outbox } from '../webhooks/outbox.js';
+import type { TicketFollowUps } from './follow-ups.js';
 import { getTicket } from './get-ticket.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
@@ -17,6 +18,7 @@ export async function updateTicket({
   changes,
   outbox,
   hub,
+  cards,
 }: {
   db: PrismaClient;
   workspaceId: number;
@@ -26,10 +28,13 @@ export async function updateTicket({
   outbox?: Outbox | undefined;
   /** Told of a new status after the commit (open widgets ask for a rating once it is solved). */
   hub?: TicketCommentHub | undefined;
+  /** After a committed change: the ticket's card follows its status and priority. */
+  cards: TicketFollowUps;
 }) {
   const { id: ticketId } = await getTicket({ db, workspaceId, id });
   let changedStatus: string | null = null;
-  const updated = await changeWithOutbox({ db, outbox }, async (tx, record) => {
+  let changed = false;
+  const result = await changeWithOutbox({ db, outbox }, async (tx, record) => {
     // The row lock orders concurrent changes, so each event's `previous` is what it replaced.
     const [current] = await tx.$queryRaw<{ status: TicketView['status']; priority: TicketView['priority'] }[]>`
       SELECT status::text AS status, priority::text AS priority FROM "Ticket" WHERE id = ${ticketId} FOR NO KEY UPDATE`;
@@ -40,8 +45,10 @@ export async function updateTicket({
     const ticket = presentTicket(await tx.ticket.update({ where: { id: ticketId }, data: { status: changes.status, priority: changes.priority } }));
     await record({ workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
     if (previous.status !== undefined) changedStatus = ticket.status;
+    changed = true;
     return ticket;
   });
   if (changedStatus !== null) hub?.publishStatus(ticketId, changedStatus);
-  return updated;
+  if (changed) await cards.ticketChanged(result);
+  return result;
 }

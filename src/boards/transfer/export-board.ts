@@ -43,8 +43,19 @@ export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<Bo
   const members: BoardFile['members'] = board.members.map((m) => ({ key: `u${m.userId}`, name: m.user.name, email: m.user.email, username: null, role: m.role }));
   const onBoard = new Set(board.members.map((m) => m.userId));
   const authors = new Map<number, string>();
-  for (const list of board.lists) for (const card of list.cards) for (const c of card.comments) if (!onBoard.has(c.authorId)) authors.set(c.authorId, c.authorName);
+  // Authors without an account (a ticket's requester) are known by name alone: one key per name.
+  const named = new Map<string, string>();
+  for (const list of board.lists) {
+    for (const card of list.cards) {
+      for (const c of card.comments) {
+        if (c.authorId === null) named.set(c.authorName, named.get(c.authorName) ?? `n${named.size + 1}`);
+        else if (!onBoard.has(c.authorId)) authors.set(c.authorId, c.authorName);
+      }
+    }
+  }
   for (const [userId, name] of authors) members.push({ key: `u${userId}`, name: name || 'Former member', email: null, username: null, role: null });
+  for (const [name, key] of named) members.push({ key, name, email: null, username: null, role: null });
+  const authorKey = (c: { authorId: number | null; authorName: string }) => (c.authorId === null ? named.get(c.authorName)! : `u${c.authorId}`);
 
   return {
     format: BOARD_FILE_FORMAT,
@@ -72,7 +83,7 @@ export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<Bo
           // Stored only as fitValue makes them (field-values.ts): a string, number or boolean.
           fieldValues: Object.fromEntries(card.fieldValues.map((v) => [String(v.fieldId), v.value as FieldValue])),
           checklists: card.checklists.map((c) => ({ name: c.name, items: c.items.map((i) => ({ name: i.name, checked: i.checked })) })),
-          comments: card.comments.map((c) => ({ author: `u${c.authorId}`, authorName: c.authorName, text: c.text, createdAt: c.createdAt.toISOString() })),
+          comments: card.comments.map((c) => ({ author: authorKey(c), authorName: c.authorName, text: c.text, createdAt: c.createdAt.toISOString() })),
           attachments: card.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, size: a.size })),
         }),
       ),

@@ -150,9 +150,11 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
         // Credited to the matched person; another person's is marked as imported (with its date), since the file, not
         // they, says they wrote it here. The importer's own need no mark: a file can make them say only what they could.
         const text = match && match.userId !== actor.userId ? cut(`_${when(c.createdAt)} (imported):_\n\n${c.text}`) : c.text;
+        // Someone not matched to a user is an author without an account, known by name alone (authorId null): the
+        // shape of a ticket requester's comments too, so no user here is made to say what they did not.
         return match
-          ? { cardId: cardIds[i]!, authorId: match.userId, authorName: match.name, text, at: c.createdAt }
-          : { cardId: cardIds[i]!, authorId: actor.userId, authorName: actor.name, text: cut(`_${c.authorName}, ${when(c.createdAt)} (imported):_\n\n${c.text}`), at: c.createdAt };
+          ? { cardId: cardIds[i]!, authorId: match.userId as number | null, authorName: match.name, text, at: c.createdAt }
+          : { cardId: cardIds[i]!, authorId: null, authorName: c.authorName, text: c.text, at: c.createdAt };
       }),
     );
     await inChunks(comments, CHUNK_ROWS, (chunk) => tx.$executeRaw`INSERT INTO "Comment" ("cardId", "authorId", "authorName", text, "createdAt", "updatedAt")

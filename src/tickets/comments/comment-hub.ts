@@ -17,6 +17,7 @@ export class TicketCommentHub {
   publish(comment: TicketCommentView): number {
     const listeners = this.emitter.listenerCount(`t:${comment.ticketId}`);
     this.emitter.emit(`t:${comment.ticketId}`, comment);
+    this.emitter.emit('all', comment);
     return listeners;
   }
 
@@ -34,6 +35,12 @@ export class TicketCommentHub {
   subscribeStatus(ticketId: number, listener: (status: string) => void): () => void {
     this.emitter.on(`s:${ticketId}`, listener);
     return () => this.emitter.off(`s:${ticketId}`, listener);
+  }
+
+  /** Calls `listener` with every public comment this process commits (tickets as cards: the customer's answers on the card). */
+  subscribeAll(listener: (comment: TicketCommentView) => void): () => void {
+    this.emitter.on('all', listener);
+    return () => this.emitter.off('all', listener);
   }
 
   /** Calls `listener` with each public comment of the ticket until the returned function is called. */

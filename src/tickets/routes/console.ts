@@ -14,6 +14,8 @@ import { listTicketComments } from '../comments/list-ticket-comments.js';
 import * as rs from '../replies/schemas.js';
 import { supportMetrics } from '../replies/support-metrics.js';
 import { badRequest } from '../../platform/errors.js';
+import * as cardSchemas from '../cards/schemas.js';
+import { presentTicketsBoard, setTicketsBoard } from '../cards/set-tickets-board.js';
 
 const tags = ['support console'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -89,7 +91,7 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      return updateTicket({ db, workspaceId: workspace.id, id: request.params.ticketId, changes: request.body, outbox: app.webhooks, hub: app.ticketComments });
+      return updateTicket({ db, workspaceId: workspace.id, id: request.params.ticketId, changes: request.body, outbox: app.webhooks, hub: app.ticketComments, cards: app.ticketCards });
     },
   );
 
@@ -152,6 +154,42 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       if (from >= to) throw badRequest('querystring.from: must be before to');
       if (to.getTime() - from.getTime() > 366 * 86_400_000) throw badRequest('querystring.from: the range may span at most 366 days');
       return supportMetrics({ db, workspaceId: workspace.id, from, to });
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/tickets-board',
+    {
+      schema: { tags, summary: 'Where the workspace\'s tickets go as cards', params: z.strictObject(workspaceParam), response: { 200: cardSchemas.ticketsBoard, ...errors } },
+    },
+    async (request) => presentTicketsBoard(await consoleWorkspace(request, 'read')),
+  );
+
+  app.put(
+    '/agent/workspaces/:workspaceId/tickets-board',
+    {
+      schema: {
+        tags,
+        summary: 'Send the workspace\'s tickets to a board as cards (owners and admins; a board you and the team can write)',
+        params: z.strictObject(workspaceParam),
+        body: cardSchemas.ticketsBoardSet,
+        response: { 200: cardSchemas.ticketsBoard, ...errors, 422: errorBody },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'manage');
+      return setTicketsBoard({ db, workspaceId: workspace.id, actor: request.actor, target: request.body });
+    },
+  );
+
+  app.delete(
+    '/agent/workspaces/:workspaceId/tickets-board',
+    {
+      schema: { tags, summary: 'Stop sending new tickets to a board (their cards stay)', params: z.strictObject(workspaceParam), response: { 200: cardSchemas.ticketsBoard, ...errors } },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'manage');
+      return setTicketsBoard({ db, workspaceId: workspace.id, actor: request.actor, target: null });
     },
   );
 };

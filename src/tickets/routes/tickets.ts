@@ -49,7 +49,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'], outbox: app.webhooks });
+      const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'], outbox: app.webhooks, cards: app.ticketCards });
       if (created.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(created.status).send(created.ticket);
     },
@@ -98,7 +98,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, outbox: app.webhooks, hub: app.ticketComments });
+      return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, outbox: app.webhooks, hub: app.ticketComments, cards: app.ticketCards });
     },
   );
 

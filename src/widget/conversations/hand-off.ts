@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
 import { createTicket } from '../../tickets/create-ticket.js';
+import type { TicketFollowUps } from '../../tickets/follow-ups.js';
 import type { Outbox } from '../../webhooks/outbox.js';
 import type { WidgetVisitor } from '../../generated/prisma/client.js';
 import { findVisitorConversation } from './visitor-conversation.js';
@@ -11,11 +12,13 @@ import { findVisitorConversation } from './visitor-conversation.js';
  * ticket per conversation: a second request (a double click) gets the same ticket, the first
  * one's Idempotency-Key holding concurrent ones back. A verified visitor's address is the one signed.
  */
-export async function handOff({ db, visitor, input, outbox }: {
+export async function handOff({ db, visitor, input, outbox, cards }: {
   db: PrismaClient;
   visitor: WidgetVisitor;
   input: { conversationId: string; email?: string | undefined; subject?: string | undefined };
   outbox?: Outbox | undefined;
+  /** The new ticket's card (tickets as cards). */
+  cards: TicketFollowUps;
 }) {
   const found = await findVisitorConversation({ db, visitor, conversationId: input.conversationId });
   const workspaceId = found.conversation.workspaceId;
@@ -34,6 +37,7 @@ export async function handOff({ db, visitor, input, outbox }: {
     // The whole request is the conversation's hand-off: a retry with other words is the same hand-off.
     idempotencyKey: `widget-handoff:${input.conversationId}`,
     outbox,
+    cards,
   }).catch(async (error: unknown) => {
     const ticket = await db.ticket.findFirst({ where: { conversationId: input.conversationId, workspaceId }, orderBy: { id: 'asc' } });
     if (ticket) return { ticket: { id: ticket.id, status: ticket.status, requester: { email: ticket.requesterEmail } } };

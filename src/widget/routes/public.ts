@@ -148,7 +148,7 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
     },
     async (request, reply) => {
       const visitor = await resolveVisitor({ db, widgetId: request.widget.id, token: visitorTokenOf(request) });
-      return reply.status(201).send(await handOff({ db, visitor, input: request.body, outbox: app.webhooks }));
+      return reply.status(201).send(await handOff({ db, visitor, input: request.body, outbox: app.webhooks, cards: app.ticketCards }));
     },
   );
 

@@ -12,6 +12,7 @@ import { TitleAndDescription } from './card-dialog/description';
 import { DueDate } from './card-dialog/due-date';
 import { Fields } from './card-dialog/fields';
 import { Labels } from './card-dialog/labels';
+import { ReplyToCustomer } from './card-dialog/reply-to-customer';
 
 interface Props {
   cardId: number;
@@ -84,6 +85,7 @@ export function CardDialog({ cardId, board, version, onClose, onChanged, moveCar
           <TitleAndDescription card={card} canEdit={canEdit} change={change} />
           <Checklists card={card} canEdit={canEdit} change={change} />
           <Attachments card={card} canEdit={canEdit} change={change} />
+          <ReplyToCustomer card={card} canEdit={canEdit} change={change} />
           <Comments card={card} board={board} change={change} />
         </div>
         <aside class="card-side">

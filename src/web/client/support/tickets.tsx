@@ -5,9 +5,10 @@ import { Ticket as TicketIcon } from 'lucide';
 import { Alert, EmptyState, formatDate, Pager, Table, useAction, useLoad } from '../ui';
 import { ConversationThread } from './conversations';
 import { TicketReplies } from './ticket-replies';
+import { TicketsBoardSetting } from './tickets-board';
 import type { SectionProps, Ticket } from './types';
 
-export function TicketsPage({ workspace, base }: SectionProps) {
+export function TicketsPage({ workspace, base, canManage }: SectionProps) {
   const [cursor, setCursor] = useState<string | null>(null);
   const list = useLoad(
     () => get<{ tickets: Ticket[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/tickets?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
@@ -51,6 +52,7 @@ export function TicketsPage({ workspace, base }: SectionProps) {
         )}
       />
       <Pager cursor={cursor} next={list.data?.nextCursor} onPage={setCursor} />
+      <TicketsBoardSetting workspace={workspace} canManage={canManage} />
     </section>
   );
 }
