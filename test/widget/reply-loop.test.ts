@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHostSite } from './host-site.js';
 import { runCommand } from '../../src/cli/run-command.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { LoopbackSmtp, linkIn } from '../smtp-server.js';
@@ -12,9 +11,9 @@ declare const document: any;
 const smtp = new LoopbackSmtp();
 let browser: Browser;
 let web: WebApp;
-let host: Server;
+let host: Awaited<ReturnType<typeof startHostSite>>;
 let hostOrigin: string;
-const pages = new Map<string, string>();
+let pages: Map<string, string>;
 
 beforeAll(async () => {
   await smtp.start();
@@ -22,19 +21,15 @@ beforeAll(async () => {
   // The real acknowledgement window (REPLY_MAIL_DELAY_MS's default, 10 s).
   web = await startWebApp(smtp.env());
   // The customer's site: another origin (another port) than the server the widget comes from.
-  host = createServer((req, res) => {
-    const body = pages.get(req.url ?? '/');
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  hostOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  host = await startHostSite();
+  hostOrigin = host.origin;
+  pages = host.pages;
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
   await web?.close();
   await smtp.stop();
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
 }, 300_000);
 
 const admin = (...argv: string[]) => runCommand(argv, { db: web.db, config: web.config }).then((o) => o.body);

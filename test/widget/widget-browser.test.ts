@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHostSite } from './host-site.js';
 import { runCommand } from '../../src/cli/run-command.js';
 import { ARTICLES, answerWorkspace } from '../answers/answer-fixtures.js';
 import { launchBrowser, type WebApp, startWebApp } from '../web/browser.js';
@@ -20,27 +19,23 @@ const XSS_ARTICLE = {
 
 let browser: Browser;
 let web: WebApp;
-let host: Server;
+let host: Awaited<ReturnType<typeof startHostSite>>;
 let hostOrigin: string;
 /** The page the host site serves, per path: a plain HTML page holding the snippet. */
-const pages = new Map<string, string>();
+let pages: Map<string, string>;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   web = await startWebApp();
   // The customer's site: another origin (another port) than the server the widget comes from.
-  host = createServer((req, res) => {
-    const body = pages.get(req.url ?? '/');
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  hostOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  host = await startHostSite();
+  hostOrigin = host.origin;
+  pages = host.pages;
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
   await web?.close();
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
 }, 300_000);
 
 async function widgetOn(origins: string[], extra: string[] = []) {

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHostSite } from './host-site.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { horizontalOverflow, launchBrowser, openTab, PHONE, sessionFor, startWebApp, type WebApp } from '../web/browser.js';
 
@@ -15,25 +14,21 @@ declare const getComputedStyle: any;
  */
 let browser: Browser;
 let web: WebApp;
-let host: Server;
+let host: Awaited<ReturnType<typeof startHostSite>>;
 let hostOrigin: string;
-const pages = new Map<string, string>();
+let pages: Map<string, string>;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   web = await startWebApp();
-  host = createServer((req, res) => {
-    const body = pages.get(req.url ?? '/');
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  hostOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  host = await startHostSite();
+  hostOrigin = host.origin;
+  pages = host.pages;
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
   await web?.close();
-  if (host) await new Promise((resolve) => host.close(resolve));
+  await host?.close();
 }, 300_000);
 
 describe('Support → Widget in a browser', () => {
