@@ -91,7 +91,7 @@ for (const [device, viewport] of [
       // Compact sections, headed in sentence case (no ALL-CAPS), above the comments; no Save button at rest.
       for (const name of ['Labels', 'Members', 'Due date', 'Description', 'Checklists', 'Attachments']) {
         const heading = dialog.getByRole('heading', { name, exact: true });
-        expect(await heading.evaluate((el) => getComputedStyle(el).textTransform), name).toBe('none');
+        expect(await heading.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).textTransform), name).toBe('none');
         if (['Labels', 'Members', 'Due date'].includes(name)) {
           expect((await heading.boundingBox())!.y, name).toBeLessThan((await dialog.getByRole('heading', { name: 'Comments', exact: true }).boundingBox())!.y);
         }
@@ -103,7 +103,7 @@ for (const [device, viewport] of [
 
     it("has Trello's shortcuts (e, c, d, l, m, /, f, ?), never while typing in a field", { timeout: 180_000 }, async () => {
       const { board, cards } = await seed('Shortcuts', ['Pointed at', 'Archived by c', 'Stays']);
-      const [first, second] = cards as [{ id: number }, { id: number }];
+      const [first, second] = [cards[0]!, cards[1]!];
       const tab = await openTab(browser, web, { user: admin, ...(viewport ? { viewport } : {}) });
       const { page } = tab;
       await openBoard(page, board.id);
