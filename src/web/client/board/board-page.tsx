@@ -6,7 +6,8 @@ import { Alert, Markdown, Notice, PageTitle } from '../ui';
 import { ActivityPanel } from './activity';
 import { ArchivePanel } from './archive';
 import { findCard, withCardMoved, withListMoved } from './board-model';
-import { type CardCommand, CardDialog } from './card-dialog';
+import type { CardCommand } from './card-dialog';
+import { CardDialogLoader } from './card-dialog-loader';
 import { useBoardEvents } from './live';
 import { Lists } from './lists';
 import { MembersDialog } from './members';
@@ -277,7 +278,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
         {showActivity && <ActivityPanel board={board} live={liveEvents} onClose={closeActivity} openCard={(id) => setQuery('card', String(id))} />}
       </div>
       {openCardId !== null && (
-        <CardDialog
+        <CardDialogLoader
           key={openCardId}
           cardId={openCardId}
           board={board}
