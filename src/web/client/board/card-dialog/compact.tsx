@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * A compact section of the card back (labels, members, due date): a small heading, what the card
@@ -25,7 +25,8 @@ export function Compact({
 }) {
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // Focused as it appears (a layout effect): a key pressed right after `l` goes to the panel.
+  useLayoutEffect(() => {
     if (open) panel.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
   }, [open]);
   const close = () => {

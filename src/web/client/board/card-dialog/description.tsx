@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { patch } from '../../api';
 import { Markdown, MarkdownEditor } from '../../ui';
 import type { Openable, Part } from './part';
@@ -15,17 +15,18 @@ export function CardTitle({ card, canEdit, change, open, onOpen }: Part & Openab
   const base = useRef<number | null>(card.version);
   const done = useRef(false);
   const area = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
+  // Before the field can take a key (a layout effect, not a frame later): the card's title in it,
+  // focused, the caret at the end as Trello puts it, so what is typed is added, nothing replaced.
+  useLayoutEffect(() => {
     if (!open) return;
     setText(card.title);
     base.current = card.version;
     done.current = false;
-    // The caret at the end, as Trello puts it: what is typed is added, nothing is replaced by surprise.
-    requestAnimationFrame(() => {
-      const el = area.current;
-      el?.focus();
-      el?.setSelectionRange(el.value.length, el.value.length);
-    });
+    const el = area.current;
+    if (!el) return;
+    el.value = card.title;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
   }, [open]);
   if (!canEdit || !open)
     return (
@@ -91,7 +92,8 @@ export function Description({ card, canEdit, change }: Part) {
   const [editing, setEditing] = useState(false);
   const [refused, setRefused] = useState(false);
   const section = useRef<HTMLElement>(null);
-  useEffect(() => {
+  // Focused as it appears (a layout effect): a key typed right after the click goes into it.
+  useLayoutEffect(() => {
     if (editing) section.current?.querySelector('textarea')?.focus();
   }, [editing]);
   const dirty = description !== base.description;
