@@ -87,7 +87,7 @@ export async function requireOnBoard<T extends { boardId: number }>(db: DbClient
 
 export const requireLabel = (db: DbClient, actor: Actor, labelId: number) =>
   requireOnBoard<LabelRow>(db, actor, 'label', Prisma.sql`
-    SELECT x.id, x."boardId", x.name, x.color::text AS color, ${roleSql(actor, Prisma.sql`x."boardId"`)} AS role
+    SELECT x.id, x."boardId", x.name, x.color::text AS color, x.shade::text AS shade, ${roleSql(actor, Prisma.sql`x."boardId"`)} AS role
     FROM "Label" x WHERE x.id = ${labelId}`);
 
 export const requireCustomField = (db: DbClient, actor: Actor, fieldId: number) =>

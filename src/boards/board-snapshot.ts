@@ -30,7 +30,7 @@ SELECT ${jsonObject({
     }),
     'l.position',
   )} FROM "List" l WHERE l."boardId" = b.id AND NOT l.archived)`),
-  labels: jsonText(`(SELECT ${jsonArray(jsonObject({ id: 'x.id', boardId: 'x."boardId"', name: 'x.name', color: 'x.color' }), 'x.id')} FROM "Label" x WHERE x."boardId" = b.id)`),
+  labels: jsonText(`(SELECT ${jsonArray(jsonObject({ id: 'x.id', boardId: 'x."boardId"', name: 'x.name', color: 'x.color', shade: 'x.shade' }), 'x.id')} FROM "Label" x WHERE x."boardId" = b.id)`),
   customFields: jsonText(`(SELECT ${jsonArray(
     jsonObject({ id: 'f.id', boardId: 'f."boardId"', name: 'f.name', type: 'f.type', options: `coalesce(f.options, '{}')` }),
     'f.id',

@@ -121,8 +121,8 @@ export function presentCardSummary(c: CardRow & CardRelations): CardSummaryView 
   };
 }
 
-export function presentLabel(l: { id: number; boardId: number; name: string; color: string | null }): LabelView {
-  return { id: l.id, boardId: l.boardId, name: l.name, color: l.color as LabelView['color'] };
+export function presentLabel(l: { id: number; boardId: number; name: string; color: string | null; shade: string | null }): LabelView {
+  return { id: l.id, boardId: l.boardId, name: l.name, color: l.color as LabelView['color'], shade: l.color ? (l.shade as LabelView['shade']) : null };
 }
 
 export function presentCustomField(f: { id: number; boardId: number; name: string; type: string; options: string[] }): CustomFieldView {

@@ -39,6 +39,7 @@ export interface LabelRow {
   boardId: number;
   name: string;
   color: string | null;
+  shade: string | null;
 }
 
 export interface FieldRow {

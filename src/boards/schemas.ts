@@ -167,6 +167,8 @@ export const cardSummary = z
 export type CardSummaryView = z.infer<typeof cardSummary>;
 
 export const LABEL_COLORS = ['green', 'yellow', 'orange', 'red', 'purple', 'blue', 'sky', 'lime', 'pink', 'black'] as const;
+/** With the ten colours, Trello's 30: `blue_dark` is blue + dark, `blue` is blue + null. */
+export const LABEL_SHADES = ['light', 'dark'] as const;
 export const FIELD_TYPES = ['text', 'number', 'date', 'checkbox', 'list'] as const;
 
 export const label = z
@@ -175,6 +177,7 @@ export const label = z
     boardId: z.number().int().describe('Its board.'),
     name: z.string().describe('1-100 characters.'),
     color: z.enum(LABEL_COLORS).nullable().describe(`One of ${LABEL_COLORS.join(', ')}, or null.`),
+    shade: z.enum(LABEL_SHADES).nullable().describe('light or dark, or null (the plain colour); always null when color is null. Trello\'s blue_dark is blue + dark.'),
   })
   .meta({ id: 'Label', description: 'A label of a board.' });
 export type LabelView = z.infer<typeof label>;
@@ -286,6 +289,10 @@ export const labelColor = z
   .enum(LABEL_COLORS, { message: `must be one of ${LABEL_COLORS.join(', ')}, or null` })
   .nullable()
   .describe(`One of ${LABEL_COLORS.join(', ')}, or null (no colour).`);
+export const labelShade = z
+  .enum(LABEL_SHADES, { message: `must be one of ${LABEL_SHADES.join(', ')}, or null` })
+  .nullable()
+  .describe('light or dark, or null (the plain colour). Needs a colour: a shade on a label without one is 400.');
 export const fieldName = limitText(1, 100).describe('1-100 characters.');
 export const fieldType = z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(', ')}` }).describe('The type values are checked against.');
 export const fieldOptions = z

@@ -155,10 +155,11 @@ describe('the card dialog', () => {
     await openBoard(page, board.id);
     await page.locator(`li.card[data-card-id="${card.id}"] .card-open`).click();
     const dialog = page.getByRole('dialog', { name: 'Label me' });
+    await dialog.getByRole('button', { name: 'Edit labels' }).click();
     const newLabel = dialog.locator('details').filter({ hasText: 'Create label' });
     await newLabel.getByText('New label').click();
     await newLabel.getByLabel('Name').fill('Urgent');
-    await newLabel.getByLabel('Colour').selectOption('red');
+    await newLabel.getByRole('radio', { name: 'Red', exact: true }).click();
     await newLabel.getByRole('button', { name: 'Create label' }).click();
     // Applied to this card at once, in the dialog, on the board, and on the server.
     await expect.poll(() => dialog.getByRole('checkbox', { name: 'Urgent' }).isChecked()).toBe(true);

@@ -228,26 +228,28 @@ describe('roles and conflicts', () => {
     await page.goto(`/boards/${board.id}?card=${cardId}`);
     await page.locator('[data-live="live"]').waitFor();
     const dialog = page.getByRole('dialog');
-    const title = dialog.getByLabel('Title');
-    await title.waitFor();
+    // The title is edited in place: a click on the heading makes it a field.
+    await dialog.getByRole('heading', { name: 'Card 1.1' }).click();
+    const title = dialog.getByRole('textbox', { name: 'Title' });
     expect(await title.inputValue()).toBe('Card 1.1');
 
     // The person starts editing; meanwhile a script renames the card (its version moves on).
     await title.fill('Renamed in the page');
     const byScript = await web.call(adminAuth, 'PATCH', `/api/cards/${cardId}`, { title: 'Renamed by a script' });
     expect(byScript.status).toBe(200);
-    // The live event reaches the dialog: its heading follows, the person's typing is kept.
-    await dialog.getByRole('heading', { name: 'Renamed by a script' }).waitFor();
+    // The live event reaches the board and the dialog (named by the card's title now); the person's typing is kept.
+    await page.locator(`li.card[data-card-id="${cardId}"]`).getByText('Renamed by a script').waitFor();
+    await page.getByRole('dialog', { name: 'Renamed by a script' }).waitFor();
     expect(await title.inputValue()).toBe('Renamed in the page');
 
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await title.press('Control+Enter');
     await dialog.getByRole('alert').filter({ hasText: /card: changed since version \d+ \(now \d+\); fetch it again\. The card below is the latest version\./ }).waitFor();
-    await expect.poll(() => title.inputValue()).toBe('Renamed by a script');
+    // Refused, the text stays in the field to save again, over the latest card.
+    expect(await title.inputValue()).toBe('Renamed in the page');
     expect((await web.call(adminAuth, 'GET', `/api/cards/${cardId}`)).json.title).toBe('Renamed by a script');
 
-    // Resolved: saving again, from the latest card, succeeds.
-    await title.fill('Renamed in the page');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    // Resolved: saving again, over the latest card, succeeds.
+    await title.press('Control+Enter');
     await dialog.getByRole('heading', { name: 'Renamed in the page' }).waitFor();
     expect((await web.call(adminAuth, 'GET', `/api/cards/${cardId}`)).json.title).toBe('Renamed in the page');
     await page.locator(`li.card[data-card-id="${cardId}"]`).getByText('Renamed in the page').waitFor();

@@ -165,6 +165,7 @@ describe('forms that close after use', () => {
     await page.locator(`li.card[data-card-id="${card.id}"]`).getByRole('button').first().click();
     const dialog = page.getByRole('dialog');
 
+    await dialog.getByRole('button', { name: 'Edit labels' }).click();
     await dialog.getByText('New label').click();
     const labelForm = dialog.locator('details').filter({ has: page.getByText('New label') });
     await labelForm.getByLabel('Name').fill('Urgent');

@@ -128,7 +128,7 @@ describe('at phone width', () => {
     await shot(page, 'phone-card');
     const y = async (name: string) => (await dialog.getByRole('heading', { name, exact: true }).boundingBox())!.y;
     const comments = await y('Comments');
-    for (const part of ['Labels', 'Assignees', 'Due date']) expect(await y(part), part).toBeLessThan(comments);
+    for (const part of ['Labels', 'Members', 'Due date']) expect(await y(part), part).toBeLessThan(comments);
     await tab.close();
   });
 });

@@ -26,12 +26,12 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['labels'],
         summary: 'Create a label on the board (admins and members)',
         params: s.boardId,
-        body: z.strictObject({ name: s.labelName, color: s.labelColor.optional() }),
+        body: z.strictObject({ name: s.labelName, color: s.labelColor.optional(), shade: s.labelShade.optional() }),
         response: { 201: s.label, ...errors },
       },
     },
     async (request, reply) => {
-      const label = await createLabel({ ...boardContext(request), boardId: request.params.id, name: request.body.name, color: request.body.color ?? null });
+      const label = await createLabel({ ...boardContext(request), boardId: request.params.id, name: request.body.name, color: request.body.color ?? null, shade: request.body.shade });
       return reply.status(201).send(presentLabel(label));
     },
   );
@@ -57,8 +57,9 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'updateLabel',
         tags: ['labels'],
         summary: 'Rename or recolour a label',
+        description: 'A color given without shade keeps the shade; color null drops it.',
         params: s.labelId,
-        body: optionalBody(z.strictObject({ name: s.labelName.optional(), color: s.labelColor.optional() })),
+        body: optionalBody(z.strictObject({ name: s.labelName.optional(), color: s.labelColor.optional(), shade: s.labelShade.optional() })),
         response: { 200: s.label, ...errors },
       },
     },

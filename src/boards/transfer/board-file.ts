@@ -20,7 +20,9 @@ const DATE_MESSAGE = 'must be an ISO-8601 date-time, years 0001-9999';
 const isoDate = z.iso.datetime({ offset: true, message: DATE_MESSAGE }).refine((v) => dueInstant(v) !== null, { message: DATE_MESSAGE });
 const index = z.number({ message: 'must be a whole number' }).int({ message: 'must be a whole number' }).min(0, { message: 'must be 0 or more' }).max(1_000_000, { message: 'must be at most 1000000' });
 
-const fileLabel = z.strictObject({ key: key('The label\'s key'), name: s.labelName, color: s.labelColor });
+const fileLabel = z
+  .strictObject({ key: key('The label\'s key'), name: s.labelName, color: s.labelColor, shade: s.labelShade.optional().describe('Omitted (files written before shades): null.') })
+  .refine((l) => !l.shade || l.color !== null, { message: 'a label without a colour has no shade', path: ['shade'] });
 const fileField = z.strictObject({ key: key('The field\'s key'), name: s.fieldName, type: s.fieldType, options: s.fieldOptions });
 const fileMember = z.strictObject({
   key: key("The member's key"),

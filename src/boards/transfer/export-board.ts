@@ -63,7 +63,7 @@ export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<Bo
     exportedAt: new Date().toISOString(),
     // Written only through boardColor (create, update, import), so the column holds one of BOARD_COLORS.
     board: { name: board.name, description: board.description, color: board.color as BoardColor, archived: board.archived },
-    labels: board.labels.map((l) => ({ key: String(l.id), name: l.name, color: l.color })),
+    labels: board.labels.map((l) => ({ key: String(l.id), name: l.name, color: l.color, shade: l.color ? l.shade : null })),
     customFields: board.customFields.map((f) => ({ key: String(f.id), name: f.name, type: f.type, options: f.options })),
     members,
     lists: byPlace(board.lists).map((list) => ({

@@ -7,12 +7,13 @@ import { fieldsFromTrello } from './trello-fields.js';
 import type { TrelloCard, TrelloExport } from './trello-export.js';
 
 type Color = (typeof LABEL_COLORS)[number];
+type Shade = 'light' | 'dark' | null;
 
-/** Trello's label colours are ours, some with _dark or _light shades: the shade goes. */
-export function labelColor(color: string | null | undefined): Color | null | undefined {
-  if (color === null || color === undefined || color === '') return null;
-  const base = color.replace(/_(dark|light)$/, '');
-  return (LABEL_COLORS as readonly string[]).includes(base) ? (base as Color) : undefined;
+/** Trello's 30 label colours are our ten, each plain or with a _dark or _light shade: `blue_dark` is blue + dark; undefined for a colour we do not have. */
+export function labelColor(color: string | null | undefined): { color: Color | null; shade: Shade } | undefined {
+  if (color === null || color === undefined || color === '') return { color: null, shade: null };
+  const [, base, shade] = /^(.*?)(?:_(dark|light))?$/.exec(color)!;
+  return (LABEL_COLORS as readonly string[]).includes(base!) ? { color: base as Color, shade: (shade as Shade | undefined) ?? null } : undefined;
 }
 
 const byPos = <T extends { pos: number }>(items: T[]) => items.map((item, i) => ({ item, i })).sort((a, b) => a.item.pos - b.item.pos || a.i - b.i).map((x) => x.item);
@@ -93,13 +94,14 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
   const memberKeys = new Set(members.map((m) => m.key));
 
   const labels: BoardFile['labels'] = t.labels.map((l) => {
-    let color = labelColor(l.color);
-    if (color === undefined) {
+    let colour = labelColor(l.color);
+    if (colour === undefined) {
       report.add('label colours we do not have (the label is kept without a colour)', `${l.name || '(unnamed)'}: ${l.color}`);
-      color = null;
+      colour = { color: null, shade: null };
     }
+    const { color, shade } = colour;
     const fallback = color ? color[0]!.toUpperCase() + color.slice(1) : 'No colour';
-    return { key: l.id, name: fitText(l.name ?? '', 100, report, 'label names') || fallback, color };
+    return { key: l.id, name: fitText(l.name ?? '', 100, report, 'label names') || fallback, color, shade };
   });
 
   const fields = fieldsFromTrello(t, report);

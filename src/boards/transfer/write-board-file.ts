@@ -97,8 +97,9 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
 
     const labelIds = await newIds(tx, 'Label', file.labels.length);
     const labelByKey = new Map(file.labels.map((l, i) => [l.key, labelIds[i]!]));
-    await tx.$executeRaw`INSERT INTO "Label" (id, "boardId", name, color)
-      SELECT u.id, ${board.id}, u.name, u.color::"LabelColor" FROM unnest(${labelIds}::int[], ${file.labels.map((l) => l.name)}::text[], ${file.labels.map((l) => l.color)}::text[]) AS u(id, name, color)`;
+    await tx.$executeRaw`INSERT INTO "Label" (id, "boardId", name, color, shade)
+      SELECT u.id, ${board.id}, u.name, u.color::"LabelColor", u.shade::"LabelShade"
+        FROM unnest(${labelIds}::int[], ${file.labels.map((l) => l.name)}::text[], ${file.labels.map((l) => l.color)}::text[], ${file.labels.map((l) => l.shade ?? null)}::text[]) AS u(id, name, color, shade)`;
 
     const fieldIds = await newIds(tx, 'CustomField', file.customFields.length);
     const fieldByKey = new Map(file.customFields.map((f, i) => [f.key, fieldIds[i]!]));

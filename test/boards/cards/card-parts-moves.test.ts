@@ -475,3 +475,18 @@ describe('activities about card parts', () => {
     }
   });
 });
+
+describe('a label shade on a move to another board', () => {
+  it('goes with the label made there (Trello’s blue_dark stays blue + dark)', async () => {
+    const team = await makeTeam(t);
+    const card = await makeCard(team.as.admin, team.list.id, 'Shaded');
+    const res = await team.as.admin.post(`/api/boards/${team.board.id}/labels`, { name: 'Deep', color: 'blue', shade: 'dark' });
+    expectStatus(res, 201);
+    expectStatus(await team.as.admin.put(`/api/cards/${card.id}/labels/${res.json().id}`), 200);
+    const target = await makeBoard(t.db, team.admin.id);
+    const targetList = await makeList(team.as.admin, target.id, 'Inbox');
+    const moved = expectCardResponse(await team.as.admin.post(`/api/cards/${card.id}/move`, { listId: targetList.id, position: 0 }), 200);
+    const labels = (await fetchBoard(team.as.admin, target.id)).labels;
+    expect(labels.filter((l: { id: number }) => moved.labelIds.includes(l.id))).toEqual([expect.objectContaining({ name: 'Deep', color: 'blue', shade: 'dark' })]);
+  });
+});

@@ -26,12 +26,12 @@ const t = useTestApp(BOARD_TEST_ENV);
 const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 
 describe('POST /api/boards/{id}/labels', () => {
-  it('creates a label (201 with exactly id, boardId, name, color) for an admin or a member', async () => {
+  it('creates a label (201 with exactly id, boardId, name, color, shade) for an admin or a member', async () => {
     const team = await makeTeam(t);
     const res = await team.as.member.post(`/api/boards/${team.board.id}/labels`, { name: 'Bug', color: 'red' });
     expectStatus(res, 201);
     const label = res.json();
-    expect(label).toEqual({ id: expect.any(Number), boardId: team.board.id, name: 'Bug', color: 'red' });
+    expect(label).toEqual({ id: expect.any(Number), boardId: team.board.id, name: 'Bug', color: 'red', shade: null });
     const byAdmin = await makeLabel(team.as.admin, team.board.id, 'Feature', 'blue');
     expect(byAdmin).toMatchObject({ boardId: team.board.id, name: 'Feature', color: 'blue' });
   });
@@ -125,14 +125,14 @@ describe('PATCH /api/labels/{id}', () => {
     const label = await makeLabel(team.as.admin, team.board.id, 'Bug', 'red');
     const res = await team.as.member.patch(`/api/labels/${label.id}`, { name: ' Defect ', color: 'orange' });
     expectStatus(res, 200);
-    expect(res.json()).toEqual({ id: label.id, boardId: team.board.id, name: 'Defect', color: 'orange' });
+    expect(res.json()).toEqual({ id: label.id, boardId: team.board.id, name: 'Defect', color: 'orange', shade: null });
     const a = await lastActivity(team.as.admin, team.board.id);
     expect(a).toMatchObject({ type: 'label.updated', data: { labelId: label.id, label: res.json() } });
     expect((await fetchBoard(team.as.admin, team.board.id)).labels).toEqual([res.json()]);
 
     const onlyColor = await team.as.admin.patch(`/api/labels/${label.id}`, { color: null });
     expectStatus(onlyColor, 200);
-    expect(onlyColor.json()).toEqual({ id: label.id, boardId: team.board.id, name: 'Defect', color: null });
+    expect(onlyColor.json()).toEqual({ id: label.id, boardId: team.board.id, name: 'Defect', color: null, shade: null });
   });
 
   it('refuses a bad name or color with 400 naming the field', async () => {
@@ -379,5 +379,40 @@ describe('labels: unknown fields', () => {
     const label = await makeLabel(team.as.admin, team.board.id, 'Bug', 'red');
     expectFieldError(await team.as.admin.patch(`/api/labels/${label.id}`, { name: 'x', boardId: 1 }), 'boardId');
     expect((await fetchBoard(team.as.admin, team.board.id)).labels).toEqual([label]);
+  });
+});
+
+describe('label shades (Trello\'s 30 colours: ten colours, plain, light or dark)', () => {
+  it('creates a label with a shade, changes it, keeps it when only the colour changes, and drops it with the colour', async () => {
+    const team = await makeTeam(t);
+    const res = await team.as.member.post(`/api/boards/${team.board.id}/labels`, { name: 'Deep', color: 'blue', shade: 'dark' });
+    expectStatus(res, 201);
+    const label = res.json();
+    expect(label).toMatchObject({ color: 'blue', shade: 'dark' });
+    expect((await team.as.member.get(`/api/labels/${label.id}`)).json()).toMatchObject({ color: 'blue', shade: 'dark' });
+    expect((await fetchBoard(team.as.member, team.board.id)).labels.find((l: { id: number }) => l.id === label.id)).toMatchObject({ shade: 'dark' });
+
+    const light = await team.as.member.patch(`/api/labels/${label.id}`, { shade: 'light' });
+    expectStatus(light, 200);
+    expect(light.json()).toMatchObject({ color: 'blue', shade: 'light' });
+    const green = await team.as.member.patch(`/api/labels/${label.id}`, { color: 'green' });
+    expect(green.json()).toMatchObject({ color: 'green', shade: 'light' });
+    const plain = await team.as.member.patch(`/api/labels/${label.id}`, { shade: null });
+    expect(plain.json()).toMatchObject({ color: 'green', shade: null });
+    await team.as.member.patch(`/api/labels/${label.id}`, { shade: 'dark' });
+    const none = await team.as.member.patch(`/api/labels/${label.id}`, { color: null });
+    expect(none.json()).toMatchObject({ color: null, shade: null });
+    expect((await lastActivity(team.as.admin, team.board.id)).data.label).toMatchObject({ color: null, shade: null });
+  });
+
+  it('refuses an unknown shade, and a shade on a label without a colour (400, nothing written)', async () => {
+    const team = await makeTeam(t);
+    expectFieldError(await team.as.admin.post(`/api/boards/${team.board.id}/labels`, { name: 'X', color: 'blue', shade: 'medium' }), 'shade');
+    expectFieldError(await team.as.admin.post(`/api/boards/${team.board.id}/labels`, { name: 'X', color: 'blue_dark' }), 'color');
+    expectError(await team.as.admin.post(`/api/boards/${team.board.id}/labels`, { name: 'X', shade: 'dark' }), 400, /shade: a label without a colour has no shade/);
+    const plain = await makeLabel(team.as.admin, team.board.id, 'Plain', null);
+    expectError(await team.as.admin.patch(`/api/labels/${plain.id}`, { shade: 'light' }), 400, /shade: a label without a colour has no shade/);
+    expectFieldError(await team.as.admin.patch(`/api/labels/${plain.id}`, { shade: 'pale' }), 'shade');
+    expect((await fetchBoard(team.as.admin, team.board.id)).labels.map((l: { name: string }) => l.name)).toEqual(['Plain']);
   });
 });

@@ -48,6 +48,7 @@ describe('GET /api/boards/{id}/export → POST /api/boards/import', () => {
     const old = await makeList(api, board.id, 'Old');
     const red = await makeLabel(api, board.id, 'Urgent', 'red');
     await makeLabel(api, board.id, 'Plain', null);
+    expectStatus(await api.post(`/api/boards/${board.id}/labels`, { name: 'Deep', color: 'blue', shade: 'dark' }), 201);
     const points = await makeField(api, board.id, 'number', undefined, 'Points');
     const stage = await makeField(api, board.id, 'list', ['Alpha', 'Beta'], 'Stage');
     const first = await makeCard(api, list.id, 'First', 'Some **Markdown**');
@@ -71,6 +72,7 @@ describe('GET /api/boards/{id}/export → POST /api/boards/import', () => {
     const exported = await exportOf(api, board.id);
     expect(exported.lists.map((l: any) => [l.name, l.archived])).toEqual([['Todo', false], ['Doing', false], ['Old', true]]);
     expect(exported.board.color).toBe('sunset');
+    expect(exported.labels.map((l: any) => [l.name, l.color, l.shade])).toEqual([['Urgent', 'red', null], ['Plain', null, null], ['Deep', 'blue', 'dark']]);
     const res = await api.post('/api/boards/import?matchMembers=true', exported);
     expectStatus(res, 201);
     expect(res.json()).toMatchObject({ source: 'taskboard', unmapped: [] });

@@ -148,7 +148,8 @@ describe('POST /api/boards/import: an export of the documented shape, with custo
       ['Notes', 'text', []], ['Estimate', 'number', []], ['Review on', 'date', []], ['Approved', 'checkbox', []], ['Priority', 'list', ['High', 'Low']],
       ['Start date', 'date', []], ['Due date done', 'checkbox', []],
     ]);
-    expect(board.labels.map((l) => [l.name, l.color])).toEqual([['Bug', 'red'], ['Sky', 'sky']]);
+    // Trello's shades survive: red_dark is red + dark, sky_light sky + light.
+    expect(board.labels.map((l) => [l.name, l.color, l.shade])).toEqual([['Bug', 'red', 'dark'], ['Sky', 'sky', 'light']]);
     const cards = board.lists.flatMap((l) => l.cards);
     for (const source of json.cards) {
       const i = Number(source.name.split(' ')[1]);

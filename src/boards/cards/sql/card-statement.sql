@@ -87,15 +87,16 @@ BEGIN
 END $$;
 
 -- Fits cards to board p_board (after a move there): their labels of other boards become the
--- board's label with the same name and colour (created there when it has none, so no label is
+-- board's label with the same name and colour (created there, shade and all, when it has none, so no label is
 -- lost on the way); custom-field values of other boards and assignees who are not members of it
 -- are dropped. card-change.ts dropOtherBoardsParts.
 CREATE OR REPLACE FUNCTION tb_drop_other_boards_parts(p_cards int[], p_board int) RETURNS void
 LANGUAGE sql AS $$
-  INSERT INTO "Label" ("boardId", name, color)
-    SELECT DISTINCT p_board, l.name, l.color FROM "CardLabel" cl JOIN "Label" l ON l.id = cl."labelId"
+  INSERT INTO "Label" ("boardId", name, color, shade)
+    SELECT DISTINCT ON (l.name, l.color) p_board, l.name, l.color, l.shade FROM "CardLabel" cl JOIN "Label" l ON l.id = cl."labelId"
      WHERE cl."cardId" = ANY (p_cards) AND l."boardId" <> p_board
-       AND NOT EXISTS (SELECT 1 FROM "Label" t WHERE t."boardId" = p_board AND t.name = l.name AND t.color IS NOT DISTINCT FROM l.color);
+       AND NOT EXISTS (SELECT 1 FROM "Label" t WHERE t."boardId" = p_board AND t.name = l.name AND t.color IS NOT DISTINCT FROM l.color)
+     ORDER BY l.name, l.color, l.id;
   INSERT INTO "CardLabel" ("cardId", "labelId")
     SELECT cl."cardId", (SELECT min(t.id) FROM "Label" t WHERE t."boardId" = p_board AND t.name = l.name AND t.color IS NOT DISTINCT FROM l.color)
       FROM "CardLabel" cl JOIN "Label" l ON l.id = cl."labelId"

@@ -1,17 +1,19 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, get, post } from '../api';
+import { ApiError, get, patch, post } from '../api';
 import { link, setQuery, useLocation } from '../router';
 import type { Activity, Board, CardSummary } from '../types';
 import { Alert, Markdown, Notice, PageTitle } from '../ui';
 import { ActivityPanel } from './activity';
 import { ArchivePanel } from './archive';
 import { findCard, withCardMoved, withListMoved } from './board-model';
-import { CardDialog } from './card-dialog';
+import type { CardCommand } from './card-dialog';
+import { CardDialogLoader } from './card-dialog-loader';
 import { useBoardEvents } from './live';
 import { Lists } from './lists';
 import { MembersDialog } from './members';
 import { SearchBox } from './search';
 import { SettingsDialog } from './settings';
+import { ShortcutsDialog, useShortcuts } from './shortcuts';
 
 type Gone = 'deleted' | 'no-access' | null;
 
@@ -22,7 +24,9 @@ export function BoardPage({ boardId }: { boardId: number }) {
   const [loadError, setLoadError] = useState<unknown>(null);
   const [gone, setGone] = useState<Gone>(null);
   const [problem, setProblem] = useState<unknown>(null);
-  const [panel, setPanel] = useState<'members' | 'settings' | 'archive' | null>(null);
+  const [panel, setPanel] = useState<'members' | 'settings' | 'archive' | 'shortcuts' | null>(null);
+  const [cardCommand, setCardCommand] = useState<CardCommand | null>(null);
+  const [searchNote, setSearchNote] = useState('');
   const [showActivity, setShowActivity] = useState(false);
   const activityButton = useRef<HTMLButtonElement>(null);
   // Closing (× or Escape) gives the focus back to the button that opened the panel.
@@ -145,6 +149,28 @@ export function BoardPage({ boardId }: { boardId: number }) {
     };
   }, []);
 
+  useShortcuts({
+    openCardId,
+    card: (cardId, what) => {
+      const tile = board && findCard(board, cardId);
+      if (openCardId === null && what === 'archive') {
+        // Archived from the board: the tile goes, and the status line says which card went.
+        if (!board || board.role === 'observer' || !tile) return;
+        setMoveSaid(`Archived “${tile.list.cards[tile.index]!.title}”. Find it under Archived items.`);
+        void patch(`/api/cards/${cardId}`, { archived: true }).then(() => resync(), refused);
+        return;
+      }
+      if (openCardId === null) setQuery('card', String(cardId));
+      setCardCommand((c) => ({ what, n: (c?.n ?? 0) + 1 }));
+    },
+    search: () => document.getElementById('board-search')?.focus(),
+    filter: () => {
+      setSearchNote('This board has no filter yet: f goes to the search. Type to find cards.');
+      document.getElementById('board-search')?.focus();
+    },
+    help: () => setPanel('shortcuts'),
+  });
+
   if (gone)
     return (
       <main class="narrow">
@@ -227,7 +253,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
         {board.archived && <span class="badge warn">Archived</span>}
         <LiveIndicator status={status} />
         <div class="board-tools">
-          <SearchBox boardId={boardId} onOpen={(id) => setQuery('card', String(id))} />
+          <SearchBox boardId={boardId} onOpen={(id) => setQuery('card', String(id))} note={searchNote} />
           <button type="button" onClick={() => setPanel('members')}>
             Members ({board.members.length})
           </button>
@@ -252,17 +278,22 @@ export function BoardPage({ boardId }: { boardId: number }) {
         {showActivity && <ActivityPanel board={board} live={liveEvents} onClose={closeActivity} openCard={(id) => setQuery('card', String(id))} />}
       </div>
       {openCardId !== null && (
-        <CardDialog
+        <CardDialogLoader
           key={openCardId}
           cardId={openCardId}
           board={board}
           version={cardVersion}
-          onClose={() => setQuery('card', null)}
+          onClose={() => {
+            setCardCommand(null);
+            setQuery('card', null);
+          }}
           onChanged={resync}
           moveCard={moveCard}
+          command={cardCommand}
         />
       )}
       {panel === 'members' && <MembersDialog board={board} onClose={() => setPanel(null)} onChanged={resync} lastEvent={liveEvents[0]} />}
+      {panel === 'shortcuts' && <ShortcutsDialog onClose={() => setPanel(null)} />}
       {panel === 'settings' && <SettingsDialog board={board} onClose={() => setPanel(null)} onChanged={resync} />}
       {panel === 'archive' && (
         <ArchivePanel

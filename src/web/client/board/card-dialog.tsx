@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { WatchToggle } from '../notifications/watch-toggle';
-import { ApiError, get } from '../api';
+import { ApiError, get, patch } from '../api';
 import type { Board, Card } from '../types';
 import { Alert, Modal, Notice } from '../ui';
 import { CardActions, MoveCard } from './card-dialog/actions';
@@ -8,11 +8,18 @@ import { Assignees } from './card-dialog/assignees';
 import { Attachments } from './card-dialog/attachments';
 import { Checklists } from './card-dialog/checklists';
 import { Comments } from './card-dialog/comments';
-import { TitleAndDescription } from './card-dialog/description';
+import { CardTitle, Description } from './card-dialog/description';
 import { DueDate } from './card-dialog/due-date';
 import { Fields } from './card-dialog/fields';
 import { Labels } from './card-dialog/labels';
 import { ReplyToCustomer } from './card-dialog/reply-to-customer';
+import type { Opened } from './card-dialog/part';
+
+/** A keyboard shortcut for the open card (shortcuts.tsx); `n` tells a second press of the same key from the first. */
+export interface CardCommand {
+  what: Opened | 'archive';
+  n: number;
+}
 
 interface Props {
   cardId: number;
@@ -22,13 +29,19 @@ interface Props {
   onClose: () => void;
   onChanged: () => Promise<void>;
   moveCard: (cardId: number, listId: number, index: number) => Promise<void>;
+  command: CardCommand | null;
 }
 
-/** A card opened from the board (?card=<id>): every part of it, each change sent at once and answered with the card. */
-export function CardDialog({ cardId, board, version, onClose, onChanged, moveCard }: Props) {
+/**
+ * A card opened from the board (?card=<id>), laid out as Trello's card back: the title edited in
+ * place, then compact sections (labels, members, due date), the description, checklists,
+ * attachments and comments; actions at the side. Each change is sent at once and answered with the card.
+ */
+export function CardDialog({ cardId, board, version, onClose, onChanged, moveCard, command }: Props) {
   const [card, setCard] = useState<Card | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [gone, setGone] = useState(false);
+  const [opened, setOpened] = useState<Opened | null>(null);
   const canEdit = board.role !== 'observer';
 
   const reload = async () => {
@@ -58,6 +71,12 @@ export function CardDialog({ cardId, board, version, onClose, onChanged, moveCar
     }
   };
 
+  useEffect(() => {
+    if (!command || !canEdit) return;
+    if (command.what !== 'archive') setOpened(command.what);
+    else if (card && !card.archived) void change(() => patch(`/api/cards/${card.id}`, { archived: true }));
+  }, [command?.n]);
+
   if (gone)
     return (
       <Modal title="Card" onClose={onClose}>
@@ -73,27 +92,32 @@ export function CardDialog({ cardId, board, version, onClose, onChanged, moveCar
     );
 
   const list = board.lists.find((l) => l.id === card.listId);
+  const part = { card, canEdit, change };
+  const openable = (what: Opened) => ({ open: opened === what, onOpen: (open: boolean) => setOpened(open ? what : opened === what ? null : opened) });
   return (
-    <Modal title={card.title} onClose={onClose} wide>
-      <p class="hint">
-        In list <strong>{list?.name ?? '(archived list)'}</strong>
+    <Modal title={card.title} heading={<CardTitle {...part} {...openable('title')} />} onClose={onClose} wide>
+      <p class="hint card-where">
+        in list <strong>{list?.name ?? '(archived list)'}</strong>
         {card.archived && <span class="badge warn">Archived</span>}
       </p>
       <Alert error={error} onDismiss={() => setError(null)} />
-      <div class="card-detail">
+      <div class="card-detail card-back">
         <div class="card-main">
-          <TitleAndDescription card={card} canEdit={canEdit} change={change} />
-          <Checklists card={card} canEdit={canEdit} change={change} />
-          <Attachments card={card} canEdit={canEdit} change={change} />
-          <ReplyToCustomer card={card} canEdit={canEdit} change={change} />
+          <div class="compacts">
+            <Labels {...part} board={board} {...openable('labels')} />
+            <Assignees {...part} board={board} {...openable('members')} />
+            <DueDate {...part} {...openable('due')} />
+          </div>
+          {/* The card's sections, top to bottom: a new one takes a Part (card-dialog/part.ts) and goes here. */}
+          <Description {...part} />
+          <Checklists {...part} />
+          <Attachments {...part} />
+          <ReplyToCustomer {...part} />
           <Comments card={card} board={board} change={change} />
         </div>
         <aside class="card-side">
           <WatchToggle cardId={card.id} />
-          <DueDate card={card} canEdit={canEdit} change={change} />
-          <Labels card={card} board={board} canEdit={canEdit} change={change} />
-          <Assignees card={card} board={board} canEdit={canEdit} change={change} />
-          <Fields card={card} board={board} canEdit={canEdit} change={change} />
+          <Fields {...part} board={board} />
           {canEdit && <MoveCard card={card} board={board} moveCard={async (l, i) => change(() => moveCard(card.id, l, i))} />}
           {canEdit && <CardActions card={card} board={board} change={change} onDeleted={onClose} />}
         </aside>

@@ -3,6 +3,9 @@ import type { CardSummary, Label, Member } from '../types';
 import { Calendar, MessageSquare, Paperclip, SquareCheckBig } from 'lucide';
 import { Avatar, formatDate, Icon, plural } from '../ui';
 
+/** A label's chip classes: its colour and shade (styles.css `.label.blue.shade-dark`). */
+export const labelClass = (l: Pick<Label, 'color' | 'shade'>) => `label ${l.color ?? 'none'}${l.color && l.shade ? ` shade-${l.shade}` : ''}`;
+
 /** A card in its list: its cover picture, labels, title (opens the card; Alt+arrows move it), due date and counts, assignees. */
 export function CardTile({
   card,
@@ -43,7 +46,7 @@ export function CardTile({
       {labels.length > 0 && (
         <ul class="card-labels" aria-label="Labels">
           {labels.map((l) => (
-            <li key={l.id} class={`label ${l.color ?? 'none'}`}>
+            <li key={l.id} class={labelClass(l)}>
               {l.name}
             </li>
           ))}

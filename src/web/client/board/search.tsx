@@ -3,26 +3,54 @@ import { get } from '../api';
 import type { CardSummary } from '../types';
 import { Alert, useAction } from '../ui';
 
-/** Full-text search over the board's cards (titles, descriptions, checklist items, comments). */
-export function SearchBox({ boardId, onOpen }: { boardId: number; onOpen: (cardId: number) => void }) {
+/**
+ * Full-text search over the board's cards (titles, descriptions, checklist items, comments);
+ * "Include archived" searches archived cards and lists too. `note` is said under the box (what
+ * the `f` shortcut does while there is no filter).
+ */
+export function SearchBox({ boardId, onOpen, note }: { boardId: number; onOpen: (cardId: number) => void; note?: string }) {
   const [q, setQ] = useState('');
+  const [archived, setArchived] = useState(false);
   const [results, setResults] = useState<CardSummary[] | null>(null);
   const { error, run } = useAction();
+  const search = (withArchived: boolean) => {
+    if (!q.trim()) return setResults(null);
+    void run(async () =>
+      setResults((await get<{ cards: CardSummary[] }>(`/api/boards/${boardId}/search?q=${encodeURIComponent(q.trim())}${withArchived ? '&archived=true' : ''}`)).cards),
+    );
+  };
   return (
     <div class="search">
       <form
         role="search"
+        class="search-form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!q.trim()) return setResults(null);
-          void run(async () => setResults((await get<{ cards: CardSummary[] }>(`/api/boards/${boardId}/search?q=${encodeURIComponent(q.trim())}`)).cards));
+          search(archived);
         }}
       >
         <label>
           <span class="visually-hidden">Search cards</span>
-          <input type="search" placeholder="Search cards" value={q} onInput={(e) => setQ(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Escape' && setResults(null)} />
+          <input id="board-search" type="search" placeholder="Search cards" value={q} onInput={(e) => setQ(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Escape' && setResults(null)} />
+        </label>
+        <label class="inline switch">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={archived}
+            onChange={(e) => {
+              setArchived(e.currentTarget.checked);
+              if (results) search(e.currentTarget.checked);
+            }}
+          />{' '}
+          Include archived
         </label>
       </form>
+      {note && !q && !results && (
+        <p class="search-results hint" role="status">
+          {note}
+        </p>
+      )}
       <Alert error={error} />
       {results && (
         <div class="search-results" role="region" aria-label="Search results">

@@ -2,8 +2,23 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { Alert } from './feedback';
 
-/** A modal dialog on the native <dialog>: focus is trapped and Escape closes it. */
-export function Modal({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
+/**
+ * A modal dialog on the native <dialog>: focus is trapped and Escape closes it. `heading` replaces
+ * the plain <h2> (the card's title edited in place); the dialog is then named by `title`.
+ */
+export function Modal({
+  title,
+  onClose,
+  children,
+  wide = false,
+  heading,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+  wide?: boolean;
+  heading?: ComponentChildren;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -14,9 +29,9 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
     return () => dialog.removeEventListener('close', closed);
   }, [onClose]);
   return (
-    <dialog ref={ref} class={wide ? 'modal wide' : 'modal'} aria-labelledby={titleId}>
+    <dialog ref={ref} class={wide ? 'modal wide' : 'modal'} {...(heading ? { 'aria-label': title } : { 'aria-labelledby': titleId })}>
       <header class="modal-head">
-        <h2 id={titleId}>{title}</h2>
+        {heading ?? <h2 id={titleId}>{title}</h2>}
         <button type="button" class="icon" onClick={() => ref.current?.close()} aria-label="Close">
           ×
         </button>

@@ -1,20 +1,39 @@
 import { del, put } from '../../api';
 import type { Board } from '../../types';
 import { Avatar } from '../../ui';
-import type { Part } from './part';
+import { Compact } from './compact';
+import type { Openable, Part } from './part';
 
-/** The board's members, ticked when assigned to the card. */
-export function Assignees({ card, board, canEdit, change }: Part & { board: Board }) {
+/** The card's members (its assignees) as avatars; "+" opens the board's members to tick. */
+export function Assignees({ card, board, canEdit, change, open, onOpen }: Part & Openable & { board: Board }) {
+  const on = board.members.filter((m) => card.memberIds.includes(m.userId));
   return (
-    <section>
-      <h3>Assignees</h3>
+    <Compact
+      title="Members"
+      editLabel="Edit members"
+      canEdit={canEdit}
+      open={open}
+      onOpen={onOpen}
+      summary={
+        on.length ? (
+          <ul class="card-members">
+            {on.map((m) => (
+              <li key={m.userId}>
+                <Avatar userId={m.userId} name={m.name} url={m.avatarUrl} decorative /> {m.name}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <span class="hint">None</span>
+        )
+      }
+    >
       <ul class="checks">
         {board.members.map((m) => (
           <li key={m.userId}>
             <label class="inline">
               <input
                 type="checkbox"
-                disabled={!canEdit}
                 checked={card.memberIds.includes(m.userId)}
                 onChange={(e) =>
                   change(() =>
@@ -27,6 +46,6 @@ export function Assignees({ card, board, canEdit, change }: Part & { board: Boar
           </li>
         ))}
       </ul>
-    </section>
+    </Compact>
   );
 }

@@ -1,41 +1,48 @@
 import { useEffect, useState } from 'preact/hooks';
 import { patch } from '../../api';
 import { formatDate } from '../../ui';
-import type { Part } from './part';
+import { Compact } from './compact';
+import type { Openable, Part } from './part';
 
-/** The due date: set or cleared in local time, stored in UTC. */
-export function DueDate({ card, canEdit, change }: Part) {
+/** The due date as a chip; "+" opens a picker in local time (stored in UTC), Save or Remove. */
+export function DueDate({ card, canEdit, change, open, onOpen }: Part & Openable) {
   const local = card.dueAt ? toLocalInput(card.dueAt) : '';
   const [value, setValue] = useState(local);
-  useEffect(() => setValue(local), [card.dueAt]);
+  useEffect(() => setValue(local), [card.dueAt, open]);
+  const set = async (dueAt: string | null) => {
+    if (await change(() => patch(`/api/cards/${card.id}`, { dueAt }))) onOpen(false);
+  };
+  const overdue = card.dueAt !== null && new Date(card.dueAt) < new Date();
   return (
-    <section>
-      <h3>Due date</h3>
-      {!canEdit ? (
-        <p>{card.dueAt ? formatDate(card.dueAt, { time: true }) : 'None'}</p>
-      ) : (
-        <form
-          class="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void change(() => patch(`/api/cards/${card.id}`, { dueAt: value ? new Date(value).toISOString() : null }));
-          }}
-        >
-          <label>
-            <span class="visually-hidden">Due date</span>
-            <input type="datetime-local" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
-          </label>
-          <button type="submit" class="small">
-            Set
+    <Compact
+      title="Due date"
+      editLabel="Edit due date"
+      canEdit={canEdit}
+      open={open}
+      onOpen={onOpen}
+      summary={card.dueAt ? <span class={overdue ? 'due-chip overdue' : 'due-chip'}>{formatDate(card.dueAt, { time: true })}{overdue && ' · overdue'}</span> : <span class="hint">None</span>}
+    >
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void set(value ? new Date(value).toISOString() : null);
+        }}
+      >
+        <label>
+          Due date
+          <input type="datetime-local" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+        </label>
+        <button type="submit" class="primary small">
+          Save
+        </button>
+        {card.dueAt && (
+          <button type="button" class="small" onClick={() => void set(null)}>
+            Remove
           </button>
-          {card.dueAt && (
-            <button type="button" class="small" onClick={() => change(() => patch(`/api/cards/${card.id}`, { dueAt: null }))}>
-              Clear
-            </button>
-          )}
-        </form>
-      )}
-    </section>
+        )}
+      </form>
+    </Compact>
   );
 }
 

@@ -1,0 +1,5 @@
+-- CreateEnum
+CREATE TYPE "LabelShade" AS ENUM ('light', 'dark');
+
+-- AlterTable
+ALTER TABLE "Label" ADD COLUMN     "shade" "LabelShade";
