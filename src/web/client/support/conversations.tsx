@@ -15,6 +15,7 @@ export const REASONS: Record<string, string> = {
   human_requested: 'The customer asked for a person',
   account_action: 'It needs staff to act on the account',
   handoff_topic: 'It names one of the agent\'s hand-off topics',
+  staff_handoff: 'Staff said a message like this one goes to a person',
   attachment_unreadable: 'The attachments could not be read',
   earlier_turn: 'An earlier message of this conversation already needed a human',
 };

@@ -1,0 +1,124 @@
+import type { DbClient } from '../../platform/db.js';
+import type { KnowledgeIndex } from '../retrieval/knowledge-index.js';
+import { DEFAULT_QUERY, retrieve } from '../retrieval/retrieve.js';
+import { ANSWER_JACCARD, HANDOFF_JACCARD, matchScore, matchTerms } from './confirmed-match.js';
+import type { TurnVerdict as Verdict } from '../../generated/prisma/enums.js';
+
+/**
+ * Confirmed answers (issue #47 item 2): a verdict that names the article answering a turn's message ("right" on an
+ * answer, "should have answered", "wrong, it is X") makes the same message, or one the rule of confirmed-match.ts
+ * takes for the same, answered from that article at once; "should not have answered" (needs_human) makes it handed
+ * over (`reason: staff_handoff`). Per agent: a confirmation applies to the agent whose turn it was given on.
+ *
+ * An article deleted after confirmation drops its confirmations (the verdict keeps no article: TurnFeedback.articleId
+ * is set null). An article edited after confirmation re-checks them: one stays while the article's own text (its
+ * confirmed phrasings left out, Hit.textScore) still ranks among the first RECHECK_RANK for the confirmed message;
+ * otherwise it is held (listed with why, not used) until staff confirm again.
+ */
+
+export interface Confirmation {
+  turnId: number;
+  conversationId: string;
+  agentId: string;
+  question: string;
+  terms: Set<string>;
+  verdict: Verdict;
+  /** The article that answers it; null for a confirmed hand-off. */
+  article: { id: number; externalId: string; title: string } | null;
+  by: string | null;
+  at: Date;
+  /** Why it is not used (its article changed since and the re-check failed); null when it is. */
+  held: string | null;
+}
+
+export interface ConfirmedMatch {
+  confirmation: Confirmation;
+  /** The rule's score (Jaccard of the normalized terms): 1 for the same words. */
+  score: number;
+}
+
+/** Confirmations read per workspace, the latest first: bounded so that a lookup stays well under a millisecond. */
+const MAX_CONFIRMATIONS = 2000;
+/** The place from which an edited article no longer answers a message it was confirmed for (its own text's ranking). */
+const RECHECK_RANK = 3;
+
+interface Entry {
+  version: number;
+  list: Promise<Confirmation[]>;
+}
+const caches = new WeakMap<object, Map<number, Entry>>();
+
+/**
+ * The workspace's confirmations as of knowledge version `version` (bumped by every verdict that adds, changes or
+ * removes one, and by every article change), read once per version and kept in memory, so a lookup costs no query.
+ */
+export function confirmedAnswers({ db, workspaceId, version, index }: { db: DbClient; workspaceId: number; version: number; index: KnowledgeIndex }): Promise<Confirmation[]> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const cached = cache.get(workspaceId);
+  if (cached?.version === version) return cached.list;
+  const entry: Entry = { version, list: load(db, workspaceId, index) };
+  cache.set(workspaceId, entry);
+  entry.list.catch(() => {
+    if (cache.get(workspaceId) === entry) cache.delete(workspaceId);
+  });
+  return entry.list;
+}
+
+async function load(db: DbClient, workspaceId: number, index: KnowledgeIndex): Promise<Confirmation[]> {
+  const rows = await db.turnFeedback.findMany({
+    where: { workspaceId, OR: [{ articleId: { not: null } }, { verdict: 'needs_human' }] },
+    select: {
+      turnId: true,
+      verdict: true,
+      updatedAt: true,
+      turn: { select: { question: true, conversationId: true, agentId: true } },
+      article: { select: { id: true, externalId: true, title: true, updatedAt: true } },
+      user: { select: { name: true } },
+    },
+    orderBy: { updatedAt: 'desc' },
+    take: MAX_CONFIRMATIONS,
+  });
+  return rows.map((r) => ({
+    turnId: r.turnId,
+    conversationId: r.turn.conversationId,
+    agentId: r.turn.agentId,
+    question: r.turn.question,
+    terms: matchTerms(r.turn.question),
+    verdict: r.verdict,
+    article: r.article ? { id: r.article.id, externalId: r.article.externalId, title: r.article.title } : null,
+    by: r.user?.name ?? null,
+    at: r.updatedAt,
+    held: r.article && r.article.updatedAt > r.updatedAt ? recheck(index, r.turn.question, r.article.id, r.article.externalId) : null,
+  }));
+}
+
+/** Null when the edited article's own text still ranks among the first RECHECK_RANK for the message; else why not. */
+function recheck(index: KnowledgeIndex, question: string, articleId: number, externalId: string): string | null {
+  const { candidates } = retrieve(index, { message: question }, DEFAULT_QUERY, 20);
+  const byText = candidates.filter((c) => c.textScore > 0).sort((a, b) => b.textScore - a.textScore);
+  const rank = byText.findIndex((c) => c.article.doc.id === articleId);
+  if (rank >= 0 && rank < RECHECK_RANK) return null;
+  return `"${externalId}" was edited after this confirmation and its text no longer ranks among the first ${RECHECK_RANK} for the message${rank < 0 ? '' : ` (it ranks ${rank + 1})`}: confirm again to use it.`;
+}
+
+/**
+ * The agent's confirmations near the message under the rule's word part (confirmed-match.ts), nearest first, the
+ * latest first on a tie: answers at ANSWER_JACCARD or more (composeAnswer uses the first whose article its ranking
+ * puts first, or whose words are the message's), hand-offs at HANDOFF_JACCARD. Cost: one tokenisation of the message
+ * and a Jaccard per confirmation of the agent (bench/answers-semantic.ts).
+ */
+export function matchConfirmations({ confirmations, message, agentId, index }: { confirmations: readonly Confirmation[]; message: string; agentId: string; index: KnowledgeIndex }): ConfirmedMatch[] {
+  if (!confirmations.length) return [];
+  const terms = matchTerms(message);
+  if (!terms.size) return [];
+  const known = (t: string) => index.has(t);
+  const out: ConfirmedMatch[] = [];
+  for (const c of confirmations) {
+    if (c.agentId !== agentId || c.held) continue;
+    const score = matchScore(terms, c.terms, known, c.article ? ANSWER_JACCARD : HANDOFF_JACCARD);
+    if (score > 0) out.push({ confirmation: c, score });
+  }
+  // Stable: among equal scores the latest (the list's order) stays first.
+  return out.sort((a, b) => b.score - a.score);
+}
