@@ -5,6 +5,7 @@ import { MessagesSquare } from 'lucide';
 import { Alert, EmptyState, formatDate, Pager, Table, useLoad } from '../ui';
 import type { Agent, Conversation, ConversationSummary, Learning, SectionProps } from './types';
 import { AnswerView } from './try';
+import { ConfirmedAnswers } from './confirmed';
 import { learningText, TurnVerdict } from './verdict';
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
@@ -68,6 +69,7 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
           {learningText(learning.data)} Open a conversation to say whether an answer was right.
         </p>
       )}
+      {agents.data && <ConfirmedAnswers workspaceId={workspace.id} agents={agents.data} />}
       <form class="row filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Agent

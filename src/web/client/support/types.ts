@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { confidence, source, tryAnswerResponse } from '../../../answers/schemas.js';
-import type { agent, answerKey, article, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
+import type { agent, answerKey, article, confirmedAnswer, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
 import type { ticket } from '../../../tickets/schemas.js';
 import type { WEBHOOK_EVENT_TYPES } from '../../../webhooks/event-types.js';
 import type { attempt, delivery, endpoint } from '../../../webhooks/schemas.js';
@@ -43,6 +43,7 @@ export type AnswerKey = z.output<typeof answerKey>;
 /** PUT …/turns/{id}/feedback: the verdict saved and what the agent learns from. */
 export type FeedbackResult = z.output<typeof feedbackResult>;
 export type Learning = z.output<typeof learning>;
+export type ConfirmedAnswer = z.output<typeof confirmedAnswer>;
 export type Ticket = z.output<typeof ticket>;
 export type Endpoint = z.output<typeof endpoint>;
 export type Attempt = z.output<typeof attempt>;
