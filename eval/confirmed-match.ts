@@ -94,11 +94,11 @@ if (withVectors) measure((a, b) => (a.vector && b.vector ? dot(a.vector, b.vecto
 {
   const { KnowledgeIndex, prepareArticle } = await import('../src/answers/retrieval/knowledge-index.js');
   const { retrieve } = await import('../src/answers/retrieval/retrieve.js');
-  console.log('\nG. two folds: B, and B with the confirmed article first by the ranking with phrasings (right / wrong, out-of-scope matched)');
+  console.log('\nG. two folds: B; G: B with the confirmed article first by the ranking with phrasings; H: G with a word of the message in the article\'s own text; I: G with half the confirmed message\'s terms in the message; J: G with the confirmed message at most twice the message\'s terms (right / wrong, out-of-scope matched)');
   for (const t of [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]) {
     const cells = rows.map(({ base, messages, outOfScope, known }) => {
       const b = bases.find((x) => x.name === base)!;
-      const score = { plain: [0, 0, 0], first: [0, 0, 0] };
+      const score = { plain: [0, 0, 0], first: [0, 0, 0], own: [0, 0, 0], half: [0, 0, 0], short: [0, 0, 0] };
       for (const fold of [0, 1]) {
         const confirmed = messages.filter((_, i) => i % 2 === fold);
         const asked = messages.filter((_, i) => i % 2 !== fold);
@@ -114,22 +114,35 @@ if (withVectors) measure((a, b) => (a.vector && b.vector ? dot(a.vector, b.vecto
           }
           return top;
         };
-        const first = (m: Msg) => retrieve(index, { message: m.text }, undefined, 1).candidates[0]?.article.doc.externalId;
+        const top = (m: Msg) => retrieve(index, { message: m.text }, undefined, 1).candidates[0];
+        const first = (m: Msg) => top(m)?.article.doc.externalId;
+        // H: G, and the article's own text (its phrasings left out) shares a word with the message.
+        const own = (m: Msg) => (top(m)?.textScore ?? 0) > 0;
+        // I: G, and the message holds at least half of the confirmed message's terms.
+        // J: G, and the confirmed message at most twice as many terms as the message.
+        const short = (m: Msg, c: Msg) => c.plain.size <= 2 * m.plain.size;
+        const half = (m: Msg, c: Msg) => [...c.plain].filter((x) => m.plain.has(x)).length >= c.plain.size / 2;
         for (const m of asked) {
           const hit = best(m);
           if (!hit) continue;
           const ok = m.expected.includes(hit.expected[0]!);
           score.plain[ok ? 0 : 1]!++;
           if (first(m) === hit.expected[0]) score.first[ok ? 0 : 1]!++;
+          if (first(m) === hit.expected[0] && own(m)) score.own[ok ? 0 : 1]!++;
+          if (first(m) === hit.expected[0] && half(m, hit)) score.half[ok ? 0 : 1]!++;
+          if (first(m) === hit.expected[0] && short(m, hit)) score.short[ok ? 0 : 1]!++;
         }
         for (const m of outOfScope) {
           const hit = best(m);
           if (!hit) continue;
           score.plain[2]!++;
           if (first(m) === hit.expected[0]) score.first[2]!++;
+          if (first(m) === hit.expected[0] && own(m)) score.own[2]!++;
+          if (first(m) === hit.expected[0] && half(m, hit)) score.half[2]!++;
+          if (first(m) === hit.expected[0] && short(m, hit)) score.short[2]!++;
         }
       }
-      return `B ${score.plain[0]} / ${score.plain[1]}, ${score.plain[2]}; G ${score.first[0]} / ${score.first[1]}, ${score.first[2]}`;
+      return `B ${score.plain[0]} / ${score.plain[1]}, ${score.plain[2]}; G ${score.first[0]} / ${score.first[1]}, ${score.first[2]}; H ${score.own[0]} / ${score.own[1]}, ${score.own[2]}; I ${score.half[0]} / ${score.half[1]}, ${score.half[2]}; J ${score.short[0]} / ${score.short[1]}, ${score.short[2]}`;
     });
     console.log([t.toFixed(2), ...cells].join(' | '));
   }

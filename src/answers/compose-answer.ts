@@ -63,8 +63,8 @@ export interface ComposeOptions {
   /**
    * Messages staff confirmed near this one in words, nearest first (decision/confirmed-answers.ts). The first that
    * applies decides: a hand-off (externalId null) hands over (`reason: staff_handoff`); an answer applies when its
-   * article is the one this message's ranking puts first, or its words are the message's (`same`), and the message is
-   * then answered from it whatever the decision says. The customer's own request for a person, a hand-off topic and
+   * article is the one this message's ranking puts first with a word of the message in its own text, or its words are
+   * the message's (`same`), and the message is then answered from it whatever the decision says. The customer's own request for a person, a hand-off topic and
    * an unreadable attachment still hand over first.
    */
   confirmed?: readonly { externalId: string | null; same: boolean }[] | undefined;
@@ -187,7 +187,11 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
   const retrieval = retrieve(index, input, options.queryParams ?? DEFAULT_QUERY, 10, own);
   const alone = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
   const thread = threadReadingDecision(retrieval, input, options, model, threaded);
-  const firstRanked = retrieval.candidates[0]?.article.doc.externalId;
+  // A confirmed answer applies to a message with other words only where its article is first for the message and its
+  // own text (phrasings left out) shares a word with it: a long confirmed message must not make its article answer
+  // a few of its words that the article does not cover (decision/confirmed-match.ts).
+  const first = retrieval.candidates[0];
+  const firstRanked = first && first.textScore > 0 ? first.article.doc.externalId : undefined;
   const confirmed = options.confirmed?.find((c) => c.externalId === null || c.same || c.externalId === firstRanked);
   // A confirmed answer puts its article first (in the sources and in the ranking kept with the turn).
   const confirmedArticle = confirmed?.externalId ? index.articles.find((a) => a.doc.externalId === confirmed.externalId) : undefined;
