@@ -161,7 +161,7 @@ export const confirmedAnswer = z
     article: z.object({ externalId: z.string(), title: z.string() }).nullable().describe('The article that answers it; null for a confirmed hand-off.'),
     by: z.string().nullable().describe('Who gave the verdict (null once their account is deleted).'),
     at: z.string().describe('When (ISO 8601).'),
-    status: z.enum(['active', 'article_changed']).describe('`active`: used; `article_changed`: the article was edited since and no longer ranks for the message by its own text, so it is not used until confirmed again.'),
+    status: z.enum(['active', 'article_changed']).describe('`active`: used; `article_changed`: the article was edited since and its text no longer holds any word of the message, so it is not used until the verdict is given again.'),
     why: z.string().nullable().describe('Why it is not used; null when active.'),
   })
   .describe('ConfirmedAnswer');

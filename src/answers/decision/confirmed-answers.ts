@@ -1,6 +1,5 @@
 import type { DbClient } from '../../platform/db.js';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index.js';
-import { DEFAULT_QUERY, retrieve } from '../retrieval/retrieve.js';
 import { ANSWER_JACCARD, HANDOFF_JACCARD, matchScore, matchTerms } from './confirmed-match.js';
 import type { TurnVerdict as Verdict } from '../../generated/prisma/enums.js';
 
@@ -12,8 +11,8 @@ import type { TurnVerdict as Verdict } from '../../generated/prisma/enums.js';
  *
  * An article deleted after confirmation drops its confirmations (the verdict keeps no article: TurnFeedback.articleId
  * is set null). An article edited after confirmation re-checks them: one stays while the article's own text (its
- * confirmed phrasings left out, Hit.textScore) still ranks among the first RECHECK_RANK for the confirmed message;
- * otherwise it is held (listed with why, not used) until staff confirm again.
+ * confirmed phrasings left out) still holds a word of the confirmed message; otherwise it is held (listed with why,
+ * not used) until staff confirm again (a verdict given again dates it after the edit).
  */
 
 export interface Confirmation {
@@ -39,8 +38,6 @@ export interface ConfirmedMatch {
 
 /** Confirmations read per workspace, the latest first: bounded so that a lookup stays well under a millisecond. */
 const MAX_CONFIRMATIONS = 2000;
-/** The place from which an edited article no longer answers a message it was confirmed for (its own text's ranking). */
-const RECHECK_RANK = 3;
 
 interface Entry {
   version: number;
@@ -79,27 +76,32 @@ async function load(db: DbClient, workspaceId: number, index: KnowledgeIndex): P
     orderBy: { updatedAt: 'desc' },
     take: MAX_CONFIRMATIONS,
   });
-  return rows.map((r) => ({
-    turnId: r.turnId,
-    conversationId: r.turn.conversationId,
-    agentId: r.turn.agentId,
-    question: r.turn.question,
-    terms: matchTerms(r.turn.question),
-    verdict: r.verdict,
-    article: r.article ? { id: r.article.id, externalId: r.article.externalId, title: r.article.title } : null,
-    by: r.user?.name ?? null,
-    at: r.updatedAt,
-    held: r.article && r.article.updatedAt > r.updatedAt ? recheck(index, r.turn.question, r.article.id, r.article.externalId) : null,
-  }));
+  return rows.map((r) => {
+    const terms = matchTerms(r.turn.question);
+    return {
+      turnId: r.turnId,
+      conversationId: r.turn.conversationId,
+      agentId: r.turn.agentId,
+      question: r.turn.question,
+      terms,
+      verdict: r.verdict,
+      article: r.article ? { id: r.article.id, externalId: r.article.externalId, title: r.article.title } : null,
+      by: r.user?.name ?? null,
+      at: r.updatedAt,
+      held: r.article && r.article.updatedAt > r.updatedAt ? recheck(index, terms, r.article.id, r.article.externalId) : null,
+    };
+  });
 }
 
-/** Null when the edited article's own text still ranks among the first RECHECK_RANK for the message; else why not. */
-function recheck(index: KnowledgeIndex, question: string, articleId: number, externalId: string): string | null {
-  const { candidates } = retrieve(index, { message: question }, DEFAULT_QUERY, 20);
-  const byText = candidates.filter((c) => c.textScore > 0).sort((a, b) => b.textScore - a.textScore);
-  const rank = byText.findIndex((c) => c.article.doc.id === articleId);
-  if (rank >= 0 && rank < RECHECK_RANK) return null;
-  return `"${externalId}" was edited after this confirmation and its text no longer ranks among the first ${RECHECK_RANK} for the message${rank < 0 ? '' : ` (it ranks ${rank + 1})`}: confirm again to use it.`;
+/**
+ * Null when the edited article's own text (title and body, its confirmed phrasings left out) still holds a word of the
+ * confirmed message; else why the confirmation is held. Not "ranks as well as before": a "wrong, it is X" verdict is
+ * mostly given where X did not rank first, and any edit would then drop it.
+ */
+function recheck(index: KnowledgeIndex, terms: ReadonlySet<string>, articleId: number, externalId: string): string | null {
+  const article = index.articles.find((a) => a.doc.id === articleId);
+  if (article && [...terms].some((t) => article.titleTf.has(t) || article.bodyTf.has(t))) return null;
+  return `"${externalId}" was edited after this confirmation and no longer says any word of the message: confirm again to use it.`;
 }
 
 /**
