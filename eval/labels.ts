@@ -72,7 +72,8 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
     }
     // A verdict naming the article confirms an answer; "should have gone to a person" confirms a hand-off (as the server's).
     const confirmedArticle = article && !q.needsHuman ? base.index.articles.find((a) => a.doc.externalId === article)?.doc : undefined;
-    if (confirmedArticle || verdict === 'needs_human') {
+    // As on the server, only a conversation's first message is confirmed.
+    if (q.turns.length === 1 && (confirmedArticle || verdict === 'needs_human')) {
       const c = confirmedArticle ? { id: confirmedArticle.id, externalId: confirmedArticle.externalId, title: confirmedArticle.title } : null;
       confirmations.unshift({ turnId: confirmations.length + 1, conversationId: q.id, agentId: EVAL_AGENT, question: message, terms: matchTerms(message), verdict, article: c, by: null, at: new Date(), held: null });
     }

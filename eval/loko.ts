@@ -34,8 +34,8 @@ export async function ours(base: Base, q: Question, model: DecisionModel, queryP
   let last;
   for (const [i, message] of q.turns.entries()) {
     const attachmentText = i === q.turns.length - 1 ? q.attachmentText : undefined;
-    // Staff's confirmed answers (eval/labels.ts), matched as answer-message.ts matches them.
-    const confirmed = matchConfirmations({ confirmations, message, agentId: EVAL_AGENT, index: base.index }).map((m) => ({ externalId: m.confirmation.article?.externalId ?? null, same: m.score === 1 }));
+    // Staff's confirmed answers (eval/labels.ts), matched as answer-message.ts matches them: on a first message only.
+    const confirmed = (i === 0 ? matchConfirmations({ confirmations, message, agentId: EVAL_AGENT, index: base.index }) : []).map((m) => ({ externalId: m.confirmation.article?.externalId ?? null, same: m.score === 1 }));
     last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore, semantic: semanticOf(base), queryParams, confirmed });
     thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;

@@ -119,7 +119,7 @@ describe('confirmed answers', () => {
     expect((await w.answer(q.message)).needs_human).toBe(true);
   });
 
-  it('"should not have answered" hands the same message over (reason staff_handoff)', async () => {
+  it('"should not have answered" hands the same message over (reason staff_handoff), as a conversation\'s first message only', async () => {
     const w = await setAWorkspace();
     const message = 'how do I reset my password';
     const a = await w.answer(message);
@@ -129,6 +129,16 @@ describe('confirmed answers', () => {
     const again = await w.answer('How do I reset my password?');
     expect([again.needs_human, again.reason]).toEqual([true, 'staff_handoff']);
     expect((await w.call('GET', '/confirmed-answers')).json().confirmedAnswers).toEqual([expect.objectContaining({ turnId, answers: false, article: null })]);
+
+    // Only a conversation's first message is matched, and only a first message is confirmed: a later one means what
+    // its thread means.
+    const opening = await ask(t, w.token, { message: 'How do I export invoices to PDF?', conversationRef: 'thread-1' });
+    expect(opening.json().needs_human).toBe(false);
+    const later = (await ask(t, w.token, { message: 'How do I reset my password?', conversationRef: 'thread-1' })).json();
+    expect(later.reason).not.toBe('staff_handoff');
+    const turns = (await w.call('GET', `/conversations/${later.conversationId}`)).json().turns;
+    await w.call('PUT', `/conversations/${later.conversationId}/turns/${turns.at(-1).id}/feedback`, { verdict: 'wrong', articleId: 'kb-002' });
+    expect((await w.call('GET', '/confirmed-answers')).json().confirmedAnswers.map((c: { turnId: number }) => c.turnId)).toEqual([turnId]);
   });
 
   it('are dropped when their article is deleted and re-checked when it is edited', async () => {

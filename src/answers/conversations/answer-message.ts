@@ -91,7 +91,8 @@ export async function answerMessage({
   const semantic = await semanticRanking?.forWorkspace({ db, workspaceId, version: agent.knowledgeVersion });
   // A message staff confirmed (or one the rule takes for the same) is answered, or handed over, as they said.
   const confirmations = await confirmedAnswers({ db, workspaceId, version: agent.knowledgeVersion, index });
-  const confirmed = matchConfirmations({ confirmations, message: request.message, agentId: agent.id, index });
+  // Only a conversation's first message is matched (decision/confirmed-answers.ts): a later one means what its thread means.
+  const confirmed = existing?.turns.length ? [] : matchConfirmations({ confirmations, message: request.message, agentId: agent.id, index });
   let composed;
   try {
     composed = await composeAnswer({

@@ -7,7 +7,9 @@ import type { TurnVerdict as Verdict } from '../../generated/prisma/enums.js';
  * Confirmed answers (issue #47 item 2): a verdict that names the article answering a turn's message ("right" on an
  * answer, "should have answered", "wrong, it is X") makes the same message, or one the rule of confirmed-match.ts
  * takes for the same, answered from that article at once; "should not have answered" (needs_human) makes it handed
- * over (`reason: staff_handoff`). Per agent: a confirmation applies to the agent whose turn it was given on.
+ * over (`reason: staff_handoff`). Per agent: a confirmation applies to the agent whose turn it was given on. Only a
+ * conversation's first message is confirmed, and only a first message is matched: a later one means what its thread
+ * means ("and on Windows?" after two different questions); a verdict on it still adds its phrasing and teaches the decision.
  *
  * An article deleted after confirmation drops its confirmations (the verdict keeps no article: TurnFeedback.articleId
  * is set null). An article edited after confirmation re-checks them: one stays while the article's own text (its
@@ -76,7 +78,10 @@ async function load(db: DbClient, workspaceId: number, index: KnowledgeIndex): P
     orderBy: { updatedAt: 'desc' },
     take: MAX_CONFIRMATIONS,
   });
-  return rows.map((r) => {
+  // Only a conversation's first message stands alone: a later one ("and on Windows?") means what its thread means.
+  const firsts = await db.conversationTurn.groupBy({ by: ['conversationId'], where: { conversationId: { in: [...new Set(rows.map((r) => r.turn.conversationId))] } }, _min: { id: true } });
+  const first = new Set(firsts.map((f) => f._min.id));
+  return rows.filter((r) => first.has(r.turnId)).map((r) => {
     const terms = matchTerms(r.turn.question);
     return {
       turnId: r.turnId,
@@ -118,7 +123,7 @@ export function matchConfirmations({ confirmations, message, agentId, index }: {
   const out: ConfirmedMatch[] = [];
   for (const c of confirmations) {
     if (c.agentId !== agentId || c.held) continue;
-    const score = matchScore(terms, c.terms, known, c.article ? ANSWER_JACCARD : HANDOFF_JACCARD);
+    const score = c.article ? matchScore(terms, c.terms, known, ANSWER_JACCARD) : matchScore(terms, c.terms, known, HANDOFF_JACCARD, undefined, true);
     if (score > 0) out.push({ confirmation: c, score });
   }
   // Stable: among equal scores the latest (the list's order) stays first.

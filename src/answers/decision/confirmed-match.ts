@@ -51,12 +51,17 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, weight: 
 }
 
 /**
- * How near a message is to a confirmed one under the rule, or 0 below `threshold` or when the message adds a term
- * the knowledge does not know: "reset my Gmail password" is not "reset my password" once Gmail is nowhere in it.
+ * How near a message is to a confirmed one under the rule, or 0 below `threshold` or when the message adds a term the
+ * knowledge does not know: "reset my Gmail password" is not "reset my password" once Gmail is nowhere in it. With
+ * `both` (a confirmed hand-off), nor when the confirmed message has such a term the message lacks: a hand-off's
+ * unknown word is mostly why it went to a person, so "how do I cancel my subscription" is not the confirmed hand-off
+ * "cancel my Netflix subscription". Not for answers: a confirmed answer's message mostly has words the knowledge
+ * lacks (that is why it was handed over), and requiring them kept 2 of set A's 11 right matches (leave one out).
  */
-export function matchScore(message: ReadonlySet<string>, confirmed: ReadonlySet<string>, known: (term: string) => boolean, threshold: number, weight?: (term: string) => number): number {
+export function matchScore(message: ReadonlySet<string>, confirmed: ReadonlySet<string>, known: (term: string) => boolean, threshold: number, weight?: (term: string) => number, both = false): number {
   const j = jaccard(message, confirmed, weight);
   if (j < threshold) return 0;
   for (const t of message) if (!confirmed.has(t) && !known(t)) return 0;
+  if (both) for (const t of confirmed) if (!message.has(t) && !known(t)) return 0;
   return j;
 }
