@@ -4,7 +4,11 @@
  * background, answer latency while they are computed (an import of 1,000 articles answered
  * throughout), then latency sequentially and at 8 connections with every vector there, next to the
  * same server with SEMANTIC_RANKING=false in the same run.
+ * First, in-process, what confirmed answers add to an answer (issue #47 item 2): the lookup of the message among
+ * the agent's confirmed messages (decision/confirmed-answers.ts) over the same 1,000 articles, with 0, 200 and 2,000
+ * (the most read per workspace) confirmations.
  * Usage: npx tsx bench/answers-semantic.ts [seconds per throughput run]   (BENCH_DATABASE_URL, default the local server)
+ *        npx tsx bench/answers-semantic.ts --confirmed   (the confirmed-answer lookup alone: no database, no server)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -18,8 +22,11 @@ import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
 import { QUESTIONS, thousandArticles } from './answer-knowledge.js';
+import { type Confirmation, matchConfirmations } from '../src/answers/decision/confirmed-answers.js';
+import { matchTerms } from '../src/answers/decision/confirmed-match.js';
+import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 
-const seconds = Number(process.argv[2] ?? 5);
+const seconds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 
@@ -69,6 +76,39 @@ async function concurrent(port: number, token: string, connections: number, offs
     requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: body(n++) }) }],
   });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+/**
+ * The time matchConfirmations takes per message (p50 / p99 over every question, 20 rounds), with `count` confirmations
+ * of the answering agent made of the questions themselves and variants of them (the worst case: every one is compared).
+ */
+function confirmedLookup(index: KnowledgeIndex, count: number) {
+  const messages = QUESTIONS.slice(0, 200);
+  const confirmations: Confirmation[] = Array.from({ length: count }, (_, i) => {
+    const question = `${messages[i % messages.length]}${i >= messages.length ? ` ${i}` : ''}`;
+    const article = index.articles[i % index.articles.length]!.doc;
+    return { turnId: i + 1, conversationId: 'cnv', agentId: 'agt', question, terms: matchTerms(question), verdict: 'wrong', article: { id: article.id, externalId: article.externalId, title: article.title }, by: null, at: new Date(), held: null };
+  });
+  const times: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    for (const message of messages) {
+      const t0 = performance.now();
+      matchConfirmations({ confirmations, message, agentId: 'agt', index });
+      times.push(performance.now() - t0);
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), p99: pct(times, 99) };
+}
+
+{
+  const index = new KnowledgeIndex(thousandArticles().map((a, i) => prepareArticle({ id: i + 1, externalId: a.externalId, title: a.title, body: a.body, url: null })));
+  console.log('| confirmed-answer lookup per message, 1,000 articles | p50 | p99 |\n|---|---|---|');
+  for (const count of [0, 200, 2000]) {
+    const r = confirmedLookup(index, count);
+    console.log(`| ${count} confirmations | ${(r.p50 * 1000).toFixed(0)} µs | ${(r.p99 * 1000).toFixed(0)} µs |`);
+  }
+  if (process.argv.includes('--confirmed')) process.exit(0);
 }
 
 await withBenchDatabase('semantic answers', async (url) => {

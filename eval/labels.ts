@@ -12,8 +12,13 @@ import { answerable, handedOver, undecided, type Verdict } from '../src/answers/
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import { DEFAULT_QUERY, retrieve } from '../src/answers/retrieval/retrieve.js';
 import type { Base, Question } from './bases.js';
-import { ours } from './loko.js';
+import { EVAL_AGENT, ours } from './loko.js';
+import type { Confirmation } from '../src/answers/decision/confirmed-answers.js';
+import { matchTerms } from '../src/answers/decision/confirmed-match.js';
 import { type Metrics, metrics } from './metrics.js';
+
+/** Whether the test half is measured with the confirmed answers the labels made (issue #47 item 2); `--no-confirmed` measures without. */
+const CONFIRMED = !process.argv.includes('--no-confirmed');
 
 function shuffled<T>(items: T[], seed: number): T[] {
   let s = seed;
@@ -29,6 +34,8 @@ export function withPhrasings(base: Base, phrasings: Map<string, string[]>): Kno
 export interface Labelled {
   model: DecisionModel;
   index: KnowledgeIndex;
+  /** The confirmed answers the verdicts made (decision/confirmed-answers.ts), the latest first. */
+  confirmations: Confirmation[];
 }
 
 /** What `n` staff labels on the tune half teach: the refitted decision and the index with the confirmed phrasings. */
@@ -36,6 +43,7 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
   const pool = shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
   const samples: Sample[] = [];
   const phrasings = new Map<string, string[]>();
+  const confirmations: Confirmation[] = [];
   // The knowledge as it is when each verdict is given: the phrasings confirmed before it included (as the server re-ranks).
   let current: KnowledgeIndex | null = base.index;
   const now = () => (current ??= withPhrasings(base, phrasings));
@@ -62,20 +70,27 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
       phrasings.set(article, [...(phrasings.get(article) ?? []), message]);
       current = null;
     }
+    // A verdict naming the article confirms an answer; "should have gone to a person" confirms a hand-off (as the server's).
+    const confirmedArticle = article && !q.needsHuman ? base.index.articles.find((a) => a.doc.externalId === article)?.doc : undefined;
+    // As on the server, only a conversation's first message is confirmed.
+    if (q.turns.length === 1 && (confirmedArticle || verdict === 'needs_human')) {
+      const c = confirmedArticle ? { id: confirmedArticle.id, externalId: confirmedArticle.externalId, title: confirmedArticle.title } : null;
+      confirmations.unshift({ turnId: confirmations.length + 1, conversationId: q.id, agentId: EVAL_AGENT, question: message, terms: matchTerms(message), verdict, article: c, by: null, at: new Date(), held: null });
+    }
   }
-  return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings) };
+  return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings), confirmations };
 }
 
 /** The test half's metrics as shipped (the global model) and after `n` labels, averaged over `seeds` draws. */
 export async function labelEffect(base: Base, global: DecisionModel, n: number, seeds = 5, shrinkage?: number, refit = refitDecision): Promise<{ before: Metrics; after: Metrics }> {
   const test = base.questions.filter((q) => q.half === 'test');
-  const measure = async (model: DecisionModel, index: KnowledgeIndex) =>
-    metrics(await Promise.all(test.map((q: Question) => ours({ ...base, index }, q, model))));
+  const measure = async (model: DecisionModel, index: KnowledgeIndex, confirmations: Confirmation[] = []) =>
+    metrics(await Promise.all(test.map((q: Question) => ours({ ...base, index }, q, model, undefined, confirmations))));
   const before = await measure(global, base.index);
   const runs: Metrics[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
-    const { model, index } = await learnFromLabels(base, global, n, seed, shrinkage, refit);
-    runs.push(await measure(model, index));
+    const { model, index, confirmations } = await learnFromLabels(base, global, n, seed, shrinkage, refit);
+    runs.push(await measure(model, index, CONFIRMED ? confirmations : []));
   }
   const after = Object.fromEntries(
     Object.keys(before).map((k) => [k, runs.reduce((sum, m) => sum + (m[k as keyof Metrics] as number), 0) / runs.length]),

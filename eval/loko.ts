@@ -16,6 +16,7 @@ import { OfflineGenerator } from '../src/answers/generators/offline-generator.js
 import { type DecisionModel, DEFAULT_MODEL, probability } from '../src/answers/decision/decide.js';
 import { humanIntent, pleasantry } from '../src/answers/decision/intents.js';
 import { type Features, type QueryParams, retrieve } from '../src/answers/retrieval/retrieve.js';
+import { type Confirmation, matchConfirmations } from '../src/answers/decision/confirmed-answers.js';
 import type { Base, Question } from './bases.js';
 import { chooseByCrossValidation, chooseThreshold, fitModel, type Sample } from './fit-decision.js';
 import { type Metrics, metrics, type Outcome } from './metrics.js';
@@ -23,14 +24,19 @@ import { type Metrics, metrics, type Outcome } from './metrics.js';
 const generator = new OfflineGenerator();
 const agent = { name: 'Eval', fallbackMessage: 'A person will help.', referralText: '', attachmentFallback: 'answer' as const };
 
+/** The agent id of the simulated staff's confirmations (eval/labels.ts). */
+export const EVAL_AGENT = 'eval';
+
 /** A message's turns through composeAnswer as the API runs them: the thread grows, a hand-off sticks. */
-export async function ours(base: Base, q: Question, model: DecisionModel, queryParams?: QueryParams): Promise<Outcome> {
+export async function ours(base: Base, q: Question, model: DecisionModel, queryParams?: QueryParams, confirmations: readonly Confirmation[] = []): Promise<Outcome> {
   const thread: { question: string; reply: string }[] = [];
   let needsHumanBefore = false;
   let last;
   for (const [i, message] of q.turns.entries()) {
     const attachmentText = i === q.turns.length - 1 ? q.attachmentText : undefined;
-    last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore, semantic: semanticOf(base), queryParams });
+    // Staff's confirmed answers (eval/labels.ts), matched as answer-message.ts matches them: on a first message only.
+    const confirmed = (i === 0 ? matchConfirmations({ confirmations, message, agentId: EVAL_AGENT, index: base.index }) : []).map((m) => ({ externalId: m.confirmation.article?.externalId ?? null, same: m.score === 1 }));
+    last = await composeAnswer({ index: base.index, message, thread, agent, generator, model, attachmentText, conversationNeedsHuman: needsHumanBefore, semantic: semanticOf(base), queryParams, confirmed });
     thread.push({ question: message, reply: last.message });
     needsHumanBefore ||= last.needsHuman;
   }

@@ -60,6 +60,14 @@ export interface ComposeOptions {
   queryParams?: QueryParams;
   /** Semantic ranking: the knowledge's vectors and a way to embed the message; absent, ranking is lexical. */
   semantic?: SemanticOptions | undefined;
+  /**
+   * Messages staff confirmed near this one in words, nearest first (decision/confirmed-answers.ts). The first that
+   * applies decides: a hand-off (externalId null) hands over (`reason: staff_handoff`); an answer applies when its
+   * article is the one this message's ranking puts first with a word of the message in its own text, or its words are
+   * the message's (`same`), and the message is then answered from it whatever the decision says. The customer's own request for a person, a hand-off topic and
+   * an unreadable attachment still hand over first.
+   */
+  confirmed?: readonly { externalId: string | null; same: boolean }[] | undefined;
 }
 
 export type { SemanticOptions } from './retrieval/semantic.js';
@@ -67,6 +75,9 @@ export type { SemanticOptions } from './retrieval/semantic.js';
 /** Sources cited: at most this many, each scoring at least this share of the best one. */
 const MAX_SOURCES = 3;
 const MIN_RELATIVE = 0.5;
+
+/** The top source's score of a confirmed answer at least: staff said this article answers a message like this one. */
+const CONFIRMED_P = 0.95;
 
 /** A cosine from which an article is about the message even without a word in common (Universal Sentence Encoder Lite: related texts score 0.5-0.8, unrelated 0.0-0.35). */
 const SEMANTIC_RELEVANT = 0.5;
@@ -174,16 +185,31 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
   };
   const [own, threaded] = await semanticQueries(options, input);
   const retrieval = retrieve(index, input, options.queryParams ?? DEFAULT_QUERY, 10, own);
-  const ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
   const alone = retrieval.candidates.length ? probability(retrieval.features, model) : 0;
   const thread = threadReadingDecision(retrieval, input, options, model, threaded);
-  const p = Math.max(alone, thread?.p ?? 0);
+  // A confirmed answer applies to a message with other words only where its article is first for the message and its
+  // own text (phrasings left out) shares a word with it: a long confirmed message must not make its article answer
+  // a few of its words that the article does not cover (decision/confirmed-match.ts).
+  const first = retrieval.candidates[0];
+  const firstRanked = first && first.textScore > 0 ? first.article.doc.externalId : undefined;
+  const confirmed = options.confirmed?.find((c) => c.externalId === null || c.same || c.externalId === firstRanked);
+  // A confirmed answer puts its article first (in the sources and in the ranking kept with the turn).
+  const confirmedArticle = confirmed?.externalId ? index.articles.find((a) => a.doc.externalId === confirmed.externalId) : undefined;
+  const p = Math.max(alone, thread?.p ?? 0, confirmedArticle ? CONFIRMED_P : 0);
   // Kept with the turn: the features of the reading that decided, which a staff verdict refits on.
   const byThread = thread !== null && thread.p > alone;
   const features = byThread ? thread.features : retrieval.candidates.length ? retrieval.features : null;
   const top = retrieval.candidates[0]?.score ?? 0;
-  const cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
-  const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round((p * c.score) / top) }));
+  let cited = retrieval.candidates.filter((c) => c.score >= top * MIN_RELATIVE).slice(0, MAX_SOURCES);
+  let ranking = retrieval.candidates.map((c) => c.article.doc.externalId);
+  if (confirmedArticle) {
+    const id = confirmedArticle.doc.externalId;
+    const own = retrieval.candidates.find((c) => c.article === confirmedArticle) ?? { article: confirmedArticle, score: top, textScore: 0, lexical: 0, cosine: 0 };
+    cited = [{ ...own, score: Math.max(own.score, top) }, ...cited.filter((c) => c.article !== confirmedArticle)].slice(0, MAX_SOURCES);
+    ranking = [id, ...ranking.filter((x) => x !== id)];
+  }
+  const citedTop = cited[0]?.score ?? top;
+  const sources = cited.map((c) => ({ externalId: c.article.doc.externalId, title: c.article.doc.title, score: round(citedTop > 0 ? (p * c.score) / citedTop : 0) }));
 
   const human = (reason: NeedsHumanReason): ComposedAnswer => {
     // The passages the message was weighed against go with the hand-off, so the person taking over (and the
@@ -200,7 +226,11 @@ export async function composeAnswer(options: ComposeOptions): Promise<ComposedAn
     return { message: parts.filter(Boolean).join('\n\n'), sources: handed, needsHuman: true, confidence: 'low', reason, ranking, features };
   };
 
-  const handOver = handOverReason({ message: options.message, handoffTopics: agent.handoffTopics ?? [], attachmentsUnreadable: options.attachmentsUnreadable === true, attachmentFallback: agent.attachmentFallback, p, model, compromise: unclearMatch(byThread ? thread.compromise : retrieval.compromise, retrieval) });
+  const rules = { message: options.message, handoffTopics: agent.handoffTopics ?? [], attachmentsUnreadable: options.attachmentsUnreadable === true, attachmentFallback: agent.attachmentFallback, model };
+  // Confirmed by staff: the decision is not asked (its p and the unclear-match rule), the rules before it still are.
+  const handOver = confirmed
+    ? (handOverReason({ ...rules, p: 1, compromise: false }) ?? (confirmedArticle ? null : 'staff_handoff'))
+    : handOverReason({ ...rules, p, compromise: unclearMatch(byThread ? thread.compromise : retrieval.compromise, retrieval) });
   if (handOver) return human(handOver);
   // Every candidate scored at or below 0 (no word in common, meaning opposite): nothing to reply from.
   if (!cited.length) return human('no_knowledge');

@@ -1,3 +1,4 @@
+import type { Confirmation } from './decision/confirmed-answers.js';
 import { whyHuman } from './decision/explain.js';
 import type { z } from 'zod';
 import { synonymGroups } from './agents/find-answering-agent.js';
@@ -114,4 +115,21 @@ export function presentConversationSummary(c: ConversationRow & { turns: TurnRow
 export function presentConversation(c: ConversationRow & { turns: TurnRow[]; channels: string[] }): z.infer<typeof v.conversation> {
   const { lastTurn: _, firstQuestion: __, ...summary } = presentConversationSummary({ ...c, turns: c.turns.slice(-1) });
   return { ...summary, turns: c.turns.map(presentTurn) };
+}
+
+/** A confirmed answer as the console lists it (decision/confirmed-answers.ts). */
+export function presentConfirmedAnswer(c: Confirmation) {
+  return {
+    turnId: c.turnId,
+    conversationId: c.conversationId,
+    agentId: c.agentId,
+    message: c.question,
+    verdict: c.verdict,
+    answers: c.article !== null,
+    article: c.article && { externalId: c.article.externalId, title: c.article.title },
+    by: c.by,
+    at: c.at.toISOString(),
+    status: c.held ? ('article_changed' as const) : ('active' as const),
+    why: c.held,
+  };
 }

@@ -73,7 +73,7 @@ export const confidence = z.enum(['high', 'medium', 'low']).describe('`low` when
  * Why a message went to a person: the codes a conversation turn stores (`NeedsHumanReason`), each with what a
  * client should do. Declared here so that the OpenAPI document lists them.
  */
-export const ANSWER_REASONS = ['no_knowledge', 'unclear_match', 'not_covered', 'human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable', 'earlier_turn'] as const;
+export const ANSWER_REASONS = ['no_knowledge', 'unclear_match', 'not_covered', 'human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable', 'earlier_turn', 'staff_handoff'] as const;
 
 export const answerReason = z
   .enum(ANSWER_REASONS)
@@ -87,7 +87,8 @@ export const answerReason = z
       '`account_action`: the user asked for something only staff can do on an account (a refund, a double charge, a locked or hacked account, erasure, an owner change): hand over to staff who can act. ' +
       '`handoff_topic`: the message names one of the agent\'s hand-off topics (a console setting): route as that topic is meant to be routed. ' +
       '`attachment_unreadable`: none of the images or PDFs could be read and the agent is set to hand such messages over: ask for a readable file or hand over. ' +
-      '`earlier_turn`: an earlier message of this conversation already went to a person; the message is the agent\'s reply all the same (its sources and text may be used), but the conversation stays with the person.',
+      '`earlier_turn`: an earlier message of this conversation already went to a person; the message is the agent\'s reply all the same (its sources and text may be used), but the conversation stays with the person. ' +
+      '`staff_handoff`: staff said a message like this one (the same words, or nearly) should go to a person rather than be answered (a "should not have answered" verdict in the console): hand over as for `handoff_topic`.',
   );
 
 export const answerResponse = z

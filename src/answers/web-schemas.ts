@@ -149,6 +149,23 @@ export const learning = z
 
 export const feedbackResult = learning.extend({ turnId: z.number().int(), verdict, articleId: z.string().nullable(), ...counting }).describe('FeedbackResult');
 
+export const confirmedAnswer = z
+  .object({
+    /** The turn the verdict was given on (DELETE /confirmed-answers/{turnId} removes it). */
+    turnId: z.number().int().describe('The turn the verdict was given on (DELETE …/confirmed-answers/{turnId} removes it).'),
+    conversationId: z.string().describe('The conversation of that turn.'),
+    agentId: z.string().describe('The agent it applies to: the one that gave the turn.'),
+    message: z.string().describe('The message staff confirmed; the same message, or one with nearly the same words, is answered as they said.'),
+    verdict,
+    answers: z.boolean().describe('True: such messages are answered from `article`; false: they are handed to a person (`reason: staff_handoff`).'),
+    article: z.object({ externalId: z.string(), title: z.string() }).nullable().describe('The article that answers it; null for a confirmed hand-off.'),
+    by: z.string().nullable().describe('Who gave the verdict (null once their account is deleted).'),
+    at: z.string().describe('When (ISO 8601).'),
+    status: z.enum(['active', 'article_changed']).describe('`active`: used; `article_changed`: the article was edited since and its text no longer holds any word of the message, so it is not used until the verdict is given again.'),
+    why: z.string().nullable().describe('Why it is not used; null when active.'),
+  })
+  .describe('ConfirmedAnswer');
+
 export const turn = z
   .object({
     id: z.number().int(),
@@ -159,7 +176,7 @@ export const turn = z
     sources: z.array(source),
     confidence,
     needsHuman: z.boolean(),
-    reason: z.string().nullable().describe('Why a human was needed: no_knowledge, unclear_match (the message\'s words and its meaning lead to different articles), not_covered, human_requested, account_action, handoff_topic (one of the agent\'s hand-off topics), attachment_unreadable, earlier_turn.'),
+    reason: z.string().nullable().describe('Why a human was needed: no_knowledge, unclear_match (the message\'s words and its meaning lead to different articles), not_covered, human_requested, account_action, handoff_topic (one of the agent\'s hand-off topics), attachment_unreadable, earlier_turn, staff_handoff (staff said a message like this one goes to a person).'),
     why: z.string().nullable().describe('The reason in a sentence that matches what happened ("The best match, \"Reset your password\" (0.55), was not close enough to answer on its own."); null when no human was needed.'),
     attachments: z
       .array(

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, useTestApp } from '../helper.js';
+import { loginCookie } from '../factories.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
 
 /** `POST /v1/answer`'s `reason` (issue #47 item 5): the turn's code beside the seed's fields, null when answered. */
@@ -61,13 +62,25 @@ describe('POST /v1/answer: reason', () => {
     expect(later.sources[0]?.externalId).toBe('pw-reset');
   });
 
+  it('is staff_handoff for a message staff said should have gone to a person (a confirmed hand-off)', async () => {
+    const w = await answerWorkspace(t);
+    const { cookie } = await loginCookie(t.app, w.owner.email, w.owner.password);
+    const first = (await reasonOf(w.token, { message: 'How do I export invoices to PDF?' })) as unknown as { reason: string | null; conversationId: string };
+    expect(first.reason).toBeNull();
+    const turns = (await t.app.inject({ method: 'GET', url: `/agent/workspaces/${w.workspaceId}/conversations/${first.conversationId}`, headers: { cookie } })).json().turns;
+    const put = await t.app.inject({ method: 'PUT', url: `/agent/workspaces/${w.workspaceId}/conversations/${first.conversationId}/turns/${turns[0].id}/feedback`, headers: { cookie }, payload: { verdict: 'needs_human' } });
+    expect(put.statusCode).toBe(200);
+    const again = await reasonOf(w.token, { message: 'how do i export invoices to pdf' });
+    expect([again.needs_human, again.reason]).toEqual([true, 'staff_handoff']);
+  });
+
   it('is listed, each code described, in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' })).json();
     const schema = doc.components.schemas.AnswerResponse;
     expect(schema.required ?? []).toContain('reason');
     const reason = schema.properties.reason;
     const values = JSON.stringify(reason);
-    for (const code of ['no_knowledge', 'unclear_match', 'not_covered', 'human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable', 'earlier_turn']) {
+    for (const code of ['no_knowledge', 'unclear_match', 'not_covered', 'human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable', 'earlier_turn', 'staff_handoff']) {
       expect(values).toContain(`"${code}"`);
       expect(reason.description).toContain(`\`${code}\`:`);
     }

@@ -35,7 +35,7 @@ describe('verdicts on answers in the console', () => {
     await field.fill('inv-pdf');
     await turn.getByRole('button', { name: 'Save' }).click();
     // Nothing was found for this message: it teaches a phrasing, not when to hand over, and the console says so.
-    await turn.getByRole('status').filter({ hasText: 'Saved. Messages worded like this one will now find “inv-pdf”. It does not teach the agent when to hand over: The turn has no stored decision features' }).waitFor();
+    await turn.getByRole('status').filter({ hasText: 'Saved. This message, and messages worded like it, will now be answered from “inv-pdf”. It does not teach the agent when to hand over: The turn has no stored decision features' }).waitFor();
     await turn.getByRole('status').filter({ hasText: '0 verdicts of your team count toward when to hand over' }).waitFor();
     await expect.poll(() => turn.getByTestId('verdict').innerText().catch(() => '')).toMatch(new RegExp(`^Marked wrong \\(the right article: inv-pdf\\) by ${w.owner.name}\\. It does not count toward when to hand over: The turn has no stored decision features.*Take it back$`));
     // What the agent learnt: a message worded like this one now finds the article.
@@ -72,7 +72,7 @@ describe('"should have answered" in the console (issue #32 item 7)', () => {
     await page.goto(`/support/${w.workspaceId}/conversations/${handed.conversationId}`);
     const turn = page.locator('.thread > li').first();
     await turn.getByRole('button', { name: 'Should have answered: “Android app” was right' }).click();
-    await turn.getByRole('status').filter({ hasText: 'Saved. Messages worded like this one will now find “android”. 1 verdict of your team counts toward when to hand over' }).waitFor();
+    await turn.getByRole('status').filter({ hasText: 'Saved. This message, and messages worded like it, will now be answered from “android”. 1 verdict of your team counts toward when to hand over' }).waitFor();
     await expect.poll(() => turn.getByTestId('verdict').innerText().catch(() => '')).toBe(`Marked should have answered (the cited article was right) by ${w.owner.name}. Take it back`);
     expect(await turn.getByRole('button', { name: 'Should have answered: “Android app” was right' }).getAttribute('aria-pressed')).toBe('true');
     await tab.close();
@@ -114,3 +114,35 @@ describe("the agent's own words in the console", () => {
 async function sessionToken(tab: Awaited<ReturnType<typeof openTab>>) {
   return (await tab.context.cookies()).find((c) => c.name === 'tb_session')!.value;
 }
+
+describe('confirmed answers in the console (issue #47 item 2)', () => {
+  it('a verdict naming an article is listed as a confirmed answer, answers the message at once, and is removed from the list', async () => {
+    const w = await answerWorkspace(web);
+    const handed = (await ask(web, w.token, { message: 'My accountant wants the quarterly statements bundled' })).json();
+    expect(handed.needs_human).toBe(true);
+    const tab = await openTab(browser, web, { user: w.owner });
+    const { page } = tab;
+    await page.goto(`/support/${w.workspaceId}/conversations/${handed.conversationId}`);
+    const turn = page.locator('.thread > li').first();
+    await turn.getByRole('button', { name: 'Wrong…' }).click();
+    await turn.getByLabel('The article that answers it').fill('inv-pdf');
+    await turn.getByRole('button', { name: 'Save' }).click();
+    await turn.getByRole('status').filter({ hasText: 'Saved. This message, and messages worded like it, will now be answered from “inv-pdf”.' }).waitFor();
+
+    // Asked again: answered from the confirmed article at once.
+    const again = (await ask(web, w.token, { message: 'My accountant wants the quarterly statements bundled' })).json();
+    expect([again.needs_human, again.sources[0].externalId]).toEqual([false, 'inv-pdf']);
+
+    await page.goto(`/support/${w.workspaceId}/conversations`);
+    const confirmed = page.getByTestId('confirmed-answers');
+    await confirmed.getByText('Confirmed answers (1)').click();
+    const row = confirmed.getByRole('row').filter({ hasText: 'quarterly statements' });
+    await expect.poll(() => row.innerText().catch(() => '')).toContain('“Export invoices to PDF” (inv-pdf)');
+    expect(await row.innerText()).toContain(w.owner.name);
+    await row.getByRole('button', { name: 'Remove the confirmed answer to “My accountant wants the quarterly statements bundled”' }).click();
+    await confirmed.getByText('Confirmed answers (0)').waitFor();
+    expect(await confirmed.getByRole('row').count()).toBe(0);
+    expect((await ask(web, w.token, { message: 'My accountant wants the quarterly statements bundled' })).json().needs_human).toBe(true);
+    await tab.close();
+  });
+});

@@ -12,6 +12,7 @@ import { knowledgeIndex } from '../knowledge/index-cache.js';
 import type { SemanticRanking } from '../retrieval/vectors/semantic-ranking.js';
 import { type AttachmentInput, readAttachments } from '../read-attachments.js';
 import { workspaceModel } from '../decision/decide.js';
+import { confirmedAnswers, matchConfirmations } from '../decision/confirmed-answers.js';
 
 export interface AnswerRequest {
   message: string;
@@ -88,6 +89,10 @@ export async function answerMessage({
   const attachments = await readAttachments({ attachments: request.attachments ?? [], reader: attachmentReader });
   const index = await knowledgeIndex({ db, workspaceId, version: agent.knowledgeVersion });
   const semantic = await semanticRanking?.forWorkspace({ db, workspaceId, version: agent.knowledgeVersion });
+  // A message staff confirmed (or one the rule takes for the same) is answered, or handed over, as they said.
+  const confirmations = await confirmedAnswers({ db, workspaceId, version: agent.knowledgeVersion, index });
+  // Only a conversation's first message is matched (decision/confirmed-answers.ts): a later one means what its thread means.
+  const confirmed = existing?.turns.length ? [] : matchConfirmations({ confirmations, message: request.message, agentId: agent.id, index });
   let composed;
   try {
     composed = await composeAnswer({
@@ -103,6 +108,7 @@ export async function answerMessage({
       conversationNeedsHuman: existing?.needsHuman ?? false,
       model: workspaceModel(agent.decisionModel),
       semantic,
+      confirmed: confirmed.map((m) => ({ externalId: m.confirmation.article?.externalId ?? null, same: m.score === 1 })),
     });
   } catch (error) {
     if (error instanceof GeneratorError) throw new AppError(502, 'answer_failed', `the AI service could not answer (${error.message}); retry with backoff`);

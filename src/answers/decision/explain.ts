@@ -25,6 +25,8 @@ export function whyHuman(reason: string | null, sources: readonly { title: strin
       return "The message names one of the agent's hand-off topics.";
     case 'attachment_unreadable':
       return 'The attachments could not be read, and this agent hands such messages to a person.';
+    case 'staff_handoff':
+      return 'Staff said a message like this one should go to a person.';
     case 'earlier_turn':
       return 'An earlier message of this conversation already went to a person.';
     default:

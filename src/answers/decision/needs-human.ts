@@ -2,7 +2,7 @@ import { type DecisionModel } from './decide.js';
 import { handoffTopic, humanIntent } from './intents.js';
 
 /** Why a message goes to a person (the answer's `reason`; explain.ts says it in words). */
-export type NeedsHumanReason = 'no_knowledge' | 'unclear_match' | 'human_requested' | 'account_action' | 'handoff_topic' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered';
+export type NeedsHumanReason = 'no_knowledge' | 'unclear_match' | 'human_requested' | 'account_action' | 'handoff_topic' | 'attachment_unreadable' | 'earlier_turn' | 'not_covered' | 'staff_handoff';
 
 /**
  * The rules that hand a message to a person before any reply is written, in the order they are

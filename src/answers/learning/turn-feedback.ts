@@ -94,7 +94,9 @@ export async function giveFeedback({
       update: { verdict, articleId, userId, counts, why },
     });
     const unchanged = before?.verdict === verdict && before.articleId === articleId && before.counts === counts;
-    const refit = unchanged ? await learningStatus({ db: tx, workspaceId }) : await refitWorkspace(tx, workspaceId, (before?.articleId ?? null) !== articleId);
+    // The knowledge version moves when a phrasing or a confirmed answer (confirmed-answers.ts) came, went or changed.
+    const confirmationChanged = (before?.articleId ?? null) !== articleId || (before?.verdict === 'needs_human') !== (verdict === 'needs_human');
+    const refit = unchanged ? await learningStatus({ db: tx, workspaceId }) : await refitWorkspace(tx, workspaceId, confirmationChanged);
     return { turnId, verdict, articleExternalId: verdict === 'wrong' ? articleExternalId! : null, ...refit, counts, why };
   });
 }
@@ -133,20 +135,23 @@ function whyNotFirstIn(ranking: string[], externalId: string): string | null {
   return `"${externalId}" ${where} for this message, behind "${ranking[0]}": the decision learns to answer only where the right article ranks first, so this verdict only adds the message as a phrasing of "${externalId}" (it helps rank it for messages worded like this one).`;
 }
 
-/** Takes a verdict back (the decision is refitted without it); 404 when the turn has none. */
-export async function removeFeedback({ db, workspaceId, conversationId, turnId }: { db: PrismaClient; workspaceId: number; conversationId: string; turnId: number }) {
+/**
+ * Takes a verdict back (the decision is refitted without it, its confirmed answer and phrasing go); 404 when the turn
+ * has none. Without `conversationId` (a confirmed answer removed from the console's list), the turn alone names it.
+ */
+export async function removeFeedback({ db, workspaceId, conversationId, turnId }: { db: PrismaClient; workspaceId: number; conversationId?: string | undefined; turnId: number }) {
   await db.$transaction(async (tx) => {
     await lockWorkspaceFeedback(tx, workspaceId);
-    const existing = await tx.turnFeedback.findFirst({ where: { turnId, workspaceId, turn: { conversationId } }, select: { articleId: true } });
+    const existing = await tx.turnFeedback.findFirst({ where: { turnId, workspaceId, ...(conversationId === undefined ? {} : { turn: { conversationId } }) }, select: { articleId: true, verdict: true } });
     if (!existing) throw notFound('feedback: this turn has none');
     await tx.turnFeedback.delete({ where: { turnId } });
-    await refitWorkspace(tx, workspaceId, existing.articleId !== null);
+    await refitWorkspace(tx, workspaceId, existing.articleId !== null || existing.verdict === 'needs_human');
   });
 }
 
 /**
  * Refits the workspace's decision on its verdicts (read with the workspace on every answer, so it
- * applies at once everywhere); bumps the knowledge version only when a phrasing came or went.
+ * applies at once everywhere); bumps the knowledge version only when a phrasing or a confirmed answer came or went.
  */
 async function refitWorkspace(tx: Prisma.TransactionClient, workspaceId: number, phrasingsChanged: boolean) {
   const samples = await samplesOf(tx, workspaceId);

@@ -3,7 +3,7 @@ import type { Features } from '../retrieval/features.js';
 /** right, wrong (another article answers it), needs_human (a person should have), should_answer (handed over, but the cited article was right). */
 export type Verdict = 'right' | 'wrong' | 'needs_human' | 'should_answer';
 
-/** Turns handed over before the decision was asked (a request for a person, a hand-off topic, an unreadable file): their verdicts teach it nothing. */
+/** Turns handed over before the decision was asked (a request for a person, a hand-off topic, an unreadable file). A confirmed hand-off (`staff_handoff`) was weighed like any message, so a verdict on it teaches the decision: their verdicts teach it nothing. */
 export const NOT_DECIDED: ReadonlySet<string> = new Set(['human_requested', 'account_action', 'handoff_topic', 'attachment_unreadable']);
 
 /** A turn as a verdict on it reads it: what the agent did, why, and the features the decision weighed (null: none stored). */

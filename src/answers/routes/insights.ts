@@ -5,8 +5,9 @@ import { errorBody } from '../../platform/openapi.js';
 import { answerMetrics } from '../conversations/answer-metrics.js';
 import { knowledgeGaps } from '../conversations/knowledge-gaps.js';
 import { getConversation, listConversations } from '../conversations/list-conversations.js';
+import { listConfirmedAnswers } from '../learning/list-confirmed-answers.js';
 import { giveFeedback, learningStatus, removeFeedback } from '../learning/turn-feedback.js';
-import { presentConversation, presentConversationSummary } from '../presenters.js';
+import { presentConfirmedAnswer, presentConversation, presentConversationSummary } from '../presenters.js';
 import { confidence } from '../schemas.js';
 import { id, limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
@@ -127,6 +128,45 @@ export const insightRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'review');
       await removeFeedback({ db, workspaceId: workspace.id, conversationId: request.params.conversationId, turnId: request.params.turnId });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/agent/workspaces/:workspaceId/confirmed-answers',
+    {
+      schema: {
+        tags,
+        summary: 'Confirmed answers: messages staff said an article answers (or that go to a person), used at once for the same message or one with nearly the same words',
+        description:
+          'A verdict naming the article for a turn (`right` on an answer, `should_answer`, `wrong` with the article) makes the message a confirmed answer; ' +
+          '`needs_human` makes it a confirmed hand-off. The latest 2,000 of the workspace, latest first. An article deleted since drops its confirmations; ' +
+          'one edited since is re-checked (`status`).',
+        params: z.strictObject(workspaceParam),
+        querystring: z.strictObject({ agentId: z.string().max(100).optional().describe('Only this agent\'s.') }),
+        response: { 200: z.object({ confirmedAnswers: z.array(v.confirmedAnswer) }), ...errors },
+      },
+    },
+    async (request) => {
+      const workspace = await consoleWorkspace(request, 'read');
+      const list = await listConfirmedAnswers({ db, workspaceId: workspace.id, agentId: request.query.agentId });
+      return { confirmedAnswers: list.map(presentConfirmedAnswer) };
+    },
+  );
+
+  app.delete(
+    '/agent/workspaces/:workspaceId/confirmed-answers/:turnId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a confirmed answer: its verdict is taken back (as DELETE …/turns/{turnId}/feedback)',
+        params: z.strictObject({ ...workspaceParam, turnId: turnParams.shape.turnId }),
+        response: { 204: z.null().describe('Removed.'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const workspace = await consoleWorkspace(request, 'review');
+      await removeFeedback({ db, workspaceId: workspace.id, turnId: request.params.turnId });
       return reply.code(204).send(null);
     },
   );

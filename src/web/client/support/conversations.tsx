@@ -6,6 +6,7 @@ import { Alert, EmptyState, formatDate, Pager, Table, useLoad } from '../ui';
 import type { Agent, Conversation, ConversationSummary, Learning, SectionProps, Ticket } from './types';
 import { TicketReplies } from './ticket-replies';
 import { AnswerView } from './try';
+import { ConfirmedAnswers } from './confirmed';
 import { learningText, TurnVerdict } from './verdict';
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
@@ -16,6 +17,7 @@ export const REASONS: Record<string, string> = {
   human_requested: 'The customer asked for a person',
   account_action: 'It needs staff to act on the account',
   handoff_topic: 'It names one of the agent\'s hand-off topics',
+  staff_handoff: 'Staff said a message like this one goes to a person',
   attachment_unreadable: 'The attachments could not be read',
   earlier_turn: 'An earlier message of this conversation already needed a human',
 };
@@ -68,6 +70,7 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
           {learningText(learning.data)} Open a conversation to say whether an answer was right.
         </p>
       )}
+      {agents.data && <ConfirmedAnswers workspaceId={workspace.id} agents={agents.data} />}
       <form class="row filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Agent

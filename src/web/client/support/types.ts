@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { confidence, source, tryAnswerResponse } from '../../../answers/schemas.js';
-import type { agent, answerKey, article, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
+import type { agent, answerKey, article, confirmedAnswer, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
 import type { ticket } from '../../../tickets/schemas.js';
 import type { ticketComment } from '../../../tickets/comments/schemas.js';
 import type { supportMetrics } from '../../../tickets/replies/schemas.js';
@@ -46,6 +46,7 @@ export type AnswerKey = z.output<typeof answerKey>;
 /** PUT …/turns/{id}/feedback: the verdict saved and what the agent learns from. */
 export type FeedbackResult = z.output<typeof feedbackResult>;
 export type Learning = z.output<typeof learning>;
+export type ConfirmedAnswer = z.output<typeof confirmedAnswer>;
 export type Ticket = z.output<typeof ticket>;
 export type Widget = z.output<typeof widget>;
 /** A new widget, with its identity secret (shown once). */

@@ -27,7 +27,9 @@ function savedText(saved: FeedbackResult, turn: Turn) {
   const confirmed = (saved.verdict === 'right' && answered) || saved.verdict === 'should_answer';
   const found = saved.articleId ?? (confirmed ? turn.sources[0]?.externalId : undefined);
   const counts = saved.counts ? '' : `It does not teach the agent when to hand over: ${saved.why ?? ''} `;
-  return `${found ? `Saved. Messages worded like this one will now find “${found}”. ` : 'Saved. '}${counts}`;
+  // A confirmed answer (or hand-off): the same message, or one worded nearly like it, is treated so at once.
+  const now = found ? `Saved. This message, and messages worded like it, will now be answered from “${found}”. ` : saved.verdict === 'needs_human' ? 'Saved. This message, and messages worded like it, will now go to a person. ' : 'Saved. ';
+  return `${now}${counts}`;
 }
 
 /**
