@@ -9,6 +9,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 const benches: [string, string[]][] = [
   ['start-up (embedded database)', ['bench/startup.ts', '5']],
+  ['start-up beside two CPU-bound processes (embedded database)', ['bench/startup.ts', '3', '--busy', '2']],
   ['authentication cost per request', ['bench/auth.ts', '20000']],
   ['rate limiter cost per request (embedded)', ['bench/rate-limit.ts', '10000']],
   ['boards: fetch, card fetch, move, against a pg floor (PostgreSQL)', ['bench/boards.ts', '5']],
@@ -22,6 +23,7 @@ const benches: [string, string[]][] = [
   ['web app: first load of a 200-card board, script move to screen (Chromium, embedded)', ['bench/web.ts', '7', '30']],
   ['assistant connector: a tool call over /mcp against the same REST call (embedded)', ['bench/connector.ts', '1000']],
   ['tickets as cards: a card move on a ticket board reaching the ticket and its webhook (embedded)', ['bench/ticket-cards.ts', '200']],
+  ['help widget: 200 visitors with streams open asking 20 questions/s, beside /v1/answer (embedded)', ['bench/widget.ts', '30', '200']],
 ];
 // `npm run bench -- webhooks web` runs only the benchmarks of those names (their files in bench/).
 const only = process.argv.slice(2);
