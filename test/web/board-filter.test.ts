@@ -131,3 +131,25 @@ for (const [device, viewport] of [
     });
   });
 }
+
+describe('moving cards while filtered', () => {
+  it('opens from a shared link; Alt+ArrowDown takes a card past the next card shown, not a hidden one', { timeout: 120_000 }, async () => {
+    const board = await makeBoard(web.db, admin.id, [], 'Filtered moves');
+    const list = await api('POST', `/api/boards/${board.id}/lists`, { name: 'To do' });
+    const bug = await api('POST', `/api/boards/${board.id}/labels`, { name: 'Bug', color: 'red' });
+    const ids: number[] = [];
+    for (const title of ['First bug', 'Not a bug', 'Second bug']) ids.push((await api('POST', `/api/lists/${list.id}/cards`, { title })).id);
+    await api('PUT', `/api/cards/${ids[0]}/labels/${bug.id}`);
+    await api('PUT', `/api/cards/${ids[2]}/labels/${bug.id}`);
+    const tab = await openTab(browser, web, { user: admin });
+    const { page } = tab;
+    await page.goto(`/boards/${board.id}?labels=${bug.id}`);
+    await page.locator('[data-live="live"]').waitFor();
+    await expect.poll(() => shown(page)).toEqual([ids[0], ids[2]]);
+    await page.locator(`li.card[data-card-id="${ids[0]}"] .card-open`).focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect.poll(async () => (await api('GET', `/api/cards/${ids[0]}`)).position).toBe(2);
+    await expect.poll(() => shown(page)).toEqual([ids[2], ids[0]]);
+    await tab.close();
+  });
+});

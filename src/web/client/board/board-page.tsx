@@ -236,8 +236,12 @@ export function BoardPage({ boardId }: { boardId: number }) {
     if (!at) return false;
     const listIndex = board.lists.indexOf(at.list);
     let target: [number, number] | null = null;
-    if (key === 'ArrowUp' && at.index > 0) target = [at.list.id, at.index - 1];
-    if (key === 'ArrowDown' && at.index < at.list.cards.length - 1) target = [at.list.id, at.index + 1];
+    // With a filter on, up and down pass the hidden cards: the card goes past the next one shown.
+    const cards = at.list.cards;
+    const up = visible ? cards.findLastIndex((c, i) => i < at.index && visible(c)) : at.index - 1;
+    const down = visible ? cards.findIndex((c, i) => i > at.index && visible(c)) : at.index + 1;
+    if (key === 'ArrowUp' && up >= 0) target = [at.list.id, up];
+    if (key === 'ArrowDown' && down > 0 && down < cards.length) target = [at.list.id, down];
     const side = key === 'ArrowLeft' ? board.lists[listIndex - 1] : key === 'ArrowRight' ? board.lists[listIndex + 1] : undefined;
     if (side) target = [side.id, Math.min(at.index, side.cards.length)];
     if (!target) return false;
