@@ -133,7 +133,7 @@ for (const [device, viewport] of [
 }
 
 describe('moving cards while filtered', () => {
-  it('opens from a shared link; Alt+ArrowDown takes a card past the next card shown, not a hidden one', { timeout: 120_000 }, async () => {
+  it('opens from a shared link; Alt+ArrowDown and a drop place a card by the cards shown, not the hidden ones', { timeout: 120_000 }, async () => {
     const board = await makeBoard(web.db, admin.id, [], 'Filtered moves');
     const list = await api('POST', `/api/boards/${board.id}/lists`, { name: 'To do' });
     const bug = await api('POST', `/api/boards/${board.id}/labels`, { name: 'Bug', color: 'red' });
@@ -150,6 +150,11 @@ describe('moving cards while filtered', () => {
     await page.keyboard.press('Alt+ArrowDown');
     await expect.poll(async () => (await api('GET', `/api/cards/${ids[0]}`)).position).toBe(2);
     await expect.poll(() => shown(page)).toEqual([ids[2], ids[0]]);
+
+    // Dragged to the top of what is shown: before "Second bug", so after the hidden "Not a bug".
+    await page.locator(`li.card[data-card-id="${ids[0]}"]`).dragTo(page.locator(`.list[data-list-id="${list.id}"] ol.cards`), { targetPosition: { x: 20, y: 2 } });
+    await expect.poll(async () => (await api('GET', `/api/cards/${ids[0]}`)).position).toBe(1);
+    await expect.poll(() => shown(page)).toEqual([ids[0], ids[2]]);
     await tab.close();
   });
 });
