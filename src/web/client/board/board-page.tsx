@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, patch, post } from '../api';
-import { link, setQuery, useLocation } from '../router';
+import { link, navigate, setQuery, useLocation } from '../router';
+import { useSession } from '../session';
 import type { Activity, Board, CardSummary } from '../types';
 import { Alert, Markdown, Notice, PageTitle } from '../ui';
 import { ActivityPanel } from './activity';
@@ -8,6 +9,8 @@ import { ArchivePanel } from './archive';
 import { findCard, withCardMoved, withListMoved } from './board-model';
 import type { CardCommand } from './card-dialog';
 import { CardDialogLoader } from './card-dialog-loader';
+import { type Filter, isActive, matcher, readFilter, writeFilter } from './filter';
+import { FilterPanel } from './filter-panel';
 import { useBoardEvents } from './live';
 import { Lists } from './lists';
 import { MembersDialog } from './members';
@@ -20,13 +23,19 @@ type Gone = 'deleted' | 'no-access' | null;
 export function BoardPage({ boardId }: { boardId: number }) {
   const { query } = useLocation();
   const openCardId = Number(query.get('card')) || null;
+  const { user } = useSession();
+  const filter = readFilter(query);
+  // Replaced, not pushed: ticking boxes or typing should not fill the history; the URL is shared as it stands.
+  const setFilter = (f: Filter) => {
+    const search = writeFilter(new URLSearchParams(location.search), f).toString();
+    navigate(location.pathname + (search ? `?${search}` : ''), { replace: true });
+  };
   const [board, setBoard] = useState<Board | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [gone, setGone] = useState<Gone>(null);
   const [problem, setProblem] = useState<unknown>(null);
-  const [panel, setPanel] = useState<'members' | 'settings' | 'archive' | 'shortcuts' | null>(null);
+  const [panel, setPanel] = useState<'members' | 'settings' | 'archive' | 'shortcuts' | 'filter' | null>(null);
   const [cardCommand, setCardCommand] = useState<CardCommand | null>(null);
-  const [searchNote, setSearchNote] = useState('');
   const [showActivity, setShowActivity] = useState(false);
   const activityButton = useRef<HTMLButtonElement>(null);
   // Closing (× or Escape) gives the focus back to the button that opened the panel.
@@ -164,10 +173,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
       setCardCommand((c) => ({ what, n: (c?.n ?? 0) + 1 }));
     },
     search: () => document.getElementById('board-search')?.focus(),
-    filter: () => {
-      setSearchNote('This board has no filter yet: f goes to the search. Type to find cards.');
-      document.getElementById('board-search')?.focus();
-    },
+    filter: () => setPanel('filter'),
     help: () => setPanel('shortcuts'),
   });
 
@@ -190,6 +196,10 @@ export function BoardPage({ boardId }: { boardId: number }) {
     );
 
   const canEdit = board.role !== 'observer';
+  const filtering = isActive(filter);
+  const visible = filtering ? matcher(filter, board, user.id) : null;
+  const total = board.lists.reduce((n, l) => n + l.cards.length, 0);
+  const shownCount = visible ? board.lists.reduce((n, l) => n + l.cards.filter(visible).length, 0) : total;
   const isAdmin = board.role === 'admin';
 
   /** Shows a move at once, sends it, and fetches the board again once it is answered (see `sync`). */
@@ -226,8 +236,12 @@ export function BoardPage({ boardId }: { boardId: number }) {
     if (!at) return false;
     const listIndex = board.lists.indexOf(at.list);
     let target: [number, number] | null = null;
-    if (key === 'ArrowUp' && at.index > 0) target = [at.list.id, at.index - 1];
-    if (key === 'ArrowDown' && at.index < at.list.cards.length - 1) target = [at.list.id, at.index + 1];
+    // With a filter on, up and down pass the hidden cards: the card goes past the next one shown.
+    const cards = at.list.cards;
+    const up = visible ? cards.findLastIndex((c, i) => i < at.index && visible(c)) : at.index - 1;
+    const down = visible ? cards.findIndex((c, i) => i > at.index && visible(c)) : at.index + 1;
+    if (key === 'ArrowUp' && up >= 0) target = [at.list.id, up];
+    if (key === 'ArrowDown' && down > 0 && down < cards.length) target = [at.list.id, down];
     const side = key === 'ArrowLeft' ? board.lists[listIndex - 1] : key === 'ArrowRight' ? board.lists[listIndex + 1] : undefined;
     if (side) target = [side.id, Math.min(at.index, side.cards.length)];
     if (!target) return false;
@@ -253,7 +267,10 @@ export function BoardPage({ boardId }: { boardId: number }) {
         {board.archived && <span class="badge warn">Archived</span>}
         <LiveIndicator status={status} />
         <div class="board-tools">
-          <SearchBox boardId={boardId} onOpen={(id) => setQuery('card', String(id))} note={searchNote} />
+          <SearchBox boardId={boardId} onOpen={(id) => setQuery('card', String(id))} />
+          <button type="button" aria-pressed={filtering} aria-keyshortcuts="f" onClick={() => setPanel('filter')}>
+            Filter
+          </button>
           <button type="button" onClick={() => setPanel('members')}>
             Members ({board.members.length})
           </button>
@@ -273,8 +290,21 @@ export function BoardPage({ boardId }: { boardId: number }) {
       {board.description && <Markdown text={board.description} class="lead board-description" />}
       {!canEdit && <Notice>You are an observer on this board: you can read and comment.</Notice>}
       <Alert error={problem} onDismiss={() => setProblem(null)} />
+      {filtering && panel !== 'filter' && (
+        <div class="filter-bar">
+          <p role="status">
+            Showing {shownCount} of {total} cards
+          </p>
+          <button type="button" onClick={() => setPanel('filter')}>
+            Change filter
+          </button>
+          <button type="button" onClick={() => setFilter({ labels: [], members: [], due: [], q: '' })}>
+            Clear filters
+          </button>
+        </div>
+      )}
       <div class="board-body">
-        <Lists board={board} canEdit={canEdit} moveCard={moveCard} moveList={moveList} keyboardMove={keyboardMove} refused={refused} resync={resync} />
+        <Lists visible={visible} board={board} canEdit={canEdit} moveCard={moveCard} moveList={moveList} keyboardMove={keyboardMove} refused={refused} resync={resync} />
         {showActivity && <ActivityPanel board={board} live={liveEvents} onClose={closeActivity} openCard={(id) => setQuery('card', String(id))} />}
       </div>
       {openCardId !== null && (
@@ -293,6 +323,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
         />
       )}
       {panel === 'members' && <MembersDialog board={board} onClose={() => setPanel(null)} onChanged={resync} lastEvent={liveEvents[0]} />}
+      {panel === 'filter' && <FilterPanel board={board} filter={filter} me={user.id} shown={shownCount} total={total} onChange={setFilter} onClose={() => setPanel(null)} />}
       {panel === 'shortcuts' && <ShortcutsDialog onClose={() => setPanel(null)} />}
       {panel === 'settings' && <SettingsDialog board={board} onClose={() => setPanel(null)} onChanged={resync} />}
       {panel === 'archive' && (

@@ -18,10 +18,12 @@ interface ListsProps {
   keyboardMove: (card: CardSummary, key: string) => boolean;
   refused: (error: unknown) => void;
   resync: () => Promise<void>;
+  /** The board's filter: cards it does not match are not shown (their lists stay). */
+  visible?: ((card: CardSummary) => boolean) | null;
 }
 
 /** The board's columns in order, each list's cards, and drag-and-drop of both; editors add lists. */
-export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refused, resync }: ListsProps) {
+export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refused, resync, visible = null }: ListsProps) {
   const [dragging, setDragging] = useState<Dragging>(null);
   const [target, setTarget] = useState<{ listId: number; index: number } | null>(null);
   const [listTarget, setListTarget] = useState<number | null>(null);
@@ -72,6 +74,7 @@ export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refuse
           keyboardMove={keyboardMove}
           refused={refused}
           resync={resync}
+          visible={visible}
         />
       ))}
       {canEdit && <AddList boardId={board.id} onAdded={resync} />}
@@ -92,13 +95,27 @@ interface ListColumnProps {
   keyboardMove: (card: CardSummary, key: string) => boolean;
   refused: (error: unknown) => void;
   resync: () => Promise<void>;
+  visible: ((card: CardSummary) => boolean) | null;
 }
 
-function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTarget, onDropCard, onDragEnd, keyboardMove, refused, resync }: ListColumnProps) {
+function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTarget, onDropCard, onDragEnd, keyboardMove, refused, resync, visible }: ListColumnProps) {
   const cardsRef = useRef<HTMLOListElement>(null);
   const labels = new Map(board.labels.map((l) => [l.id, l]));
   const members = new Map(board.members.map((m) => [m.userId, m]));
-  const shown = list.cards.filter((c) => !(dragging?.kind === 'card' && dragging.id === c.id && target !== null));
+  const shown = list.cards.filter((c) => !(dragging?.kind === 'card' && dragging.id === c.id && target !== null) && (!visible || visible(c)));
+  /**
+   * A drop's index among the shown tiles, as an index among all the list's cards but the dragged
+   * one (what a move takes): with a filter on, before the shown card it fell before, else after
+   * the last shown one.
+   */
+  const dropAt = (index: number, cardId: number) => {
+    if (!visible) return index;
+    const rest = list.cards.filter((c) => c.id !== cardId);
+    const before = shown.filter((c) => c.id !== cardId)[index];
+    if (before) return rest.indexOf(before);
+    const last = shown.filter((c) => c.id !== cardId).at(-1);
+    return last ? rest.indexOf(last) + 1 : rest.length;
+  };
   const headingId = `list-${list.id}-name`;
   const [actions, setActions] = useState(false);
 
@@ -140,7 +157,7 @@ function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTa
           if (dragging?.kind !== 'card' || target === null) return;
           e.preventDefault();
           e.stopPropagation();
-          onDropCard(dragging.id, target);
+          onDropCard(dragging.id, dropAt(target, dragging.id));
         }}
       >
         {shown.map((card, index) => (

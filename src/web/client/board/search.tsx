@@ -5,10 +5,10 @@ import { Alert, useAction } from '../ui';
 
 /**
  * Full-text search over the board's cards (titles, descriptions, checklist items, comments);
- * "Include archived" searches archived cards and lists too. `note` is said under the box (what
- * the `f` shortcut does while there is no filter).
+ * "Include archived" searches archived cards and lists too. (The board's Filter hides cards in
+ * place; this finds them, archived ones too, and opens one.)
  */
-export function SearchBox({ boardId, onOpen, note }: { boardId: number; onOpen: (cardId: number) => void; note?: string }) {
+export function SearchBox({ boardId, onOpen }: { boardId: number; onOpen: (cardId: number) => void }) {
   const [q, setQ] = useState('');
   const [archived, setArchived] = useState(false);
   const [results, setResults] = useState<CardSummary[] | null>(null);
@@ -46,11 +46,6 @@ export function SearchBox({ boardId, onOpen, note }: { boardId: number; onOpen: 
           Include archived
         </label>
       </form>
-      {note && !q && !results && (
-        <p class="search-results hint" role="status">
-          {note}
-        </p>
-      )}
       <Alert error={error} />
       {results && (
         <div class="search-results" role="region" aria-label="Search results">

@@ -10,7 +10,7 @@ const SHORTCUTS: [string, string][] = [
   ['l', 'Change the labels'],
   ['m', 'Change the members'],
   ['/', 'Search the cards'],
-  ['f', 'Filter the cards (no filter yet: it goes to the search)'],
+  ['f', 'Filter the cards (by label, member, due date, words)'],
   ['?', 'Show these shortcuts'],
   ['Esc', 'Close a panel or the card; cancel an edit'],
   ['Ctrl + Enter', 'Save an edit'],
