@@ -35,6 +35,9 @@ export function BoardPage({ boardId }: { boardId: number }) {
   const [gone, setGone] = useState<Gone>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const [panel, setPanel] = useState<'members' | 'settings' | 'archive' | 'shortcuts' | 'filter' | null>(null);
+  // A dialog's close event comes a moment after it closes: a key pressed in between (`?` right after
+  // Escape) may already have opened another panel, which closing this one must not take away.
+  const closePanel = (which: NonNullable<typeof panel>) => () => setPanel((open) => (open === which ? null : open));
   const [cardCommand, setCardCommand] = useState<CardCommand | null>(null);
   const [showActivity, setShowActivity] = useState(false);
   const activityButton = useRef<HTMLButtonElement>(null);
@@ -322,14 +325,14 @@ export function BoardPage({ boardId }: { boardId: number }) {
           command={cardCommand}
         />
       )}
-      {panel === 'members' && <MembersDialog board={board} onClose={() => setPanel(null)} onChanged={resync} lastEvent={liveEvents[0]} />}
-      {panel === 'filter' && <FilterPanel board={board} filter={filter} me={user.id} shown={shownCount} total={total} onChange={setFilter} onClose={() => setPanel(null)} />}
-      {panel === 'shortcuts' && <ShortcutsDialog onClose={() => setPanel(null)} />}
-      {panel === 'settings' && <SettingsDialog board={board} onClose={() => setPanel(null)} onChanged={resync} />}
+      {panel === 'members' && <MembersDialog board={board} onClose={closePanel('members')} onChanged={resync} lastEvent={liveEvents[0]} />}
+      {panel === 'filter' && <FilterPanel board={board} filter={filter} me={user.id} shown={shownCount} total={total} onChange={setFilter} onClose={closePanel('filter')} />}
+      {panel === 'shortcuts' && <ShortcutsDialog onClose={closePanel('shortcuts')} />}
+      {panel === 'settings' && <SettingsDialog board={board} onClose={closePanel('settings')} onChanged={resync} />}
       {panel === 'archive' && (
         <ArchivePanel
           board={board}
-          onClose={() => setPanel(null)}
+          onClose={closePanel('archive')}
           onChanged={resync}
           openCard={(id) => {
             setPanel(null);
