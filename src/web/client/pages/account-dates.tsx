@@ -33,9 +33,10 @@ export function DateSettings() {
           });
         }}
       >
-        <label>
-          Time zone
-          <select value={timeZone} onChange={(e) => setTimeZone(e.currentTarget.value)}>
+        {/* Labelled by id, not wrapped: a wrapping label's name would include the chosen option's text. */}
+        <div class="field">
+          <label for="time-zone">Time zone</label>
+          <select id="time-zone" value={timeZone} onChange={(e) => setTimeZone(e.currentTarget.value)}>
             <option value="">Browser's time zone ({browserTimeZone()})</option>
             {zones(user.timeZone ?? null).map((z) => (
               <option key={z} value={z}>
@@ -43,15 +44,15 @@ export function DateSettings() {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Clock
-          <select value={clock} onChange={(e) => setClock(e.currentTarget.value)}>
+        </div>
+        <div class="field">
+          <label for="clock">Clock</label>
+          <select id="clock" value={clock} onChange={(e) => setClock(e.currentTarget.value)}>
             <option value="">Your language's usual clock</option>
             <option value="24">24-hour (16:30)</option>
             <option value="12">12-hour (4:30 PM)</option>
           </select>
-        </label>
+        </div>
         <p class="hint">Now: {formatDate(new Date().toISOString(), { time: true })}</p>
         <Alert error={error} />
         {saved && !dirty && <p role="status">Saved.</p>}
