@@ -1,6 +1,6 @@
 // The web app's one date formatter (src/web/client/ui/dates.ts): no DOM, so imported as it is.
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatDate, formatRelative, fromDateTimeInput, setDateSettings, toDateTimeInput } from '../../src/web/client/ui/dates';
+import { formatDate, formatRelative, fromDateTimeInput, setDateSettings, toDateTimeInput } from '../../src/web/client/ui/dates.js';
 
 const at = '2026-12-06T16:52:30.000Z';
 
