@@ -3,8 +3,8 @@ import type { ApiKeyView, JoinLinkView, SessionView, UserView } from './schemas.
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function presentUser(u: { id: number; email: string; name: string; siteAdmin: boolean }): UserView {
-  return { id: u.id, email: u.email, name: u.name, siteAdmin: u.siteAdmin };
+export function presentUser(u: { id: number; email: string; name: string; siteAdmin: boolean; timeZone?: string | null; hour12?: boolean | null }): UserView {
+  return { id: u.id, email: u.email, name: u.name, siteAdmin: u.siteAdmin, timeZone: u.timeZone ?? null, hour12: u.hour12 ?? null };
 }
 
 export function presentApiKey(k: {

@@ -30,9 +30,29 @@ export const user = z
     email: z.string().describe('E-mail address, lower-cased.'),
     name: z.string().describe('Display name.'),
     siteAdmin: z.boolean().describe('May administer users.'),
+    // Your own account's settings only (sign-in, /auth/me, /account); absent where others are listed.
+    timeZone: z.string().nullable().optional().describe("Your own account only: the IANA time zone the web app shows your dates in; null: the browser's."),
+    hour12: z.boolean().nullable().optional().describe("Your own account only: the web app's clock, true 12-hour, false 24-hour, null the locale's."),
   })
   .meta({ id: 'User', description: 'A user account.' });
 export type UserView = z.infer<typeof user>;
+
+/** An IANA zone name this server's Intl knows ("Europe/Paris", "UTC"), or null for the browser's. */
+export const timeZone = z
+  .string()
+  .max(64, { message: 'must be an IANA time zone such as Europe/Paris' })
+  .refine((tz) => isTimeZone(tz), { message: 'must be an IANA time zone such as Europe/Paris' })
+  .nullable()
+  .describe("IANA time zone for the web app's dates (\"Europe/Paris\"); null: the browser's.");
+
+function isTimeZone(tz: string) {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const keyPermission = z
   .enum(['read', 'write'], { message: 'must be "read" or "write"' })

@@ -27,11 +27,30 @@ describe('/account', () => {
     expect((await send('PATCH', '/account', session, { email: user.email })).statusCode).toBe(200);
   });
 
+  it("keeps the time zone and clock the web app shows dates in, back with the signed-in user; null is the browser's", async () => {
+    const user = await makeUser(t.db);
+    const session = await loginCookie(t.app, user.email, user.password);
+    expect((await send('GET', '/auth/me', session)).json().user).toMatchObject({ timeZone: null, hour12: null });
+    const set = await send('PATCH', '/account', session, { timeZone: 'America/Sao_Paulo', hour12: false });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().user).toMatchObject({ timeZone: 'America/Sao_Paulo', hour12: false, name: user.name });
+    // The session's cached user is read again: /auth/me and /auth/session say so at once.
+    expect((await send('GET', '/auth/me', session)).json().user).toMatchObject({ timeZone: 'America/Sao_Paulo', hour12: false });
+    expect((await send('GET', '/auth/session', session)).json().user).toMatchObject({ timeZone: 'America/Sao_Paulo', hour12: false });
+    expect((await send('PATCH', '/account', session, { timeZone: null })).json().user).toMatchObject({ timeZone: null, hour12: false });
+    // Signing in again returns them too (the page takes its settings from that answer).
+    await send('PATCH', '/account', session, { timeZone: 'Asia/Kolkata' });
+    const login = await send('POST', '/auth/login', {}, { email: user.email, password: user.password });
+    expect(login.json().user).toMatchObject({ timeZone: 'Asia/Kolkata', hour12: false });
+  });
+
   it('answers 400 naming the field for bad input, never a 500; 401 without a session and for an API key', async () => {
     const user = await makeUser(t.db);
     const session = await loginCookie(t.app, user.email, user.password);
     for (const [method, url, body, message] of [
-      ['PATCH', '/account', {}, /^body: send name or email$|^request: send name or email$|send name or email/],
+      ['PATCH', '/account', {}, /send name, email, timeZone or hour12$/],
+      ['PATCH', '/account', { timeZone: 'Mars/Olympus' }, /^timeZone: must be an IANA time zone such as Europe\/Paris$/],
+      ['PATCH', '/account', { hour12: 'yes' }, /^hour12: /],
       ['PATCH', '/account', { name: '' }, /^name: must be 1-100 characters$/],
       ['PATCH', '/account', { email: 'nope' }, /^email: must be an e-mail address$/],
       ['PATCH', '/account', { name: 'x', role: 'admin' }, /^role: unknown field$/],
@@ -110,7 +129,7 @@ describe('GET /auth/session', () => {
     const session = await loginCookie(t.app, user.email, user.password);
     const res = await send('GET', '/auth/session', session);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ user: { id: user.id, email: user.email, name: user.name, siteAdmin: false }, setupNeeded: false, mail: false });
+    expect(res.json()).toEqual({ user: { id: user.id, email: user.email, name: user.name, siteAdmin: false, timeZone: null, hour12: null }, setupNeeded: false, mail: false });
     await send('POST', '/auth/logout', session);
     const ended = await send('GET', '/auth/session', session);
     expect(ended.statusCode).toBe(200);
@@ -146,7 +165,7 @@ describe('invitation links', () => {
     expect((await send('POST', `/auth/join/${token}`, {}, { password: 'long enough pw' })).json()).toEqual({ error: 'name: required' });
     const joined = await send('POST', `/auth/join/${token}`, {}, { name: 'Bob Builder', password: 'long enough pw' });
     expect(joined.statusCode, joined.body).toBe(201);
-    expect(joined.json()).toEqual({ user: { id: expect.any(Number), email, name: 'Bob Builder', siteAdmin: false }, boardId: board.id });
+    expect(joined.json()).toEqual({ user: { id: expect.any(Number), email, name: 'Bob Builder', siteAdmin: false, timeZone: null, hour12: null }, boardId: board.id });
     const cookie = String(joined.headers['set-cookie']).split(';')[0]!;
     const boardRes = await send('GET', `/api/boards/${board.id}`, { cookie });
     expect(boardRes.statusCode).toBe(200);

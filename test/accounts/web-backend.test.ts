@@ -15,7 +15,7 @@ describe('POST /auth/login, /auth/logout, GET /auth/me', () => {
     const user = await makeUser(t.db, { email: 'Mixed.Case@Example.com' });
     const res = await inject('POST', '/auth/login', {}, { email: 'mixed.case@EXAMPLE.com', password: user.password });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ user: { id: user.id, email: 'mixed.case@example.com', name: user.name, siteAdmin: false } });
+    expect(res.json()).toEqual({ user: { id: user.id, email: 'mixed.case@example.com', name: user.name, siteAdmin: false, timeZone: null, hour12: null } });
     const setCookie = String(res.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);

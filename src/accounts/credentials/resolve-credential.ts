@@ -9,6 +9,10 @@ export interface Principal {
   name: string;
   email: string;
   siteAdmin: boolean;
+  /** Shown dates' IANA time zone (null: the browser's). */
+  timeZone?: string | null;
+  /** 12-hour clock (true), 24-hour (false), the locale's (null). */
+  hour12?: boolean | null;
 }
 
 export interface KeyCredential extends Principal {
@@ -45,6 +49,8 @@ interface KeyRow {
   name: string;
   email: string;
   siteAdmin: boolean;
+  timeZone: string | null;
+  hour12: boolean | null;
   status: string;
   /** null: all the owner's boards. */
   boardIds: number[] | null;
@@ -59,6 +65,8 @@ interface SessionRow {
   name: string;
   email: string;
   siteAdmin: boolean;
+  timeZone: string | null;
+  hour12: boolean | null;
   status: string;
 }
 
@@ -89,7 +97,7 @@ export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaC
     // as a whole (aheadOfQueue), where a second statement would wait its turn.
     const [key] = await db.$queryRaw<KeyRow[]>`
       SELECT k.id, k."userId", k.permission::text AS permission, k."createdAt", k."lastUsedAt", k."expiresAt", k."revokedAt",
-        u.name, u.email, u."siteAdmin", u.status::text AS status,
+        u.name, u.email, u."siteAdmin", u."timeZone", u.hour12, u.status::text AS status,
         CASE WHEN k."allBoards" THEN NULL
           ELSE COALESCE((SELECT array_agg(b."boardId" ORDER BY b."boardId") FROM "ApiKeyBoard" b WHERE b."keyId" = k.id), '{}') END AS "boardIds"
       FROM "ApiKey" k JOIN "User" u ON u.id = k."userId"
@@ -101,6 +109,8 @@ export async function checkApiKey({ db, token, now = Date.now() }: { db: PrismaC
         name: key.name,
         email: key.email,
         siteAdmin: key.siteAdmin,
+        timeZone: key.timeZone,
+        hour12: key.hour12,
         permission: key.permission,
         boardIds: key.boardIds,
       },
@@ -127,7 +137,7 @@ export async function resolveSession({ db, token, now = Date.now() }: { db: Pris
   const entry = await lookupCredential(db, `session:${id}`, async (): Promise<CachedSession | null> => {
     // One statement, like the key's.
     const [session] = await db.$queryRaw<SessionRow[]>`
-      SELECT s."userId", s."createdAt", s."expiresAt", s."lastSeenAt", u.name, u.email, u."siteAdmin", u.status::text AS status
+      SELECT s."userId", s."createdAt", s."expiresAt", s."lastSeenAt", u.name, u.email, u."siteAdmin", u."timeZone", u.hour12, u.status::text AS status
       FROM "Session" s JOIN "User" u ON u.id = s."userId"
       WHERE s.id = ${id}`;
     return session ? {
@@ -137,6 +147,8 @@ export async function resolveSession({ db, token, now = Date.now() }: { db: Pris
         name: session.name,
         email: session.email,
         siteAdmin: session.siteAdmin,
+        timeZone: session.timeZone,
+        hour12: session.hour12,
       },
       expiresAt: session.expiresAt.getTime(),
       usable: session.status === 'active',

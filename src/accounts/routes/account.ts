@@ -43,16 +43,26 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
       schema: {
         operationId: 'updateAccount',
         tags: ['web session'],
-        summary: 'Change your name at once; ask for a new e-mail address, confirmed from that address',
+        summary: 'Change your name, time zone or clock at once; ask for a new e-mail address, confirmed from that address',
         description:
           'A name changes at once. A new e-mail address does not: it needs `currentPassword` (400 naming it when missing or wrong), ' +
           'and a link is mailed to the new address; the account signs in with it only once that link is opened while signed in to this ' +
           'account (`POST /account/email/confirm`), and the old address is then told. `emailChange` says where the link went. ' +
           'An address another account uses, or one with a pending board invitation, is 409. A server that sends no mail (no SMTP) ' +
-          'answers 403: there only a site administrator changes addresses. Sending your current address changes nothing and needs no password.',
+          'answers 403: there only a site administrator changes addresses. Sending your current address changes nothing and needs no password. ' +
+          '`timeZone` (an IANA name such as `Europe/Paris`, or null for the browser\'s) and `hour12` (true, false, or null for the locale\'s) ' +
+          'set how the web app shows your dates; an unknown zone is 400.',
         body: z
-          .strictObject({ name: s.userName.optional(), email: s.email.optional(), currentPassword: currentPassword.optional() })
-          .refine((b) => b.name !== undefined || b.email !== undefined, { message: 'send name or email' }),
+          .strictObject({
+            name: s.userName.optional(),
+            email: s.email.optional(),
+            currentPassword: currentPassword.optional(),
+            timeZone: s.timeZone.optional(),
+            hour12: z.boolean().nullable().optional().describe("The web app's clock: true 12-hour, false 24-hour, null the locale's."),
+          })
+          .refine((b) => b.name !== undefined || b.email !== undefined || b.timeZone !== undefined || b.hour12 !== undefined, {
+            message: 'send name, email, timeZone or hour12',
+          }),
         response: {
           200: z.object({
             user: s.user,
@@ -73,7 +83,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
       },
     },
     async (request) => {
-      const { name, email, currentPassword: password } = request.body;
+      const { name, email, currentPassword: password, timeZone, hour12 } = request.body;
       const userId = request.actor.userId;
       // The password is checked only for a new address: only then may its outcome count (or forgive).
       const emailChange =
@@ -82,7 +92,10 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
               requestEmailChange({ db: app.db.prisma, mail: app.mail, userId, newEmail: email, currentPassword: password, linkFor: (token) => joinUrl(app.server, config, token) }),
             )
           : null;
-      const user = name !== undefined ? await updateAccount({ db: app.db.prisma, userId, name, userChanged }) : await app.db.prisma.user.findUniqueOrThrow({ where: { id: userId } });
+      const user =
+        name !== undefined || timeZone !== undefined || hour12 !== undefined
+          ? await updateAccount({ db: app.db.prisma, userId, name, timeZone, hour12, userChanged })
+          : await app.db.prisma.user.findUniqueOrThrow({ where: { id: userId } });
       return { user: presentUser(user), emailChange: emailChange && { email: emailChange.email, expiresAt: emailChange.expiresAt.toISOString() } };
     },
   );

@@ -3,7 +3,7 @@ import { ApiError, get, onSessionEnded, post } from './api';
 import { link, navigate, safeNext, useLocation } from './router';
 import { SessionContext } from './session';
 import type { User } from './types';
-import { Alert, Notice } from './ui';
+import { Alert, Notice, setDateSettings } from './ui';
 import { AccountPage } from './pages/account';
 import { AdminPage } from './pages/admin';
 import { AppsPage } from './pages/apps';
@@ -101,6 +101,8 @@ export function App() {
     setState({ kind: 'signed-out' });
     navigate('/signin', { replace: true });
   };
+  // Every date shown from here on is in the account's zone and clock (null: the browser's).
+  setDateSettings({ timeZone: state.user.timeZone, hour12: state.user.hour12 });
   return (
     <SessionContext.Provider value={{ user: state.user, signOut, updateUser: (user: User) => setState({ kind: 'signed-in', user }) }}>
       <Shell user={state.user} path={path} signOut={signOut}>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api';
 import type { Activity, ActivityPage, Board } from '../types';
-import { Alert, formatDate, useLoad } from '../ui';
+import { Alert, useLoad, When } from '../ui';
 import { activityChannel, activitySentence } from './activity-sentence';
 
 /** What happened on the board, newest first; live events join at the top as they arrive. Escape closes it. */
@@ -58,9 +58,9 @@ export function ActivityPanel({ board, live, onClose, openCard }: { board: Board
                 {channel && <span class="hint"> ({channel})</span>}
               </span>
               <br />
-              <time class="hint" dateTime={a.createdAt}>
-                {formatDate(a.createdAt, { time: true })}
-              </time>
+              <span class="hint">
+                <When iso={a.createdAt} />
+              </span>
             </li>
           );
         })}

@@ -1,7 +1,7 @@
 import { setQuery } from '../router';
 import type { CardSummary, Label, Member } from '../types';
 import { Calendar, MessageSquare, Paperclip, SquareCheckBig } from 'lucide';
-import { Avatar, formatDate, Icon, plural } from '../ui';
+import { Avatar, formatDate, formatRelative, Icon, plural } from '../ui';
 
 /** A label's chip classes: its colour and shade (styles.css `.label.blue.shade-dark`). */
 export const labelClass = (l: Pick<Label, 'color' | 'shade'>) => `label ${l.color ?? 'none'}${l.color && l.shade ? ` shade-${l.shade}` : ''}`;
@@ -67,7 +67,10 @@ export function CardTile({
       <div class="card-badges">
         {card.dueAt && (
           <span class={overdue ? 'badge warn' : 'badge'}>
-            <Icon icon={Calendar} size={12} /> Due {formatDate(card.dueAt)}
+            <Icon icon={Calendar} size={12} />{' '}
+            <time dateTime={card.dueAt} title={formatDate(card.dueAt, { time: true })}>
+              Due {formatRelative(card.dueAt, { time: false })}
+            </time>
           </span>
         )}
         {/* Lucide icons, not emoji: not every system has a colour-emoji font. */}

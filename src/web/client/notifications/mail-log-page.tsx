@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get } from '../api';
-import { Alert, Notice, PageTitle, Table, useLoad } from '../ui';
+import { Alert, formatDate, Notice, PageTitle, Table, useLoad } from '../ui';
 
 type MailRow = {
   id: number;
@@ -15,7 +15,7 @@ type MailRow = {
   createdAt: string;
 };
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+const when = (iso: string | null) => formatDate(iso, { time: true });
 
 /** `/site-admin/mail`: the delivery log for site admins (GET /admin/mail): queued, sent, failed, and why. */
 export function MailLogPage() {

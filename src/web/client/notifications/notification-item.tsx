@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { post } from '../api';
 import { navigate } from '../router';
+import { When } from '../ui';
 import { type AppNotification, notificationHref } from './types';
 
 /**
@@ -20,7 +21,10 @@ export function NotificationItem({ n, onOpen, children }: { n: AppNotification; 
       <a href={notificationHref(n)} onClick={(e) => void open(e)}>
         {n.text}
       </a>
-      <span class="hint"> · {new Date(n.createdAt).toLocaleString()}</span>
+      <span class="hint">
+        {' · '}
+        <When iso={n.createdAt} />
+      </span>
       {children}
     </li>
   );

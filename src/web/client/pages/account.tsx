@@ -2,11 +2,12 @@ import { useState } from 'preact/hooks';
 import { del, get, patch, post, put } from '../api';
 import { useSession } from '../session';
 import { AvatarPicture } from './account-avatar';
+import { DateSettings } from './account-dates';
 import type { Session, User } from '../types';
 import { NotificationMailSettings } from '../notifications/mail-settings';
 import { Alert, errorFor, FieldError, formatDate, Notice, PageTitle, plural, Table, useAction, useLoad } from '../ui';
 
-/** Your account: name and e-mail address, password, and where you are signed in. */
+/** Your account: name and e-mail address, dates' time zone, password, and where you are signed in. */
 export function AccountPage() {
   // Bumped when a password change ends the other sessions: the list is read again.
   const [sessionsVersion, setSessionsVersion] = useState(0);
@@ -15,6 +16,7 @@ export function AccountPage() {
       <PageTitle>Your account</PageTitle>
       <Profile />
       <AvatarPicture />
+      <DateSettings />
       <Password onChanged={() => setSessionsVersion((v) => v + 1)} />
       <NotificationMailSettings />
       <Sessions version={sessionsVersion} />

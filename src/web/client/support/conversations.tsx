@@ -2,12 +2,15 @@ import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
 import { MessagesSquare } from 'lucide';
-import { Alert, EmptyState, formatDate, Pager, Table, useLoad } from '../ui';
+import { Alert, EmptyState, formatDate, fromDateTimeInput, Pager, Table, useLoad } from '../ui';
 import type { Agent, Conversation, ConversationSummary, Learning, SectionProps, Ticket } from './types';
 import { TicketReplies } from './ticket-replies';
 import { AnswerView } from './try';
 import { ConfirmedAnswers } from './confirmed';
 import { learningText, TurnVerdict } from './verdict';
+
+/** A date input's day ("2026-12-06") as the instant it starts in the shown time zone. */
+const dayStart = (day: string) => fromDateTimeInput(`${day}T00:00`) ?? `${day}T00:00:00Z`;
 
 /** Why a turn needed a human, in words; the code stays in the tooltip (it is what the API and filters use). */
 export const REASONS: Record<string, string> = {
@@ -47,9 +50,10 @@ export function ConversationsPage({ workspace, base }: SectionProps) {
   const params = new URLSearchParams({ limit: '50' });
   for (const [k, v] of Object.entries(filters)) {
     if (!v) continue;
-    params.set(k, k === 'from' || k === 'to' ? new Date(`${v}T00:00:00${k === 'to' ? '' : ''}`).toISOString() : v);
+    params.set(k, k === 'from' || k === 'to' ? dayStart(v) : v);
   }
-  if (filters.to) params.set('to', new Date(new Date(`${filters.to}T00:00:00`).getTime() + 86_400_000).toISOString());
+  // "To" includes its whole day: up to the next day's midnight, in the person's time zone as the dates shown are.
+  if (filters.to) params.set('to', dayStart(new Date(Date.parse(`${filters.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)));
   if (cursor) params.set('cursor', cursor);
   const list = useLoad(
     () => get<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/agent/workspaces/${workspace.id}/conversations?${params}`),

@@ -1,9 +1,10 @@
 import { useEffect } from 'preact/hooks';
+import { formatDate } from '../ui';
 import type { Attempt, Delivery } from './types';
 
-/** "14 Mar 2025, 10:42:07": attempts seconds apart must not look alike. */
+/** The app's one format with seconds: attempts seconds apart must not look alike. */
 function formatTime(iso: string) {
-  return new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return formatDate(iso, { seconds: true });
 }
 
 /** 87 ms, 1.24 s, 5 min 3 s, 2 h 10 min. */

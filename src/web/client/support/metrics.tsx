@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api';
 import { link } from '../router';
-import { Alert, formatDate, useLoad } from '../ui';
+import { Alert, formatDate, formatUtcDay, useLoad } from '../ui';
 import type { Gaps, Metrics, SectionProps, SupportMetrics } from './types';
 
 const DAY = 86_400_000;
@@ -196,7 +196,7 @@ function niceMax(max: number) {
 }
 
 function shortDay(day: string) {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return formatUtcDay(day);
 }
 
 /** Axes shared by the charts: y gridlines with values, x labels at the first, middle and last day. */

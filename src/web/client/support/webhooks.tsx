@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { link, navigate } from '../router';
 import { Webhook } from 'lucide';
-import { Alert, ConfirmButton, EmptyState, errorFor, FieldError, formatDate, Notice, SecretBoxes, Table, useAction, useLoad, useSecrets } from '../ui';
+import { Alert, ConfirmButton, EmptyState, errorFor, FieldError, formatDate, fromDateTimeInput, Notice, SecretBoxes, Table, toDateTimeInput, useAction, useLoad, useSecrets } from '../ui';
 import { DeliveryItem, useLiveDeliveries } from './deliveries';
 import type { Delivery, Endpoint, SectionProps, WebhookEventTypes } from './types';
 
@@ -125,7 +125,7 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
   const deliveries = useLoad(() => get<{ deliveries: Delivery[] }>(`${root}/deliveries?limit=50${status ? `&status=${status}` : ''}`).then((r) => r.deliveries), [root, status]);
   const action = useAction();
   const secrets = useSecrets();
-  const [since, setSince] = useState(() => new Date(Date.now() - 86_400_000).toISOString().slice(0, 16));
+  const [since, setSince] = useState(() => toDateTimeInput(Date.now() - 86_400_000));
   const [editUrl, setEditUrl] = useState<string | null>(null);
   const [editEvents, setEditEvents] = useState<string[] | null | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
@@ -254,7 +254,7 @@ export function EndpointPage({ workspace, canManage, base, endpointId }: Section
             onSubmit={(ev) => {
               ev.preventDefault();
               void act(async () => {
-                const r = await post<{ redelivered: number }>(`${root}/redeliver`, { since: new Date(since).toISOString() });
+                const r = await post<{ redelivered: number }>(`${root}/redeliver`, { since: fromDateTimeInput(since) ?? new Date(Date.now() - 86_400_000).toISOString() });
                 setNotice(`Queued ${r.redelivered} failed deliveries again.`);
               });
             }}

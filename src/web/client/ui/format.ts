@@ -1,10 +1,5 @@
-export function formatDate(iso: string | null, { time = false } = {}) {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return time
-    ? d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
-    : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-}
+// One date format for the whole app (dates.ts): every shown date goes through these.
+export { browserTimeZone, formatDate, formatRelative, formatUtcDay, fromDateTimeInput, setDateSettings, shownTimeZone, toDateTimeInput } from './dates';
 
 export function formatSize(bytes: number) {
   if (bytes < 1024) return `${bytes} B`;

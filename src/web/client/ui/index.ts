@@ -9,3 +9,4 @@ export * from './table';
 export * from './markdown';
 export * from './visuals';
 export * from './markdown-editor';
+export * from './when';

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, patch, post } from '../../api';
 import { useSession } from '../../session';
 import type { Board, Card, Comment } from '../../types';
-import { ConfirmButton, formatDate, Markdown, MarkdownEditor } from '../../ui';
+import { ConfirmButton, formatDate, Markdown, MarkdownEditor, When } from '../../ui';
 import type { Change } from './part';
 
 /**
@@ -50,7 +50,7 @@ function CommentItem({ comment: c, mine, admin, board, change }: { comment: Comm
   return (
     <li data-comment-id={c.id}>
       <p class="hint comment-head">
-        <strong>{c.author.name}</strong> · {formatDate(c.createdAt, { time: true })}
+        <strong>{c.author.name}</strong> · <When iso={c.createdAt} />
         {edited && <span title={`Edited ${formatDate(c.updatedAt, { time: true })}`}> · edited</span>}
         {mine && !editing && (
           <button

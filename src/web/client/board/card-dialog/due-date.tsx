@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { patch } from '../../api';
-import { formatDate } from '../../ui';
+import { formatDate, formatRelative, fromDateTimeInput, toDateTimeInput } from '../../ui';
 import { Compact } from './compact';
 import type { Openable, Part } from './part';
 
-/** The due date as a chip; "+" opens a picker in local time (stored in UTC), Save or Remove. */
+/** The due date as a chip; "+" opens a picker in the person's time zone (stored in UTC), Save or Remove. */
 export function DueDate({ card, canEdit, change, open, onOpen }: Part & Openable) {
-  const local = card.dueAt ? toLocalInput(card.dueAt) : '';
+  const local = card.dueAt ? toDateTimeInput(card.dueAt) : '';
   const [value, setValue] = useState(local);
   useEffect(() => setValue(local), [card.dueAt, open]);
   const set = async (dueAt: string | null) => {
@@ -20,13 +20,13 @@ export function DueDate({ card, canEdit, change, open, onOpen }: Part & Openable
       canEdit={canEdit}
       open={open}
       onOpen={onOpen}
-      summary={card.dueAt ? <span class={overdue ? 'due-chip overdue' : 'due-chip'}>{formatDate(card.dueAt, { time: true })}{overdue && ' · overdue'}</span> : <span class="hint">None</span>}
+      summary={card.dueAt ? <DueChip dueAt={card.dueAt} overdue={overdue} /> : <span class="hint">None</span>}
     >
       <form
         class="row"
         onSubmit={(e) => {
           e.preventDefault();
-          void set(value ? new Date(value).toISOString() : null);
+          void set(value ? fromDateTimeInput(value) : null);
         }}
       >
         <label>
@@ -46,8 +46,15 @@ export function DueDate({ card, canEdit, change, open, onOpen }: Part & Openable
   );
 }
 
-function toLocalInput(iso: string) {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/** The exact due date, and Trello's "in 2 days" beside it when it is near. */
+function DueChip({ dueAt, overdue }: { dueAt: string; overdue: boolean }) {
+  const exact = formatDate(dueAt, { time: true });
+  const near = formatRelative(dueAt);
+  return (
+    <time class={overdue ? 'due-chip overdue' : 'due-chip'} dateTime={dueAt}>
+      {exact}
+      {near !== exact && ` · ${near}`}
+      {overdue && ' · overdue'}
+    </time>
+  );
 }
