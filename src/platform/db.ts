@@ -282,8 +282,10 @@ export async function openEmbedded(
     let loadDataDir: Blob | undefined;
     if (baselineDir && !existsSync(path.join(pgdata, 'PG_VERSION'))) {
       const baseline = await readBaseline(baselineDir);
-      if (baseline.dump) loadDataDir = baseline.dump;
-      else log(`creating the embedded database without a baseline: ${baseline.why}`);
+      if (baseline.dump) {
+        loadDataDir = baseline.dump;
+        log(`creating the embedded database from its baseline (${baseline.migrations} migrations applied already)`);
+      } else log(`creating the embedded database without a baseline: ${baseline.why}`);
     }
     const pglite = await PGlite.create({ dataDir: pgdata, ...(loadDataDir ? { loadDataDir } : {}) });
     return openPGliteInstance(pglite, async () => lock.release());

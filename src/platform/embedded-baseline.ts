@@ -40,7 +40,7 @@ export function pgliteVersion(): string {
  * The baseline's dump when it can seed a new data directory: written by this PGlite, and every
  * migration it holds on disk unchanged. Otherwise null, and why (logged by the caller).
  */
-export async function readBaseline(dir = BASELINE_DIR, migrationsDir = MIGRATIONS_DIR): Promise<{ dump: Blob } | { dump: null; why: string }> {
+export async function readBaseline(dir = BASELINE_DIR, migrationsDir = MIGRATIONS_DIR): Promise<{ dump: Blob; migrations: number } | { dump: null; why: string }> {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
@@ -52,7 +52,7 @@ export async function readBaseline(dir = BASELINE_DIR, migrationsDir = MIGRATION
   const stale = manifest.migrations.find((m) => onDisk.get(m.name) !== m.checksum);
   if (stale) return { dump: null, why: `the baseline holds migration ${stale.name}, which is not in prisma/migrations as it was` };
   try {
-    return { dump: new Blob([await readFile(path.join(dir, DUMP))]) };
+    return { dump: new Blob([await readFile(path.join(dir, DUMP))]), migrations: manifest.migrations.length };
   } catch {
     return { dump: null, why: 'the baseline\'s dump is missing' };
   }

@@ -75,7 +75,8 @@ describe('the server process on the embedded database', () => {
   it('serves health, readiness and the docs; answers the admin CLI while it holds the database; stops cleanly on SIGTERM', async () => {
     const server = await start();
     try {
-      expect(server.output()).toMatch(/applied migrations/);
+      // A new data directory: created from the baseline npm ci wrote (prisma/baseline), else created and migrated.
+      expect(server.output()).toMatch(/creating the embedded database from its baseline|applied migrations/);
       expect(await status(`${server.base}/readyz`)).toBe(200);
       expect(await status(`${server.base}/api/docs/openapi.json`)).toBe(200);
       expect(await status(`${server.base}/api/docs/`)).toBe(200);

@@ -64,9 +64,13 @@ export function CardDialog({ cardId, board, version, onClose, onChanged, moveCar
       await onChanged();
       return true;
     } catch (e) {
-      setError(e instanceof ApiError && e.status === 409 ? new ApiError(409, `${e.message}. The card below is the latest version.`) : e);
+      // Re-read first, then say so: "the card below is the latest version" is true once it is shown,
+      // and a save made on reading it goes over that version (not the one just refused).
       await reload();
-      await onChanged();
+      setError(e instanceof ApiError && e.status === 409 ? new ApiError(409, `${e.message}. The card below is the latest version.`) : e);
+      // Not awaited: the section that asked may take the next try as soon as the refusal shows, not
+      // once the whole board is re-read (seconds on a busy machine, during which a save was ignored).
+      void onChanged();
       return false;
     }
   };
