@@ -77,7 +77,10 @@ for (const [device, viewport] of [
       const wall = new Date(due.getTime() + 9 * 3_600_000).toISOString().slice(0, 16);
       expect(await input.inputValue()).toBe(wall);
       await dialog.getByRole('button', { name: 'Save' }).first().click();
-      await expect.poll(async () => (await web.call(auth, 'GET', `/api/cards/${card.id}`)).json.dueAt).toBe(dueAt);
+      // Saved, the picker closes (the value is unchanged, so the API alone cannot tell the save is done); an
+      // Escape while it is still open closes the picker, not the card.
+      await input.waitFor({ state: 'detached' });
+      expect((await web.call(auth, 'GET', `/api/cards/${card.id}`)).json.dueAt).toBe(dueAt);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
 
