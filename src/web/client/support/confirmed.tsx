@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, get } from '../api';
 import { Alert, formatDate, Table, useAction, useLoad } from '../ui';
 import type { Agent, ConfirmedAnswer } from './types';
+import { AgentSelect } from './agent-select';
 
 /**
  * The agent's confirmed answers (issue #47 item 2): messages staff said an article answers, or that go to a person,
@@ -31,16 +32,7 @@ export function ConfirmedAnswers({ workspaceId, agents, version = 0 }: { workspa
         messages to a person. An article edited since is checked again; a deleted one drops its confirmations.
       </p>
       {agents.length > 1 && (
-        <label>
-          Agent
-          <select value={chosen} onChange={(e) => setAgentId(e.currentTarget.value)}>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AgentSelect agents={agents} value={chosen} onChange={setAgentId} />
       )}
       <Alert error={list.error ?? action.error} />
       <Table

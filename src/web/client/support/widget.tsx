@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { Alert, ConfirmButton, CopyRow, EmptyState, errorFor, FieldError, SecretBoxes, useAction, useLoad, useSecrets } from '../ui';
 import type { Agent, CreatedWidget, SectionProps, Widget } from './types';
+import { AgentSelect } from './agent-select';
 
 /** What the host site's server does with the identity secret, under its "copy it now". */
 const IDENTITY_HINT = (
@@ -89,16 +90,7 @@ function NewWidget({ root, agents, first, onCreated }: { root: string; agents: A
           });
         }}
       >
-        <label>
-          Agent
-          <select value={chosen} onChange={(e) => setAgentId(e.currentTarget.value)}>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AgentSelect agents={agents} value={chosen} onChange={setAgentId} />
         <OriginsField value={origins} onInput={setOrigins} error={error} id="new-widget-origins" />
         <Alert error={error} fields={['origins']} />
         <button type="submit" class="primary" disabled={busy}>
