@@ -14,8 +14,8 @@ COPY scripts ./scripts
 # first; src/generated is in .dockerignore, so the Prisma client is generated fresh by npm ci.
 COPY tsconfig.json ./
 COPY src ./src
-# tsx and esbuild are runtime dependencies (the server runs its TypeScript through tsx; the web
-# build uses esbuild), so --omit=dev is enough.
+# tsx and esbuild are runtime dependencies (the server's worker threads run their TypeScript through
+# tsx; the web, widget and server bundles use esbuild), so --omit=dev is enough.
 RUN npm ci --omit=dev && npm cache clean --force
 
 # ---- runtime ----
@@ -46,4 +46,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 
 # Run node directly (not npm) so SIGTERM reaches the server and it shuts down gracefully.
 # Pending migrations are applied at start by the app (MIGRATE_ON_START=true by default).
-CMD ["node", "--import", "tsx", "src/server.ts"]
+# The server's bundle, built by npm ci (postinstall: scripts/server-bundle.mjs); its modules find
+# their SQL, worker and migration files under src/ and prisma/ as when run from source.
+CMD ["node", "dist/server/server.mjs"]

@@ -1,5 +1,5 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { aheadOfQueue, type Database } from './db.js';
 
 /** One fixed-window counter: how many requests `key` made in its window, and ms until it ends. */
@@ -82,7 +82,8 @@ type RateLimitRedis = Redis & { taskboardRateLimit(key: string, windowMs: number
  * Commands fail at once while Redis is unreachable (no offline queue) rather than wait.
  */
 export async function redisCounters(url: string): Promise<CounterBackend> {
-  const redis = new Redis(url, {
+  const { Redis: RedisClient } = await import('ioredis'); // only when REDIS_URL is set
+  const redis = new RedisClient(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

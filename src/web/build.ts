@@ -3,7 +3,6 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CLIENT_DIR = path.join(here, 'client');
@@ -23,6 +22,8 @@ export interface WebManifest {
  * the rest (`app-<hash>.js`), which the entry and each other import by those names.
  */
 export async function buildWeb({ outDir = WEB_DIST, minify = true } = {}): Promise<WebManifest> {
+  // Loaded when a build runs, not with the server: most starts find the build made at install.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [path.join(CLIENT_DIR, 'main.tsx'), path.join(CLIENT_DIR, 'styles.css')],
     bundle: true,

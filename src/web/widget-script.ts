@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync } from 'fastify';
-import { build } from 'esbuild';
 import { CLIENT_DIR } from './build.js';
 
 export interface WidgetScript {
@@ -18,6 +17,7 @@ export interface WidgetScript {
  * of esbuild), kept in memory with its compressed forms.
  */
 export async function buildWidgetScript(): Promise<WidgetScript> {
+  const { build } = await import('esbuild'); // on first use, not with the server
   const result = await build({
     entryPoints: [path.join(CLIENT_DIR, 'widget', 'widget.ts')],
     bundle: true,

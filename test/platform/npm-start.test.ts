@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serverBundleIsCurrent } from '../../scripts/server-bundle.mjs';
 import { freePort } from '../net.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -44,6 +45,12 @@ describe('npm start', () => {
       const page = await fetch(`${base}/signin`);
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<script type="module" src="\/assets\/app-[\w-]{12}\.js">/);
+      // It ran the server's bundle (dist/server, current with the sources), whose modules still find
+      // the files beside their sources: the widget is built from src/web/client on first request.
+      expect(serverBundleIsCurrent()).toBe(true);
+      const widget = await fetch(`${base}/widget.js`);
+      expect(widget.status).toBe(200);
+      expect(await widget.text()).toContain('attachShadow');
 
       const exited = new Promise<number | null>((r) => npm.once('exit', (code) => r(code)));
       npm.kill('SIGTERM');

@@ -1,4 +1,4 @@
-import { MAX_HTML_BYTES, TOO_LARGE_PAGE } from '../attachment-reader/read-html.js';
+import { MAX_HTML_BYTES, TOO_LARGE_PAGE } from '../attachment-reader/html-limits.js';
 import type { AttachmentReader } from '../attachment-reader/reader-pool.js';
 import type { AttachmentReading, ReadingStatus } from '../attachment-reader/reading.js';
 import { decodedSize } from '../read-attachments.js';

@@ -1,14 +1,19 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Generator } from '../../answers/generators/generator.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { AuthorizationServerHandle } from '../authorization-server.js';
-import { buildMcpServer } from '../mcp-server.js';
 import { CONNECTOR_SCOPES, hasScope } from '../policy.js';
 import { type ConnectorCredential, resolveConnectorToken } from '../resolve-connector-token.js';
 import type { ConnectorUrls } from '../urls.js';
+
+/**
+ * The MCP SDK and our tools (a third of a second of CPU to load) are loaded on the first /mcp
+ * request rather than with the server, whose start most instances never follow with one.
+ */
+let mcpModules: Promise<[typeof import('../mcp-server.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]> | undefined;
+const loadMcp = () => (mcpModules ??= Promise.all([import('../mcp-server.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -110,6 +115,7 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
       });
     }
     const credential = request.connector!;
+    const [{ buildMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadMcp();
     const mcp = buildMcpServer({
       db: app.db.prisma,
       events: app.events,
