@@ -151,8 +151,8 @@ describe('tickets as cards: both ways', () => {
     expect(reply.json()).toMatchObject({ ticketId, body: 'We are sending a new one.', public: true, author: 'team' });
     expect((await w.api('GET', `/v1/tickets/${ticketId}/comments`)).json().comments).toEqual([expect.objectContaining({ body: 'We are sending a new one.', public: true, author: 'team' })]);
     expect(await events(w.workspaceId, 'ticket.comment_created')).toHaveLength(1);
-    const comments = (await w.web('GET', `/api/cards/${cardId}/comments`)).json().comments;
-    expect(comments).toEqual([expect.objectContaining({ author: { userId: w.owner.id, name: w.owner.name }, text: expect.stringContaining('We are sending a new one.') })]);
+    await expect.poll(async () => (await w.web('GET', `/api/cards/${cardId}/comments`)).json().comments, { timeout: 30_000 })
+      .toEqual([expect.objectContaining({ author: { userId: w.owner.id, name: w.owner.name }, text: expect.stringContaining('We are sending a new one.') })]);
 
     const observer = await makeUser(t.db);
     await t.db.prisma.boardMember.create({ data: { boardId: w.board.id, userId: observer.id, role: 'observer' } });
@@ -161,6 +161,30 @@ describe('tickets as cards: both ways', () => {
     const plain = (await w.web('POST', `/api/lists/${w.inbox.id}/cards`, { title: 'Not a ticket' })).json();
     expect((await w.web('POST', `/api/cards/${plain.id}/ticket/replies`, { body: 'hi' })).statusCode).toBe(404);
     expect((await w.web('POST', `/api/cards/${cardId}/ticket/replies`, { body: '  ' })).statusCode).toBe(400);
+  });
+
+  it('replies from the console and the API appear on the card too (by the person who wrote one, else the team); an internal note does not', async () => {
+    const w = await ticketBoard();
+    const { ticketId, cardId } = await linked(w);
+    const colleague = await makeUser(t.db);
+    await t.db.prisma.workspaceMember.create({ data: { workspaceId: w.workspaceId, userId: colleague.id, role: 'member' } });
+    await t.db.prisma.boardMember.create({ data: { boardId: w.board.id, userId: colleague.id, role: 'member' } });
+    const colleagueCookie = await loginCookie(t.app, colleague.email, colleague.password);
+    const fromConsole = await w.web('POST', `/agent/workspaces/${w.W}/tickets/${ticketId}/comments`, { body: 'From the console.' }, colleagueCookie);
+    expect(fromConsole.statusCode, fromConsole.body).toBe(201);
+    expect((await w.api('POST', `/v1/tickets/${ticketId}/comments`, { body: 'From a script.' })).statusCode).toBe(201);
+    expect((await w.api('POST', `/v1/tickets/${ticketId}/comments`, { body: 'Internal: check the warranty.', public: false })).statusCode).toBe(201);
+    const cardComments = async () =>
+      ((await w.web('GET', `/api/cards/${cardId}/comments`)).json().comments as { author: { userId: number | null }; text: string }[])
+        .map((c) => ({ userId: c.author.userId, text: c.text })).sort((a, b) => a.text.localeCompare(b.text));
+    await expect.poll(cardComments, { timeout: 30_000 }).toEqual([
+      // A script's reply has no person: the team's writer (the workspace's owner) writes it.
+      { userId: w.owner.id, text: '_Replied to the customer:_\n\nFrom a script.' },
+      { userId: colleague.id, text: '_Replied to the customer:_\n\nFrom the console.' },
+    ]);
+    // Nothing more arrives later (the internal note stays off the card).
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await cardComments()).toHaveLength(2);
   });
 
   it('the customer\'s answer in the widget appears on the card, by the requester (a name without an account)', async () => {

@@ -156,15 +156,26 @@ export class TicketCards implements TicketFollowUps {
       updateTicket({ db: this.deps.db, workspaceId: row.workspaceId, id: String(row.id), changes: { status: changed }, outbox: this.deps.outbox, hub: this.deps.hub, cards: this }));
   }
 
-  /** A public ticket comment as committed: the customer's answers appear on the card, by the requester (a name without an account). */
+  /**
+   * A public ticket comment as committed, wherever it was written (the widget, the reply page, the
+   * console, the API, the card): it appears on the ticket's card, so the card keeps the whole
+   * conversation. The customer's answers by the requester (a name without an account); the team's
+   * replies by the person who wrote them when they can write the board (else by the team's writer:
+   * a reply through the API has no person), marked as replies to the customer.
+   */
   async commentPublished(comment: TicketCommentView): Promise<void> {
-    if (comment.author !== 'requester') return;
-    await this.follow('the customer\'s answer on the card', comment.ticketId, async () => {
+    await this.follow('the ticket comment on the card', comment.ticketId, async () => {
       const ticket = await this.deps.db.ticket.findUnique({ where: { id: comment.ticketId }, select: { workspaceId: true, requesterEmail: true, card: { select: { id: true, boardId: true } } } });
       if (!ticket?.card) return;
-      const actor = await teamWriter({ db: this.deps.db, workspaceId: ticket.workspaceId, boardId: ticket.card.boardId });
+      const byTeam = comment.author === 'team';
+      const writtenBy = byTeam ? (await this.deps.db.ticketComment.findUnique({ where: { id: comment.id }, select: { userId: true } }))?.userId : null;
+      const actor = await teamWriter({ db: this.deps.db, workspaceId: ticket.workspaceId, boardId: ticket.card.boardId, preferUserId: writtenBy ?? null });
       if (!actor) throw new Error(`no member of workspace ${ticket.workspaceId} can write board ${ticket.card.boardId}`);
-      await createComment({ ...this.ctx(actor), cardId: ticket.card.id, text: comment.body.slice(0, COMMENT_MAX), byName: ticket.requesterEmail });
+      await createComment(
+        byTeam
+          ? { ...this.ctx(actor), cardId: ticket.card.id, text: `_Replied to the customer:_\n\n${comment.body}`.slice(0, COMMENT_MAX) }
+          : { ...this.ctx(actor), cardId: ticket.card.id, text: comment.body.slice(0, COMMENT_MAX), byName: ticket.requesterEmail },
+      );
     });
   }
 
@@ -177,8 +188,8 @@ export class TicketCards implements TicketFollowUps {
 
   /**
    * "Reply to customer" on a ticket's card: a public ticket comment through createTicketComment
-   * (the one function for replies: widget, mail, webhook), written by the person, then the same
-   * text as their comment on the card, so the card keeps the conversation. Writers of the board only.
+   * (the one function for replies: widget, mail, webhook), written by the person; like every public
+   * ticket comment it then appears on the card (commentPublished). Writers of the board only.
    */
   async replyFromCard({ actor, cardId, body, hub, mail }: { actor: Actor; cardId: number; body: string; hub: TicketCommentHub; mail: ReplyMail | null }) {
     const { role } = await requireCard(this.deps.db, actor, cardId);
@@ -188,7 +199,6 @@ export class TicketCards implements TicketFollowUps {
     const { comment } = await createTicketComment({
       db: this.deps.db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body, public: true }, author: 'team', userId: actor.userId, outbox: this.deps.outbox, hub, mail,
     });
-    await this.follow('the reply on the card', ticket.id, () => createComment({ ...this.ctx(actor), cardId, text: `_Replied to the customer:_\n\n${body}`.slice(0, COMMENT_MAX) }));
     return comment;
   }
 }
