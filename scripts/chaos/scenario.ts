@@ -124,8 +124,8 @@ export async function runPart(name: string, options: PartOptions, cluster: Priva
     SMTP_URL: mailbox.url,
     MAIL_FROM: 'Taskboard <taskboard@example.com>',
     // A killed process's claimed mail comes back after its lease: 4 × this plus 10 s.
-    MAIL_TIMEOUT_MS: '2000',
-    MAIL_RETRY_SCHEDULE: '1s,1s,2s,5s,5s,10s,10s',
+    MAIL_TIMEOUT_MS: '5000',
+    MAIL_RETRY_SCHEDULE: '1s,2s,5s,10s,20s,30s,60s,60s',
     MAIL_POLL_MS: '500',
     // Notification mail within seconds, so that batches are written and sent during the disruptions.
     NOTIFY_MAIL_BATCH_SECONDS: '2',
