@@ -58,14 +58,27 @@ const ASKING_ABOUT_ATTACHMENT = new Set([
   'shows', 'show', 'says', 'say', 'said', 'want', 'wants', 'tell', 'explain', 'idea', 'ideas', 'thanks', 'thank', 'hi', 'hello', 'hey',
   'now', 'next', 'anyone', 'someone', 'know', 'understand', 'sent', 'send', 'sending', 'included', 'include', 'enclosed', 'appears',
   'appear', 'popped', 'pops', 'pop', 'up', 'came', 'comes', 'seeing', 'thing', 'stuff', 'supposed', 'question', 'answer',
+  // How people hand over a question in a file ("kindly refer to the enclosed document", "details in the attached PDF").
+  'questions', 'query', 'queries', 'request', 'requests', 'concern', 'concerns', 'kindly', 'refer', 'referring', 'enclosed',
+  'enclose', 'attaching', 'documents', 'details', 'detail', 'described', 'describe', 'describes', 'describing', 'explained',
+  'explains', 'explaining', 'written', 'wrote', 'write', 'listed', 'inside', 'contains', 'contained', 'review', 'advise',
+  'advice', 'assist', 'assistance', 'support', 'back', 'dear', 'regards', 'everything', 'info', 'information', 'attention',
+  'soon', 'possible', 'asap', 'urgent', 'appreciate', 'appreciated', 'grateful', 'team',
 ]);
+
+/** A closing at the end of a message ("Regards, John", "Thanks, Ana Li"): the name in it is nobody's question. */
+const SIGN_OFF = /\b([Rr]egards|[Tt]hanks|[Tt]hank you|[Cc]heers|[Bb]est|[Ss]incerely|BR)(\s*,\s*|\s*\n\s*)[A-Z][\p{L}'-]*(\s+[A-Z][\p{L}'-]*)?\s*[.!]?\s*$/u;
 
 /**
  * The message only points at its attachments ("see the attached screenshot, what does it mean?"): the
- * attachments' text is then the question, for ranking and for the decision.
+ * attachments' text is then the question, for ranking and for the decision. Its words are all words that point
+ * or ask, a closing's name aside; with `known` (whether the knowledge has a word's stem), a word the knowledge
+ * has never seen ("kindly", a name) counts as one too: it could rank nothing and is no topic of the question.
  */
-export function onlyPointsAtAttachment(message: string): boolean {
-  return contentWords(foldPhrases(message)).every((w) => POINTING_AT_ATTACHMENT.has(w) || ASKING_ABOUT_ATTACHMENT.has(w));
+export function onlyPointsAtAttachment(message: string, known?: (stem: string) => boolean): boolean {
+  return contentWords(foldPhrases(message.replace(SIGN_OFF, ''))).every(
+    (w) => POINTING_AT_ATTACHMENT.has(w) || ASKING_ABOUT_ATTACHMENT.has(w) || (known !== undefined && !known(stemWord(w))),
+  );
 }
 
 const ASKING = /\?|\b(how|what|where|when|why|which|who|can|could|would|will|is|are|does|do|did|should|need|needs|want|wants|help|cannot|can't|cant|unable|won't|doesn't|isn't|not|problem|error|issue|please)\b/i;
@@ -128,7 +141,7 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
   let count = 0;
   // A message that only points at its attachment ("see the attached, what should I do?") asks what the attachment
   // says: its words are the question (below), and the message's own ask nothing the knowledge could lack.
-  const pointsOnly = input.attachmentText !== undefined && onlyPointsAtAttachment(input.message);
+  const pointsOnly = input.attachmentText !== undefined && onlyPointsAtAttachment(input.message, (stem) => index.has(stem));
   for (const { text, weight } of weighSentences(input.message, params.chatterWeight)) {
     for (const word of contentWords(foldPhrases(text))) {
       // "see the attached screenshot" points at the attachment, whose own words follow below.
@@ -168,7 +181,7 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
   }
   if (input.attachmentText) {
     // Read as the question when the message says nothing else; else among the message's own words, for less.
-    const weight = onlyPointsAtAttachment(input.message) ? 1 : params.attachmentWeight;
+    const weight = pointsOnly ? 1 : params.attachmentWeight;
     // The attachment's most telling words the knowledge knows (an error's name, a dialog's title) join the
     // message's own: they are the customer's too, and often all there is ("what does this mean? see attached").
     const tf = frequencies(terms(foldPhrases(knownLines(index, input.attachmentText))).filter((t) => index.has(t)));
