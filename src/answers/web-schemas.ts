@@ -139,11 +139,26 @@ export const feedbackBody = z.strictObject({
   articleId: externalId.optional().describe('With `wrong` (and only then): the externalId of the article that answers the message.'),
 });
 
+const heldOutScore = z.object({
+  balanced: z.number().describe('Balanced accuracy: the mean of the share of answerable messages answered and of the rest handed over.'),
+  answeredWrongly: z.number().describe('The share of messages that should have gone to a person that were answered.'),
+  logLoss: z.number().describe('Mean log loss of its probabilities (lower: surer where staff agreed, less sure where they did not).'),
+});
+
 export const learning = z
   .object({
     labels: z.number().int().describe('Verdicts the decision learns from (turns handed over for a request for a person or an unreadable file do not count).'),
     labelsNeeded: z.number().int().describe('Verdicts needed before the workspace gets a decision of its own.'),
     refitted: z.boolean().describe('The agent decides with the model refitted on these verdicts, not the global one.'),
+    check: z
+      .object({
+        labels: z.number().int().describe('Verdicts the check was made on.'),
+        fitted: heldOutScore.describe('The new fit, each verdict decided by a fit made without it (5 folds).'),
+        previous: heldOutScore.describe('The model that was in use (the global one or the last refit), on the same verdicts.'),
+        kept: z.enum(['fitted', 'previous']).describe('`fitted`: the new fit was better (balanced accuracy no lower, no more wrongly answered, and better in one of them or in log loss) and is used; `previous`: it was not, and the model in use stays.'),
+      })
+      .nullable()
+      .describe('The last refit\'s check against the model in use, on verdicts the new fit was not fitted on; null before the first refit.'),
   })
   .describe('Learning');
 

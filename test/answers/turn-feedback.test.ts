@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL, featureNames, probability } from '../../src/answers/decision/decide.js';
-import { fitLogistic, MIN_LABELS, MIN_PER_KIND, refitDecision, SHRINKAGE } from '../../src/answers/learning/fit.js';
+import { checkedRefit, fitLogistic, MIN_LABELS, MIN_PER_KIND, refitDecision, SHRINKAGE } from '../../src/answers/learning/fit.js';
 import { loginCookie, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
@@ -38,7 +38,7 @@ describe('verdicts on answers', () => {
     // inv-pdf ranks first for this message: "wrong, it is inv-csv" adds a phrasing but teaches the decision nothing (verdict-counting.test.ts).
     expect((await w.call('PUT', a.feedback, { verdict: 'wrong', articleId: 'inv-csv' })).json()).toMatchObject({ verdict: 'wrong', articleId: 'inv-csv', labels: 0, counts: false });
     expect((await w.call('GET', `/conversations/${a.conversationId}`)).json().turns[0].feedback).toMatchObject({ verdict: 'wrong', articleId: 'inv-csv' });
-    expect((await w.call('GET', '/learning')).json()).toEqual({ labels: 0, labelsNeeded: MIN_LABELS, refitted: false });
+    expect((await w.call('GET', '/learning')).json()).toEqual({ labels: 0, labelsNeeded: MIN_LABELS, refitted: false, check: null });
 
     expect((await w.call('DELETE', a.feedback)).statusCode).toBe(204);
     expect((await w.call('DELETE', a.feedback)).statusCode).toBe(404);
@@ -124,7 +124,11 @@ describe('learning from verdicts', () => {
     expect((await w.answer(elsewhere)).needs_human).toBe(false);
     let last;
     for (let i = 0; i < MIN_PER_KIND; i++) last = (await w.call('PUT', (i === 0 ? before.right : await w.answer(right)).feedback, { verdict: 'right' })).json();
-    expect(last).toMatchObject({ labels: MIN_LABELS + MIN_PER_KIND, refitted: true });
+    // Kept because, each verdict left out of the fit that judges it, it decides them as well as the global model
+    // and is surer where staff agreed (a lower log loss): the scores move, as below, though no decision flips yet.
+    expect(last).toMatchObject({ labels: MIN_LABELS + MIN_PER_KIND, refitted: true, check: { labels: MIN_LABELS + MIN_PER_KIND, kept: 'fitted' } });
+    expect(last.check.fitted.balanced).toBeGreaterThanOrEqual(last.check.previous.balanced);
+    expect(last.check.fitted.logLoss).toBeLessThan(last.check.previous.logLoss);
     expect((await t.db.prisma.workspace.findUnique({ where: { id: w.workspaceId } }))!.decisionModel).toMatchObject({ bias: expect.any(Number) });
 
     // The first source's score is the decision's probability.
@@ -168,5 +172,45 @@ describe('the refit (refitDecision)', () => {
     expect(refitDecision(DEFAULT_MODEL, Array.from({ length: MIN_LABELS - 1 }, (_, i) => ({ x, y: i % 2 })))).toBe(DEFAULT_MODEL);
     const refitted = refitDecision(DEFAULT_MODEL, Array.from({ length: MIN_LABELS }, (_, i) => ({ x, y: i % 2 })));
     expect([refitted.threshold, refitted.high]).toEqual([DEFAULT_MODEL.threshold, DEFAULT_MODEL.high]);
+  });
+});
+
+describe('the refit keeps its promise (checkedRefit, #47 item 3)', () => {
+  const x = { top: 0.68, coverage: 1, titleCoverage: 0.58, keyCoverage: 1, margin: 0.71, unknownShare: 0, unknownNouns: 0, unknownMass: 0, length: 1.1, capabilityGap: 0, cosine: 0.68, cosineMargin: 0.1, blended: 0.68, blendedMargin: 0.2 };
+  const weak = { ...x, top: 0.2, coverage: 0.3 };
+  const alternate = (a: typeof x, ya: number, b: typeof x, yb: number, n = 40) => Array.from({ length: n }, (_, i) => (i % 2 ? { x: a, y: ya } : { x: b, y: yb }));
+
+  it('uses the new fit when it decides verdicts it was not fitted on better than the model in use', () => {
+    // The global model answers both kinds; staff say the weak matches should have gone to a person.
+    expect(probability(weak)).toBeGreaterThan(DEFAULT_MODEL.threshold);
+    const { model, check } = checkedRefit(DEFAULT_MODEL, DEFAULT_MODEL, alternate(x, 1, weak, 0));
+    expect(check).toMatchObject({ labels: 40, kept: 'fitted', previous: { balanced: 0.5, answeredWrongly: 1 } });
+    expect(check!.fitted.balanced).toBeGreaterThan(0.5);
+    expect(model).not.toBe(DEFAULT_MODEL);
+    expect(probability(weak, model)).toBeLessThan(DEFAULT_MODEL.threshold);
+  });
+
+  it('keeps the model in use when the new fit decides worse: here one that tells the kinds apart by length, which the fit, pulled toward the global model, does not learn', () => {
+    const long = { ...x, length: 3 };
+    const byLength = { ...DEFAULT_MODEL, bias: DEFAULT_MODEL.bias + 20, weights: { ...DEFAULT_MODEL.weights, length: DEFAULT_MODEL.weights.length - 10 } };
+    expect([probability(x, byLength) >= DEFAULT_MODEL.threshold, probability(long, byLength) >= DEFAULT_MODEL.threshold]).toEqual([true, false]);
+    const { model, check } = checkedRefit(DEFAULT_MODEL, byLength, alternate(x, 1, long, 0));
+    expect(check).toMatchObject({ kept: 'previous', previous: { balanced: 1, answeredWrongly: 0 } });
+    expect(check!.fitted.balanced).toBeLessThan(1);
+    expect(model).toBe(byLength);
+  });
+
+  it('never takes a fit that decides alike but is no surer, nor one that answers more of what should go to a person', () => {
+    for (const samples of [alternate(x, 1, x, 0), alternate(x, 1, weak, 0), alternate(x, 0, weak, 1)]) {
+      const { check } = checkedRefit(DEFAULT_MODEL, DEFAULT_MODEL, samples);
+      if (check!.kept === 'fitted') {
+        expect(check!.fitted.balanced).toBeGreaterThanOrEqual(check!.previous.balanced);
+        expect(check!.fitted.answeredWrongly).toBeLessThanOrEqual(check!.previous.answeredWrongly);
+      } else expect(check!.fitted.balanced <= check!.previous.balanced || check!.fitted.answeredWrongly >= check!.previous.answeredWrongly).toBe(true);
+    }
+  });
+
+  it('is not made below the labels a refit needs', () => {
+    expect(checkedRefit(DEFAULT_MODEL, DEFAULT_MODEL, alternate(x, 1, weak, 0, MIN_LABELS - 1))).toEqual({ model: DEFAULT_MODEL, check: null });
   });
 });

@@ -1,4 +1,4 @@
-import { type DecisionModel, featureNames } from '../decision/decide.js';
+import { type DecisionModel, featureNames, probability } from '../decision/decide.js';
 import type { Features } from '../retrieval/features.js';
 
 export interface Sample {
@@ -120,4 +120,77 @@ export function refitDecision(global: DecisionModel, labelled: Sample[], shrinka
   const features = featureNames.filter((f) => global.weights[f] !== 0);
   const fitted = fitLogistic(labelled, features, shrinkage, global);
   return { ...global, bias: fitted.bias, weights: fitted.weights };
+}
+
+/** Folds of the held-out check: each verdict is judged by a model fitted without it. */
+export const CHECK_FOLDS = 5;
+
+/** How a model does on verdicts: balanced accuracy (answerable answered, the rest handed over) and the share of "should have gone to a person" it answered. */
+export interface HeldOutScore {
+  balanced: number;
+  answeredWrongly: number;
+  /** Mean log loss of the probabilities: how sure it was where it was right, and where it was wrong. */
+  logLoss: number;
+}
+
+/** What the last refit found: the new fit and the model in use, on the same verdicts, and which was kept. */
+export interface RefitCheck {
+  labels: number;
+  fitted: HeldOutScore;
+  previous: HeldOutScore;
+  kept: 'fitted' | 'previous';
+}
+
+function score(samples: Sample[], p: number[], threshold: number): HeldOutScore {
+  const answers = p.map((q) => q >= threshold);
+  const clamp = (q: number) => Math.min(1 - 1e-6, Math.max(1e-6, q));
+  const logLoss = samples.reduce((sum, s, i) => sum - (s.y === 1 ? Math.log(clamp(p[i]!)) : Math.log(1 - clamp(p[i]!))), 0) / (samples.length || 1);
+  let tp = 0;
+  let pos = 0;
+  let fp = 0;
+  let neg = 0;
+  samples.forEach((s, i) => {
+    if (s.y === 1) {
+      pos++;
+      if (answers[i]) tp++;
+    } else {
+      neg++;
+      if (answers[i]) fp++;
+    }
+  });
+  const tpr = pos ? tp / pos : 1;
+  const tnr = neg ? (neg - fp) / neg : 1;
+  return { balanced: (tpr + tnr) / 2, answeredWrongly: neg ? fp / neg : 0, logLoss };
+}
+
+/**
+ * A refit that keeps its promise (#47 item 3): the new fit replaces the model in use only when it is better on
+ * verdicts it was not fitted on. Each verdict is decided by a model refitted without its fold (CHECK_FOLDS folds,
+ * every fifth verdict in each), and the model in use (the global one, or the workspace's last refit) decides the
+ * same verdicts; the new fit is kept when its balanced accuracy is no lower and it answers no larger a share of the
+ * verdicts that should have gone to a person, and it is better in one of them or, deciding alike, in its log loss
+ * (surer where staff agreed, less sure where they did not). The model in use is judged on verdicts it may have been fitted on,
+ * which flatters it: the rule leans toward keeping what works. Below the labels refitDecision needs, the global
+ * model, unchecked.
+ */
+export function checkedRefit(global: DecisionModel, previous: DecisionModel, labelled: Sample[], shrinkage = SHRINKAGE): { model: DecisionModel; check: RefitCheck | null } {
+  const fitted = refitDecision(global, labelled, shrinkage);
+  if (fitted === global) return { model: global, check: null };
+  // Each fold's model as refitDecision fits one, without its minimum (a fold's rest of 20 verdicts is 16).
+  const features = featureNames.filter((f) => global.weights[f] !== 0);
+  const foldModels = Array.from({ length: CHECK_FOLDS }, (_, k) => {
+    const rest = labelled.filter((_, j) => j % CHECK_FOLDS !== k);
+    return rest.some((s) => s.y === 1) && rest.some((s) => s.y === 0) ? { ...global, ...fitLogistic(rest, features, shrinkage, global) } : global;
+  });
+  const heldOut = labelled.map((s, i) => probability(s.x, foldModels[i % CHECK_FOLDS]));
+  const check: RefitCheck = {
+    labels: labelled.length,
+    fitted: score(labelled, heldOut, global.threshold),
+    previous: score(labelled, labelled.map((s) => probability(s.x, previous)), global.threshold),
+    kept: 'previous',
+  };
+  const { fitted: f, previous: q } = check;
+  // Never worse in what staff see (balanced accuracy, wrongly answered), and better in it or, deciding alike, in how sure it is.
+  if (f.balanced >= q.balanced && f.answeredWrongly <= q.answeredWrongly && (f.balanced > q.balanced || f.answeredWrongly < q.answeredWrongly || f.logLoss < q.logLoss)) check.kept = 'fitted';
+  return { model: check.kept === 'fitted' ? fitted : previous, check };
 }

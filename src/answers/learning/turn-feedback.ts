@@ -3,7 +3,7 @@ import type { DbClient, PrismaClient } from '../../platform/db.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { type DecisionModel, DEFAULT_MODEL, featureNames, workspaceModel } from '../decision/decide.js';
 import type { Features } from '../retrieval/features.js';
-import { MIN_LABELS, refitDecision, type Sample } from './fit.js';
+import { checkedRefit, MIN_LABELS, type RefitCheck, type Sample } from './fit.js';
 import { DEFAULT_QUERY, retrieve } from '../retrieval/retrieve.js';
 import { knowledgeIndex } from '../knowledge/index-cache.js';
 import { answerable, handedOver, NOT_DECIDED, undecided, type Verdict } from './verdict-label.js';
@@ -19,6 +19,8 @@ export interface FeedbackResult {
   labelsNeeded: number;
   /** The workspace's decision is its own (refitted on its labels), not the global one. */
   refitted: boolean;
+  /** The last refit's check of the new fit against the model in use (checkedRefit); null before the first. */
+  check: RefitCheck | null;
   /** Whether the decision learns from this verdict; `why` says why not. */
   counts: boolean;
   why: string | null;
@@ -155,22 +157,32 @@ export async function removeFeedback({ db, workspaceId, conversationId, turnId }
  */
 async function refitWorkspace(tx: Prisma.TransactionClient, workspaceId: number, phrasingsChanged: boolean) {
   const samples = await samplesOf(tx, workspaceId);
-  const model = refitDecision(DEFAULT_MODEL, samples);
+  const stored = (await tx.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { decisionModel: true } })).decisionModel;
+  // The new fit replaces the model in use only when it is better on verdicts it was not fitted on (checkedRefit).
+  const { model, check } = checkedRefit(DEFAULT_MODEL, workspaceModel(stored), samples);
   const refitted = model !== DEFAULT_MODEL;
+  // Kept with the model (or alone, when the global one stays in use) for the console to say which and why.
+  const kept = refitted ? { bias: model.bias, weights: model.weights, ...(check ? { check } : {}) } : check ? { check } : null;
   await tx.workspace.update({
     where: { id: workspaceId },
     data: {
-      decisionModel: refitted ? { bias: model.bias, weights: model.weights } : Prisma.DbNull,
+      decisionModel: kept ? (kept as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
       ...(phrasingsChanged ? { knowledgeVersion: { increment: 1 } } : {}),
     },
   });
-  return { labels: samples.length, labelsNeeded: MIN_LABELS, refitted };
+  return { labels: samples.length, labelsNeeded: MIN_LABELS, refitted, check };
+}
+
+/** The last refit's check, as stored with the workspace's decision; null before there was one. */
+function checkOf(stored: Prisma.JsonValue | undefined): RefitCheck | null {
+  const check = stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as { check?: RefitCheck }).check : undefined;
+  return check && typeof check === 'object' && (check.kept === 'fitted' || check.kept === 'previous') ? check : null;
 }
 
 /** How far the workspace's agent has learnt from its staff's verdicts. */
 export async function learningStatus({ db, workspaceId }: { db: DbClient; workspaceId: number }) {
   const [samples, workspace] = await Promise.all([samplesOf(db, workspaceId), db.workspace.findUnique({ where: { id: workspaceId }, select: { decisionModel: true } })]);
-  return { labels: samples.length, labelsNeeded: MIN_LABELS, refitted: workspaceModel(workspace?.decisionModel) !== DEFAULT_MODEL };
+  return { labels: samples.length, labelsNeeded: MIN_LABELS, refitted: workspaceModel(workspace?.decisionModel) !== DEFAULT_MODEL, check: checkOf(workspace?.decisionModel) };
 }
 
 /** The decision's samples: each verdict on a turn the decision made, with the features it was made on (the latest MAX_SAMPLES). */

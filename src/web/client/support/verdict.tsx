@@ -16,8 +16,19 @@ type Verdict = NonNullable<Turn['feedback']>['verdict'];
  * What the agent made of the verdicts so far, in words: those on answers it weighed (not on messages
  * where it found nothing, or that asked for a person) teach it when to hand over.
  */
-export function learningText(l: { labels: number; labelsNeeded: number; refitted: boolean }) {
-  if (l.refitted) return `The agent decides when to hand over with what it learnt from ${plural(l.labels, 'verdict')} of your team.`;
+type Check = { labels: number; fitted: { balanced: number }; previous: { balanced: number }; kept: 'fitted' | 'previous' };
+
+const percent = (x: number) => `${Math.round(x * 100)} %`;
+
+export function learningText(l: { labels: number; labelsNeeded: number; refitted: boolean; check?: Check | null }) {
+  // The refit is kept only when it decides better on verdicts it was not fitted on (balanced: answerable answered, the rest handed over).
+  const check = l.check
+    ? l.check.kept === 'fitted'
+      ? ` Checked on verdicts it was not fitted on, it decided ${percent(l.check.fitted.balanced)} of them right, against ${percent(l.check.previous.balanced)} before.`
+      : ` Its last refit was not used: on verdicts it was not fitted on it decided ${percent(l.check.fitted.balanced)} right, and the model in use ${percent(l.check.previous.balanced)}; it keeps deciding ${l.refitted ? 'with what it learnt before' : 'as it did before your verdicts'}.`
+    : '';
+  if (l.refitted) return `The agent decides when to hand over with what it learnt from verdicts of your team (${plural(l.labels, 'verdict')} now).${check}`;
+  if (l.check) return `${plural(l.labels, 'verdict')} of your team ${l.labels === 1 ? 'counts' : 'count'} toward when to hand over.${check}`;
   return `${plural(l.labels, 'verdict')} of your team ${l.labels === 1 ? 'counts' : 'count'} toward when to hand over; from ${l.labelsNeeded}, the agent decides with them.`;
 }
 
