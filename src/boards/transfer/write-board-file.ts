@@ -88,7 +88,7 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
   }
 
   return changeBoard({ ...ctx, transaction: IMPORT_TRANSACTION }, async (tx, record) => {
-    // Search documents are made once per card at the end, not once per comment and item (sql/bulk-search.sql).
+    // Search documents are made once per card at the end, not once per comment and item (search/sql/card-search.sql).
     await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'on', true)`;
     const board = await tx.board.create({
       data: { name: file.board.name, description: file.board.description, ...(file.board.color ? { color: file.board.color } : {}), archived: file.board.archived, members: { create: { userId: actor.userId, role: 'admin' } } },
