@@ -42,8 +42,8 @@ function summaryJson(c: string, parts: SummaryParts, more: Record<string, JsonTe
  * Card summaries built by PostgreSQL as JSON, for every card matching `scope` (a condition on
  * `"Card" c`): a WITH list ending in `summary (id, "listId", position, archived, json)`. Each
  * related table is aggregated once for all the cards in scope, not once per card: for many cards
- * (a board) this is faster than a subquery per card. `presentCardSummary` is the reference;
- * tests compare the two. `summary` is MATERIALIZED: referenced once, PostgreSQL would inline it into
+ * (a board) this is faster than a subquery per card. The one source of the summary's shape (a
+ * test's second opinion, from Prisma rows, is test/boards/reference-presenters.ts). `summary` is MATERIALIZED: referenced once, PostgreSQL would inline it into
  * the board's per-list subquery and build every card's summary once per list (10 lists: 15 ms for a
  * 200-card board instead of 4).
  */

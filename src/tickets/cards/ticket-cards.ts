@@ -9,6 +9,7 @@ import { addCardLabel } from '../../boards/labels/add-card-label.js';
 import { createLabel } from '../../boards/labels/create-label.js';
 import { removeCardLabel } from '../../boards/labels/remove-card-label.js';
 import { authorize } from '../../boards/policy.js';
+import { TEXT_LIMIT } from '../../boards/schemas.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import type { Outbox } from '../../webhooks/outbox.js';
@@ -31,8 +32,6 @@ const PRIORITY_LABELS = {
   urgent: { name: 'Urgent', color: 'red' },
 } as const;
 
-/** A card comment holds at most this much (boards/schemas.ts). */
-const COMMENT_MAX = 16_384;
 
 const isDone = (status: string) => status === 'solved' || status === 'closed';
 
@@ -164,7 +163,7 @@ export class TicketCards implements TicketFollowUps {
       if (!ticket?.card) return;
       const actor = await teamWriter({ db: this.deps.db, workspaceId: ticket.workspaceId, boardId: ticket.card.boardId });
       if (!actor) throw new Error(`no member of workspace ${ticket.workspaceId} can write board ${ticket.card.boardId}`);
-      await createComment({ ...this.ctx(actor), cardId: ticket.card.id, text: comment.body.slice(0, COMMENT_MAX), byName: ticket.requesterEmail });
+      await createComment({ ...this.ctx(actor), cardId: ticket.card.id, text: comment.body.slice(0, TEXT_LIMIT), byName: ticket.requesterEmail });
     });
   }
 
@@ -188,7 +187,7 @@ export class TicketCards implements TicketFollowUps {
     const { comment } = await createTicketComment({
       db: this.deps.db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body, public: true }, author: 'team', userId: actor.userId, outbox: this.deps.outbox, hub, mail,
     });
-    await this.follow('the reply on the card', ticket.id, () => createComment({ ...this.ctx(actor), cardId, text: `_Replied to the customer:_\n\n${body}`.slice(0, COMMENT_MAX) }));
+    await this.follow('the reply on the card', ticket.id, () => createComment({ ...this.ctx(actor), cardId, text: `_Replied to the customer:_\n\n${body}`.slice(0, TEXT_LIMIT) }));
     return comment;
   }
 }
