@@ -47,7 +47,7 @@ const layerRules = LAYERS.flatMap((layer, i) =>
  * imports a sibling, so cards/ and checklists/ cannot import each other back. routes/ is the top.
  */
 const BOARDS_GROUND = [
-  '^src/boards/(access|card-change|context|field-values|metrics|page-cursor|policy|positions|presenters|retry|rows|schemas)\\.ts$',
+  '^src/boards/(access|card-change|context|field-values|label-on-board|metrics|page-cursor|policy|positions|presenters|retry|rows|schemas)\\.ts$',
   '^src/boards/(activity|json)/',
 ];
 

@@ -1,8 +1,9 @@
 /**
- * `npm run db:sources`: writes the SQL sources that are generated from TypeScript (the text lives in
- * one place, the TypeScript that also runs it; the file is what `migrate` applies on every start).
- * Today one: src/boards/json/sql/full-card.sql from FULL_CARD_SQL. test/boards/full-card-source.test.ts
- * fails when a file differs from what this would write.
+ * `npm run db:sources`: writes the parts of SQL sources that are generated from TypeScript, between
+ * a source's `-- begin NAME` / `-- end NAME` lines (the function around them is written once, in the
+ * file; the file is what `migrate` applies on every start). Today one: FULL_CARD_SQL in
+ * src/boards/json/sql/full-card.sql. test/boards/full-card-source.test.ts fails when a file differs
+ * from what this would write.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

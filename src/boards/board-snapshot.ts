@@ -5,7 +5,7 @@ import { iso, jsonArray, jsonObject, jsonText } from './json/compact-json.js';
 /**
  * `GET /boards/{id}` built by PostgreSQL as JSON text in one statement, sent as is: the hot path
  * of the API, where building it from Prisma rows and re-serialising it cost most of the time.
- * It must stay identical to `presentBoardDetail` (the reference); a test compares the two.
+ * A test holds it equal to test/boards/reference-presenters.ts's presentBoardDetail (from Prisma rows).
  * Its `roles` column lists the members' roles (`userId:role,…`) for the board cache.
  */
 export const SNAPSHOT_SQL = `

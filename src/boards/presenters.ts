@@ -67,60 +67,6 @@ export function presentList(l: { id: number; boardId: number; name: string; posi
   return { id: l.id, boardId: l.boardId, name: l.name, position: l.position, archived: l.archived };
 }
 
-/** What a card summary needs besides the card's row (Prisma include). */
-export const cardSummaryInclude = {
-  labels: { select: { labelId: true }, orderBy: { labelId: 'asc' } },
-  assignees: { select: { userId: true }, orderBy: { userId: 'asc' } },
-  fieldValues: { select: { fieldId: true, value: true } },
-  checklists: { select: { items: { select: { checked: true } } } },
-  _count: { select: { comments: true, attachments: true } },
-} as const;
-
-/** What a full card needs besides the card's row (Prisma include). */
-export const fullCardInclude = {
-  ...cardSummaryInclude,
-  checklists: { orderBy: { position: 'asc' }, include: { items: { orderBy: { position: 'asc' } } } },
-  comments: { orderBy: { id: 'desc' }, take: 50 },
-  attachments: { orderBy: { id: 'asc' } },
-} as const;
-
-export interface CardRelations {
-  labels: { labelId: number }[];
-  assignees: { userId: number }[];
-  fieldValues: { fieldId: number; value: unknown }[];
-  checklists: { items: { checked: boolean }[] }[];
-  _count: { comments: number; attachments: number };
-}
-
-/**
- * The card summary, as inside a board fetch and in activities. The reference: responses are
- * built by PostgreSQL (`card-json.ts`), and tests hold the two equal.
- */
-export function presentCardSummary(c: CardRow & CardRelations): CardSummaryView {
-  const items = c.checklists.flatMap((l) => l.items);
-  return {
-    id: c.id,
-    boardId: c.boardId,
-    listId: c.listId,
-    title: c.title,
-    description: c.description,
-    position: c.position,
-    archived: c.archived,
-    dueAt: iso(c.dueAt),
-    labelIds: c.labels.map((l) => l.labelId),
-    memberIds: c.assignees.map((a) => a.userId),
-    // Values are stored only as fitValue makes them (custom-fields/field-values.ts), so a JSON column holds a FieldValue.
-    fieldValues: Object.fromEntries(c.fieldValues.map((v) => [String(v.fieldId), v.value as FieldValueView])),
-    checklistItems: { total: items.length, checked: items.filter((i) => i.checked).length },
-    commentCount: c._count.comments,
-    attachmentCount: c._count.attachments,
-    coverAttachmentId: c.coverAttachmentId,
-    createdAt: c.createdAt.toISOString(),
-    updatedAt: c.updatedAt.toISOString(),
-    version: c.version,
-  };
-}
-
 export function presentLabel(l: { id: number; boardId: number; name: string; color: string | null; shade: string | null }): LabelView {
   return { id: l.id, boardId: l.boardId, name: l.name, color: l.color as LabelView['color'], shade: l.color ? (l.shade as LabelView['shade']) : null };
 }
@@ -150,40 +96,4 @@ export function presentComment(m: { id: number; cardId: number; text: string; au
 
 export function presentAttachment(a: { id: number; cardId: number; filename: string; mimeType: string; size: number; createdAt: Date }): AttachmentView {
   return { id: a.id, cardId: a.cardId, filename: a.filename, mimeType: a.mimeType, size: a.size, createdAt: a.createdAt.toISOString() };
-}
-
-/** The full card: every response of a request that reads or changes one card (reference, as above). */
-export function presentCard(
-  c: CardRow &
-    Omit<CardRelations, 'checklists'> & {
-      checklists: Parameters<typeof presentChecklist>[0][];
-      comments: Parameters<typeof presentComment>[0][];
-      attachments: Parameters<typeof presentAttachment>[0][];
-    },
-): CardView {
-  return {
-    ...presentCardSummary(c),
-    checklists: c.checklists.map(presentChecklist),
-    comments: c.comments.map(presentComment),
-    attachments: c.attachments.map(presentAttachment),
-  };
-}
-
-/** `GET /boards/{id}`: the board with lists (with cards), labels, custom fields and members. */
-export function presentBoardDetail(
-  b: Parameters<typeof presentBoard>[0] & {
-    members: Parameters<typeof presentMember>[0][];
-    lists: (Parameters<typeof presentList>[0] & { cards: (CardRow & CardRelations)[] })[];
-    labels: Parameters<typeof presentLabel>[0][];
-    customFields: Parameters<typeof presentCustomField>[0][];
-  },
-  role: BoardRole,
-) {
-  return {
-    ...presentBoard(b, role),
-    lists: b.lists.map((l) => ({ ...presentList(l), cards: l.cards.map(presentCardSummary) })),
-    labels: b.labels.map(presentLabel),
-    customFields: b.customFields.map(presentCustomField),
-    members: b.members.map(presentMember),
-  };
 }

@@ -31,7 +31,12 @@ const limitText = (min: number, max: number) =>
 export const boardName = limitText(1, 100).describe('1-100 characters.');
 export const listName = limitText(1, 100).describe('1-100 characters.');
 export const cardTitle = limitText(1, 512).describe('1-512 characters.');
-export const description = text().max(16_384, { message: 'must be at most 16384 characters' }).describe('Up to 16,384 characters.');
+/**
+ * How long a description or a comment may be (16,384 characters): the one number for every way text
+ * reaches a card (the API, a board file, a CSV or Trello import, a ticket's card).
+ */
+export const TEXT_LIMIT = 16_384;
+export const description = text().max(TEXT_LIMIT, { message: `must be at most ${TEXT_LIMIT} characters` }).describe('Up to 16,384 characters.');
 export const position = z
   .number({ message: 'must be a whole number' })
   .int({ message: 'must be a whole number' })
@@ -302,8 +307,8 @@ export const fieldOptions = z
 export const checklistName = limitText(1, 100).describe('1-100 characters.');
 export const itemName = limitText(1, 512).describe('1-512 characters (it becomes a card title when converted).');
 export const commentText = text()
-  .min(1, { message: 'must be 1-16384 characters' })
-  .max(16_384, { message: 'must be 1-16384 characters' })
+  .min(1, { message: `must be 1-${TEXT_LIMIT} characters` })
+  .max(TEXT_LIMIT, { message: `must be 1-${TEXT_LIMIT} characters` })
   .refine((v) => v.trim().length > 0, { message: 'must not be blank' })
   .describe('1-16,384 characters.');
 export const checked = z.boolean({ message: 'must be true or false' });

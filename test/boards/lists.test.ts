@@ -176,7 +176,7 @@ describe('PATCH /api/lists/{id}', () => {
     expect((await call('PATCH', `/api/lists/${list.id}`, { archived: true })).status).toBe(200);
     const add = await call('POST', `/api/lists/${list.id}/cards`, { title: 'new' });
     expect(add.status).toBe(400);
-    expect(add.json.error).toMatch(/^list: is archived/);
+    expect(add.json.error).toMatch(/^list: the list is archived/);
     const restore = await call('PATCH', `/api/cards/${card.id}`, { archived: false });
     expect(restore.status).toBe(400);
     expect(restore.json.error).toMatch(/list is archived/);

@@ -28,6 +28,12 @@ export type CardRefusal =
 /** What sql/move-card.sql and sql/update-card.sql answer: the card and its activities, or a refusal. */
 export type CardOutcome<T extends 'card.moved' | 'card.updated' | 'card.archived'> = { card: CardView; activities: StatementActivity<T>[] } | CardRefusal;
 
+/**
+ * The 400 for a card added to an archived list (created, copied or moved there), whichever write
+ * finds it; `field` is the caller's: the path's list or the body's listId.
+ */
+export const listArchivedRefusal = (field: 'list' | 'listId') => badRequest(`${field}: the list is archived; restore it before adding cards to it`);
+
 /** The error a refusal becomes: the same words as the TypeScript checks (policy.ts, positions.ts, card-change.ts) use. */
 export function refusalError(refusal: Exclude<CardRefusal, { error: 'hooked' | 'retry' }>): Error {
   switch (refusal.error) {
@@ -42,7 +48,7 @@ export function refusalError(refusal: Exclude<CardRefusal, { error: 'hooked' | '
     case 'card_archived':
       return badRequest('card: is archived; restore it before moving it');
     case 'list_archived':
-      return badRequest('listId: the list is archived');
+      return listArchivedRefusal('listId');
     case 'list_archived_restore':
       return badRequest('card: its list is archived and the board has no open list; restore or create a list first');
     case 'position':

@@ -1,10 +1,10 @@
 import { changeBoard, type Tx } from '../activity/change-board.js';
-import { badRequest } from '../../platform/errors.js';
 import { requireCard, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
 import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
 import { fullCard } from '../card-change.js';
+import { listArchivedRefusal } from './card-refusal.js';
 import { summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
 
@@ -23,7 +23,7 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
     return changeBoard(ctx, async (tx, record) => {
       const targetList = stillOn(await lockLists(tx, [target.list.id]), target.list.id, target.list.boardId);
       if (targetList === RETRY) return RETRY;
-      if (targetList.archived) throw badRequest('listId: the list is archived');
+      if (targetList.archived) throw listArchivedRefusal('listId');
       const position = targetPosition(ctx.position, await countCards(tx, targetList.id));
       await shiftCards(tx, targetList.id, position, END, 1);
       const copy = await tx.card.create({

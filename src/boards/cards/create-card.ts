@@ -4,6 +4,8 @@ import { badRequest } from '../../platform/errors.js';
 import { requireList } from '../access.js';
 import type { FieldRow } from '../rows.js';
 import { fullCard } from '../card-change.js';
+import { listArchivedRefusal } from './card-refusal.js';
+import { lockLabelsOnBoard } from '../label-on-board.js';
 import { summaryOf } from '../json/card-json.js';
 import type { BoardContext } from '../context.js';
 import { type FieldValue, fitValue } from '../field-values.js';
@@ -40,9 +42,9 @@ export async function createCard(ctx: BoardContext & { listId: number } & NewCar
     return changeBoard(ctx, async (tx, record) => {
       const locked = stillOn(await lockLists(tx, [list.id]), list.id, list.boardId);
       if (locked === RETRY) return RETRY;
-      if (locked.archived) throw badRequest('list: is archived; restore it before adding cards');
+      if (locked.archived) throw listArchivedRefusal('list');
       const position = targetPosition(ctx.position, await countCards(tx, list.id));
-      const labelIds = await lockLabels(tx, ctx.labelIds ?? [], locked.boardId);
+      const labelIds = await lockLabelsOnBoard(tx, 'labelIds', ctx.labelIds ?? [], locked.boardId);
       const values = await lockAndFitValues(tx, ctx.fieldValues ?? {}, locked.boardId);
       const memberIds = await lockMemberships(tx, ctx.memberIds ?? [], locked.boardId);
       await shiftCards(tx, list.id, position, END, 1);
@@ -71,18 +73,6 @@ export async function createCard(ctx: BoardContext & { listId: number } & NewCar
 }
 
 const sorted = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
-
-/** The labels, locked shared; each must be on the board (400 naming the first that is not). */
-async function lockLabels(tx: Tx, labelIds: number[], boardId: number) {
-  const ids = sorted(labelIds);
-  if (ids.length === 0) return [];
-  const rows = await tx.$queryRaw<{ id: number }[]>`
-    SELECT id FROM "Label" WHERE id IN (${Prisma.join(ids)}) AND "boardId" = ${boardId} ORDER BY id FOR SHARE`;
-  const found = new Set(rows.map((r) => r.id));
-  const missing = ids.find((id) => !found.has(id));
-  if (missing !== undefined) throw badRequest(`labelIds: label ${missing} is not on this list's board`);
-  return ids;
-}
 
 /** The assignees' memberships, locked shared (a removal from the board waits, then unassigns them). */
 async function lockMemberships(tx: Tx, userIds: number[], boardId: number) {

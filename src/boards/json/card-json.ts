@@ -42,8 +42,8 @@ function summaryJson(c: string, parts: SummaryParts, more: Record<string, JsonTe
  * Card summaries built by PostgreSQL as JSON, for every card matching `scope` (a condition on
  * `"Card" c`): a WITH list ending in `summary (id, "listId", position, archived, json)`. Each
  * related table is aggregated once for all the cards in scope, not once per card: for many cards
- * (a board) this is faster than a subquery per card. `presentCardSummary` is the reference;
- * tests compare the two. `summary` is MATERIALIZED: referenced once, PostgreSQL would inline it into
+ * (a board) this is faster than a subquery per card. The one source of the summary's shape (a
+ * test's second opinion, from Prisma rows, is test/boards/reference-presenters.ts). `summary` is MATERIALIZED: referenced once, PostgreSQL would inline it into
  * the board's per-list subquery and build every card's summary once per list (10 lists: 15 ms for a
  * 200-card board instead of 4).
  */
@@ -112,35 +112,19 @@ const checklistJson = (l: string) =>
   `json_build_object('id', ${l}.id, 'cardId', ${l}."cardId", 'name', ${l}.name, 'position', ${l}.position,
     'items', coalesce((SELECT json_agg(${itemJson('i')} ORDER BY i.position) FROM "ChecklistItem" i WHERE i."checklistId" = ${l}.id), '[]'::json))`;
 
-/** The full card `$1` as JSON text: the body of tb_full_card (fullCardFunctionSql). */
-const FULL_CARD_SQL = `
-SELECT ${oneCardSummaryJson('s', {
+/**
+ * The full card as JSON text: the expression tb_full_card returns. Its function (name, language,
+ * how it is planned) is written once, in sql/full-card.sql; only this expression, built from the
+ * summary's shape above, is written into that file between its `FULL_CARD_SQL` markers by
+ * `npm run db:sources` (generated-sources.ts; a test fails when the file differs).
+ */
+export const FULL_CARD_SQL = `SELECT ${oneCardSummaryJson('s', {
   checklists: jsonText(`coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json)::text`),
   comments: jsonText(`coalesce((SELECT json_agg(${commentJson('m')} ORDER BY m.id DESC)
     FROM (SELECT * FROM "Comment" WHERE "cardId" = s.id ORDER BY id DESC LIMIT ${CARD_COMMENTS}) m), '[]'::json)::text`),
   attachments: jsonText(`coalesce((SELECT json_agg(${attachmentJson('a')} ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)::text`),
 })}::text AS json
-FROM "Card" s WHERE s.id = $1`;
-
-/**
- * FULL_CARD_SQL as a PL/pgSQL function, `tb_full_card(card)`: the SQL source sql/full-card.sql is
- * this text (written by `npm run db:sources`; a test fails when the two differ). A function's
- * statement is planned once per connection; the query as text, EXECUTEd in tb_move_card on every
- * move, was parsed and planned each time (0.4 ms of planning, ~0.7 ms of the database's CPU a move).
- */
-export function fullCardFunctionSql(): string {
-  const body = FULL_CARD_SQL.trim().replace('$1', 'p_card');
-  return `-- Generated from FULL_CARD_SQL in ../card-json.ts by \`npm run db:sources\` (test/boards/full-card-source.test.ts
--- fails when this file differs): the full card as JSON text, planned once per connection.
-CREATE OR REPLACE FUNCTION tb_full_card(p_card int) RETURNS text LANGUAGE plpgsql STABLE AS $full_card$
-BEGIN
-  RETURN (
-${body}
-  );
-END
-$full_card$;
-`;
-}
+FROM "Card" s WHERE s.id = p_card`;
 
 /** The statement that reads the full card `$1`: loadFullCard's, and the one tb_move_card and tb_update_card EXECUTE. */
 export const FULL_CARD_CALL = 'SELECT tb_full_card($1::int) AS json';

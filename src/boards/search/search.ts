@@ -11,7 +11,7 @@ export type SearchHit = CardSummaryView & { score: number };
  * The search itself, for the per-board and the cross-board search: cards of `boardIds` matching
  * `q` (PostgreSQL websearch syntax), best first (score, then newest id), after `after` (the last
  * hit of the previous page) when given. The weighted document and its GIN index are kept by
- * triggers (see the migration), so a change is searchable as soon as it commits. Archived cards,
+ * triggers (sql/card-search.sql), so a change is searchable as soon as it commits. Archived cards,
  * and cards of archived lists, only when `archived` is true. The caller resolves `boardIds` from
  * the actor's reach.
  */

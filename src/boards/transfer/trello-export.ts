@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEXT_LIMIT } from '../schemas.js';
 
 /*
  * The parts of a Trello board export (Menu → Print, export and share → Export as JSON) the import
@@ -7,7 +8,7 @@ import { z } from 'zod';
  */
 
 const tid = z.string({ message: 'must be a Trello id (a string)' }).min(1, { message: 'must not be empty' }).max(64, { message: 'must be at most 64 characters' });
-const name = z.string({ message: 'must be a string' }).max(16_384, { message: 'must be at most 16384 characters' });
+const name = z.string({ message: 'must be a string' }).max(TEXT_LIMIT, { message: `must be at most ${TEXT_LIMIT} characters` });
 const pos = z.number({ message: 'must be a number' }).refine(Number.isFinite, { message: 'must be a finite number' });
 const flag = z.boolean({ message: 'must be true or false' });
 const date = z.string({ message: 'must be a date string' }).max(64);

@@ -1,10 +1,10 @@
 import { changeBoard, type Tx } from '../activity/change-board.js';
 import type { BoardContext } from '../context.js';
 import { presentBoard } from '../presenters.js';
+import { TEXT_LIMIT } from '../schemas.js';
 import type { BoardFile, FileCard, FileMember } from './board-file.js';
 import type { MemberMatch } from './match-members.js';
 
-const MAX_TEXT = 16_384;
 /**
  * Rows one statement writes at most. Every statement of an import stays far inside the database's
  * budget for one (DATABASE_QUERY_TIMEOUT_MS, 2 s): one INSERT of 50,000 cards went past it, and the
@@ -45,8 +45,8 @@ async function newIds(tx: Tx, table: 'Label' | 'CustomField' | 'List' | 'Card' |
 
 /** Text cut to what a description or comment holds, never through a surrogate pair. */
 function cut(value: string) {
-  if (value.length <= MAX_TEXT) return value;
-  const part = value.slice(0, MAX_TEXT);
+  if (value.length <= TEXT_LIMIT) return value;
+  const part = value.slice(0, TEXT_LIMIT);
   return /[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part;
 }
 
@@ -88,7 +88,7 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
   }
 
   return changeBoard({ ...ctx, transaction: IMPORT_TRANSACTION }, async (tx, record) => {
-    // Search documents are made once per card at the end, not once per comment and item (sql/bulk-search.sql).
+    // Search documents are made once per card at the end, not once per comment and item (search/sql/card-search.sql).
     await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'on', true)`;
     const board = await tx.board.create({
       data: { name: file.board.name, description: file.board.description, ...(file.board.color ? { color: file.board.color } : {}), archived: file.board.archived, members: { create: { userId: actor.userId, role: 'admin' } } },

@@ -1,8 +1,6 @@
 import type { DbClient } from '../../platform/db.js';
+import { TEXT_LIMIT } from '../../boards/schemas.js';
 import type { TicketView } from '../schemas.js';
-
-/** A card's description holds at most this much (boards/schemas.ts `description`). */
-const CARD_DESCRIPTION_MAX = 16_384;
 
 /**
  * A ticket's card description: the requester, a link to the ticket in the support console, and
@@ -20,5 +18,5 @@ export async function ticketCardText({ db, ticket }: { db: DbClient; ticket: Tic
     : [];
   const body = turns.length ? turns.map((t) => `**Customer:** ${t.question}\n\n**Agent:** ${t.reply}`).join('\n\n') : ticket.description;
   const text = body.trim() ? `${head}\n\n---\n\n${body}` : head;
-  return text.length > CARD_DESCRIPTION_MAX ? `${text.slice(0, CARD_DESCRIPTION_MAX - 1)}…` : text;
+  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT - 1)}…` : text;
 }

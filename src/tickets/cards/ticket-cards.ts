@@ -9,6 +9,7 @@ import { addCardLabel } from '../../boards/labels/add-card-label.js';
 import { createLabel } from '../../boards/labels/create-label.js';
 import { removeCardLabel } from '../../boards/labels/remove-card-label.js';
 import { authorize } from '../../boards/policy.js';
+import { TEXT_LIMIT } from '../../boards/schemas.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import type { Outbox } from '../../webhooks/outbox.js';
@@ -31,8 +32,6 @@ const PRIORITY_LABELS = {
   urgent: { name: 'Urgent', color: 'red' },
 } as const;
 
-/** A card comment holds at most this much (boards/schemas.ts). */
-const COMMENT_MAX = 16_384;
 
 const isDone = (status: string) => status === 'solved' || status === 'closed';
 
@@ -173,8 +172,8 @@ export class TicketCards implements TicketFollowUps {
       if (!actor) throw new Error(`no member of workspace ${ticket.workspaceId} can write board ${ticket.card.boardId}`);
       await createComment(
         byTeam
-          ? { ...this.ctx(actor), cardId: ticket.card.id, text: `_Replied to the customer:_\n\n${comment.body}`.slice(0, COMMENT_MAX) }
-          : { ...this.ctx(actor), cardId: ticket.card.id, text: comment.body.slice(0, COMMENT_MAX), byName: ticket.requesterEmail },
+          ? { ...this.ctx(actor), cardId: ticket.card.id, text: `_Replied to the customer:_\n\n${comment.body}`.slice(0, TEXT_LIMIT) }
+          : { ...this.ctx(actor), cardId: ticket.card.id, text: comment.body.slice(0, TEXT_LIMIT), byName: ticket.requesterEmail },
       );
     });
   }

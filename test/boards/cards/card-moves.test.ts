@@ -116,7 +116,7 @@ describe('POST /api/cards/{id}/move', () => {
     expectStatus(await team.as.member.patch(`/api/cards/${b.id}`, { archived: true }), 200);
     expectError(await move(b.id, { listId: other.id }), 400, /^card: is archived; restore it before moving it$/);
     expectStatus(await team.as.admin.patch(`/api/lists/${other.id}`, { archived: true }), 200);
-    expectError(await move(a.id, { listId: other.id }), 400, /^listId: the list is archived$/);
+    expectError(await move(a.id, { listId: other.id }), 400, /^listId: the list is archived; restore it before adding cards to it$/);
     expectError(await move(a.id, { listId: team.list.id, position: 2 }), 400, /^position: must be between 0 and 1$/);
     expectError(await move(999_999_999, { listId: team.list.id }), 404, /^card: not found$/);
     expectError(await move(a.id, { listId: 999_999_999 }), 404, /^list: not found$/);

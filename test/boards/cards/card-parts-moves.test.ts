@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullCardInclude, presentCard } from '../../../src/boards/presenters.js';
+import { fullCardInclude, presentCard } from '../reference-presenters.js';
 import {
   BOARD_TEST_ENV,
   type Client,

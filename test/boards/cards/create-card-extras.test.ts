@@ -157,8 +157,8 @@ describe('labelIds, memberIds, fieldValues', () => {
     const foreignField = await makeField(other.as.admin, other.board.id, 'text');
     const before = await boardActivities(team.as.admin, team.board.id);
     const cases: [object, string, RegExp][] = [
-      [{ labelIds: [ownLabel.id, foreignLabel.id] }, 'labelIds', new RegExp(`label ${foreignLabel.id} is not on this list's board`)],
-      [{ labelIds: [2_147_483_000] }, 'labelIds', /is not on this list's board/],
+      [{ labelIds: [ownLabel.id, foreignLabel.id] }, 'labelIds', new RegExp(`label ${foreignLabel.id} is not on the card's board`)],
+      [{ labelIds: [2_147_483_000] }, 'labelIds', /is not on the card's board/],
       [{ memberIds: [team.stranger.id] }, 'memberIds', new RegExp(`user ${team.stranger.id} is not a member`)],
       [{ memberIds: [other.admin.id, team.member.id] }, 'memberIds', /is not a member of this list's board/],
       [{ fieldValues: { [foreignField.id]: 'x' } }, 'fieldValues', new RegExp(`custom field ${foreignField.id} is not on this list's board`)],

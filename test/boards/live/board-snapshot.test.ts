@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { boardSnapshotJson } from '../../../src/boards/board-snapshot.js';
-import { getBoard } from '../../../src/boards/get-board.js';
-import { presentBoardDetail } from '../../../src/boards/presenters.js';
+import { getBoard, presentBoardDetail } from '../reference-presenters.js';
 import type { Actor } from '../../../src/accounts/credentials/auth.js';
 import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { useTestApp } from '../../helper.js';

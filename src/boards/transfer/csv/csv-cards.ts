@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../../../platform/errors.js';
 import { dueInstant } from '../../field-values.js';
+import { TEXT_LIMIT } from '../../schemas.js';
 import { parseCsv } from './parse-csv.js';
 
 export const CSV_FIELDS = ['title', 'list', 'description', 'labels', 'due', 'members', 'ignore'] as const;
@@ -75,7 +76,7 @@ export function readCsvCards(text: string, columns: Record<string, CsvField> = {
     card.title = card.title.replace(/\u0000/g, '');
     if (!card.title) problems.push({ row, message: 'title: empty' });
     else if (card.title.length > 512) problems.push({ row, message: 'title: over 512 characters' });
-    else if (card.description.length > 16_384) problems.push({ row, message: 'description: over 16384 characters' });
+    else if (card.description.length > TEXT_LIMIT) problems.push({ row, message: `description: over ${TEXT_LIMIT} characters` });
     else if (card.list && card.list.length > 100) problems.push({ row, message: 'list: a list name over 100 characters' });
     else if (card.labels.some((l) => l.length > 100)) problems.push({ row, message: 'labels: a label name over 100 characters' });
     else cards.push(card);

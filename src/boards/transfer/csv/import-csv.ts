@@ -5,7 +5,8 @@ import { requireRole } from '../../access.js';
 import type { BoardContext } from '../../context.js';
 import { authorize } from '../../policy.js';
 import { countLists, lockBoards } from '../../positions.js';
-import { presentCardSummary, presentLabel, presentList } from '../../presenters.js';
+import { loadCardSummaries } from '../../json/card-json.js';
+import { presentLabel, presentList } from '../../presenters.js';
 import type { CardRow } from '../../rows.js';
 import { ImportReport, unmappedEntry } from '../import-report.js';
 import { type CsvCard, type CsvField, csvProblem, readCsvCards } from './csv-cards.js';
@@ -119,16 +120,10 @@ async function writeCsvCards(
     const cardAssignees = placed.flatMap((p) => p.memberIds.map((userId) => ({ cardId: p.card.id, userId })));
     if (cardLabels.length) await tx.cardLabel.createMany({ data: cardLabels });
     if (cardAssignees.length) await tx.cardAssignee.createMany({ data: cardAssignees });
-    for (const { card, listId, labelIds, memberIds } of placed) {
-      const summary = presentCardSummary({
-        ...card,
-        labels: labelIds.map((labelId) => ({ labelId })),
-        assignees: memberIds.map((userId) => ({ userId })),
-        fieldValues: [],
-        checklists: [],
-        _count: { comments: 0, attachments: 0 },
-      });
-      await record({ boardId, type: 'card.created', data: { cardId: card.id, listId, card: summary } });
+    // Each card's summary as every other write builds it (json/card-json.ts), for all of them in one statement.
+    const summaries = await loadCardSummaries(tx, placed.map((p) => p.card.id));
+    for (const summary of summaries) {
+      await record({ boardId, type: 'card.created', data: { cardId: summary.id, listId: summary.listId, card: summary } });
     }
   });
 }
