@@ -93,7 +93,7 @@ function storedFiles(app: TestAppHandle): string[] {
 
 const fileOf = async (app: TestAppHandle, attachmentId: number) => {
   const row = await app.db.prisma.attachment.findUniqueOrThrow({ where: { id: attachmentId } });
-  return path.join(app.config.dataDir, 'attachments', 'objects', row.storageKey.slice(0, 2), row.storageKey);
+  return path.join(app.config.dataDir, 'attachments', 'objects', row.storageKey!.slice(0, 2), row.storageKey!);
 };
 
 /** The app listening on a loopback port (started on first use), for tests over a real socket. */
@@ -648,7 +648,7 @@ describe('start-up', () => {
 
     const root = path.join(dataDir, 'attachments');
     const row = await db.prisma.attachment.findUniqueOrThrow({ where: { id: kept.json().id } });
-    const keptFile = path.join(root, 'objects', row.storageKey.slice(0, 2), row.storageKey);
+    const keptFile = path.join(root, 'objects', row.storageKey!.slice(0, 2), row.storageKey!);
     const orphanKey = randomBytes(16).toString('hex');
     const orphan = path.join(root, 'objects', orphanKey.slice(0, 2), orphanKey);
     mkdirSync(path.dirname(orphan), { recursive: true });
