@@ -129,7 +129,8 @@ describe('POST /api/cards/{id}/attachments', () => {
     const res = await upload(t, team.keys.member.auth, team.card.id, TEXT, 'list.txt', 'text/plain');
     expectStatus(res, 201);
     const attachment = res.json();
-    expect(Object.keys(attachment).sort()).toEqual(['cardId', 'createdAt', 'filename', 'id', 'mimeType', 'size']);
+    expect(Object.keys(attachment).sort()).toEqual(['cardId', 'createdAt', 'filename', 'id', 'mimeType', 'size', 'url']);
+    expect(attachment.url).toBeNull(); // a file, not a link
     expect(attachment).toMatchObject({ cardId: team.card.id, filename: 'list.txt', mimeType: 'text/plain', size: TEXT.length });
     expect(attachment.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
 
