@@ -113,5 +113,5 @@ export const requireComment = (db: DbClient, actor: Actor, commentId: number) =>
 
 export const requireAttachment = (db: DbClient, actor: Actor, attachmentId: number) =>
   requireOnBoard<AttachmentRow>(db, actor, 'attachment', Prisma.sql`
-    SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x."createdAt", ${roleSql(actor, Prisma.sql`c."boardId"`)} AS role
+    SELECT x.id, x."cardId", c."boardId", x.filename, x."mimeType", x.size, x."storageKey", x.url, x."createdAt", ${roleSql(actor, Prisma.sql`c."boardId"`)} AS role
     FROM "Attachment" x JOIN "Card" c ON c.id = x."cardId" WHERE x.id = ${attachmentId}`);

@@ -94,6 +94,6 @@ export function presentComment(m: { id: number; cardId: number; text: string; au
   };
 }
 
-export function presentAttachment(a: { id: number; cardId: number; filename: string; mimeType: string; size: number; createdAt: Date }): AttachmentView {
-  return { id: a.id, cardId: a.cardId, filename: a.filename, mimeType: a.mimeType, size: a.size, createdAt: a.createdAt.toISOString() };
+export function presentAttachment(a: { id: number; cardId: number; filename: string; mimeType: string; size: number; url: string | null; createdAt: Date }): AttachmentView {
+  return { id: a.id, cardId: a.cardId, filename: a.filename, mimeType: a.mimeType, size: a.size, url: a.url, createdAt: a.createdAt.toISOString() };
 }

@@ -30,7 +30,10 @@ export interface AttachmentRow {
   filename: string;
   mimeType: string;
   size: number;
-  storageKey: string;
+  /** Null for a link attachment. */
+  storageKey: string | null;
+  /** A link attachment's address; null for a file. */
+  url: string | null;
   createdAt: Date;
 }
 

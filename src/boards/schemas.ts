@@ -241,12 +241,16 @@ export const attachment = z
   .object({
     id: z.number().int().describe('Attachment id.'),
     cardId: z.number().int().describe('Its card.'),
-    filename: z.string().describe('The uploaded file name.'),
-    mimeType: z.string().describe('Detected from the bytes, not taken from the client.'),
-    size: z.number().int().describe('Bytes.'),
+    filename: z.string().describe("The uploaded file name; a link's title."),
+    mimeType: z.string().describe('Detected from the bytes, not taken from the client; a link: what its source said, or empty.'),
+    size: z.number().int().describe('Bytes; a link: what its source said, or 0.'),
+    url: z
+      .string()
+      .nullable()
+      .describe('Null: a file, its bytes at GET /attachments/{id}/download. Else a link attachment (http or https) with no bytes here: an imported Trello attachment, say, whose file stays on Trello.'),
     createdAt: z.string().describe('ISO-8601 UTC.'),
   })
-  .meta({ id: 'Attachment', description: 'The metadata of a file attached to a card; the bytes: GET /attachments/{id}/download.' });
+  .meta({ id: 'Attachment', description: 'A file attached to a card (the bytes: GET /attachments/{id}/download), or a link (url).' });
 export type AttachmentView = z.infer<typeof attachment>;
 
 export const card = cardSummary

@@ -46,6 +46,69 @@ describe('Import from Trello', () => {
     await tab.close();
   });
 
+  it("matches the export's people in the preview (a select each: proposed, another person, or left out); comments keep their author and date, attachments are links", { timeout: 180_000 }, async () => {
+    // Issue #46 item 9. Colleagues the importer shares a board with: one with a Trello member's full name, one whose
+    // address is a Trello username, one the importer picks by hand.
+    const domain = `import-${Date.now()}.example`;
+    const user = await makeUser(web.db, { name: 'Importing Ivy', email: `ivy@${domain}` });
+    const aravind = await makeUser(web.db, { name: 'Aravind SV', email: `av@${domain}` });
+    const marques = await makeUser(web.db, { name: 'Marques here', email: `marquesfarques@${domain}` });
+    const louda = await makeUser(web.db, { name: 'Louda P.', email: `lp@${domain}` });
+    await makeBoard(web.db, user.id, [aravind, marques, louda].map((u) => ({ userId: u.id, role: 'member' as const })));
+    const tab = await openTab(browser, web, { user });
+    const { page } = tab;
+    page.setDefaultTimeout(30_000);
+    await page.goto('/boards');
+    const section = page.getByTestId('import-board');
+    await section.getByLabel('Export file').setInputFiles(path.join(TRELLO_FIXTURES, 'gocd-test-drive.json'));
+    const people = section.getByTestId('import-people');
+    await people.waitFor();
+    // Proposed: by name and by username; nobody here is Louda or kiera yet.
+    expect(await people.getByLabel('Aravind SV (@arvind_sv)').inputValue()).toBe(String(aravind.id));
+    expect(await people.getByLabel('Marques Lee (@marquesfarques)').inputValue()).toBe(String(marques.id));
+    expect(await people.getByLabel('Louda Peña (@loudapena)').inputValue()).toBe('');
+    expect(await people.getByLabel('kiera (@kiera_radman)').inputValue()).toBe('');
+    expect(await people.getByLabel('Aravind SV (@arvind_sv)').locator('option:checked').textContent()).toContain('proposed: same name');
+    const matched = section.locator('[data-count=matchedMembers]');
+    expect(await matched.textContent()).toBe('2');
+    // The importer picks Louda's account by hand, and leaves Marques out after all.
+    await people.getByLabel('Louda Peña (@loudapena)').selectOption(String(louda.id));
+    await people.getByLabel('Marques Lee (@marquesfarques)').selectOption('');
+    await expect.poll(() => matched.textContent()).toBe('2');
+    // Uploaded files are listed among what is not carried over as files.
+    expect(await section.getByTestId('import-unmapped').textContent()).toContain('uploaded files (not copied: kept as links to Trello, which may need a Trello sign-in)');
+    await tab.checkContrast();
+
+    await section.getByTestId('import-preview').getByRole('button', { name: 'Import' }).click();
+    await page.waitForURL(/\/boards\/\d+$/);
+    const boardId = Number(/\/boards\/(\d+)$/.exec(page.url())![1]);
+    const title = 'PaC: Flow 1 - Find material in repo';
+    const card = await web.db.prisma.card.findFirstOrThrow({ where: { boardId, title }, include: { comments: { orderBy: { id: 'asc' } }, attachments: true } });
+    const tile = page.locator(`li.card[data-card-id="${card.id}"]`);
+    await tile.locator('.card-open').click();
+    const dialog = page.getByRole('dialog');
+    // kiera was left out: her comment is hers by name, marked in its header; Aravind's is Aravind's, on Trello's date.
+    const comments = dialog.locator('ol.comments > li');
+    await expect.poll(() => comments.count()).toBe(2);
+    const heads = await comments.locator('.comment-head strong').allTextContents();
+    expect(heads.sort()).toEqual(['Aravind SV', 'kiera (from Trello)']);
+    expect(await comments.locator('.comment-text').allTextContents()).not.toContainEqual(expect.stringContaining('from Trello'));
+    expect(card.comments.map((c) => [c.authorId, c.createdAt.toISOString().slice(0, 4)])).toEqual(
+      expect.arrayContaining([[aravind.id, '2019'], [null, '2019']]),
+    );
+    // The uploads are links to Trello, in the attachments section, marked as such.
+    const link = dialog.locator('ul.attachments a', { hasText: 'Screen Shot 2019-05-29 at 12.40.17 PM.png' });
+    expect(await link.getAttribute('href')).toMatch(/^https:\/\/trello-attachments\.s3\.amazonaws\.com\/.+Screen_Shot_2019-05-29/);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await dialog.locator('ul.attachments li', { hasText: 'Screen Shot 2019-05-29 at 12.40.17 PM.png' }).textContent()).toContain('on Trello — may need a Trello sign-in');
+    await tab.checkContrast();
+    // Louda's comments are by the account picked for her; Marques, left out, joined nothing.
+    const loudas = await web.db.prisma.comment.findMany({ where: { card: { boardId }, authorId: louda.id } });
+    expect(loudas.length).toBeGreaterThan(0);
+    expect(await web.db.prisma.boardMember.count({ where: { boardId, userId: marques.id } })).toBe(0);
+    await tab.close();
+  });
+
   it('says what is wrong with a file that is not an export, and creates nothing', async () => {
     const user = await makeUser(web.db);
     const tab = await openTab(browser, web, { user });

@@ -62,8 +62,10 @@ export async function sendAttachment(
   request: FastifyRequest,
   reply: FastifyReply,
   store: AttachmentStore,
-  attachment: { id: number; filename: string; mimeType: string; size: number; storageKey: string; createdAt: Date },
+  attachment: { id: number; filename: string; mimeType: string; size: number; storageKey: string | null; createdAt: Date },
 ) {
+  // A link attachment has no bytes here: its address is its `url`.
+  if (attachment.storageKey === null) throw notFound('attachment: a link, not a file; open its url');
   const file = await store.open(attachment.storageKey);
   // A row whose file is gone: its card is being deleted right now.
   if (!file) throw notFound('attachment: not found');

@@ -27,20 +27,21 @@ async function checkCoverSize(ctx: BoardContext & { cardId: number; attachmentId
   const attachment = await ctx.db.attachment.findUnique({ where: { id: ctx.attachmentId }, select: { cardId: true, mimeType: true, storageKey: true } });
   // Not this card's, or not a picture: the change below says so.
   if (!attachment || attachment.cardId !== card.id || !(COVER_TYPES as readonly string[]).includes(attachment.mimeType)) return;
-  const bytes = await storedBytes(ctx.store, attachment.storageKey);
+  const bytes = attachment.storageKey === null ? null : await storedBytes(ctx.store, attachment.storageKey);
   if (bytes) checkPictureSize(bytes, attachment.mimeType, 'attachmentId', 'a cover');
 }
 
 /**
  * Shows one of the card's image attachments on its tile (admins and members; activity
- * `card.updated`). An attachment of another card, one that is not a PNG, JPEG, GIF or WebP
+ * `card.updated`). An attachment of another card, a link, one that is not a PNG, JPEG, GIF or WebP
  * picture, or a picture too large (checkCoverSize), is 400. Setting the cover it already has changes nothing.
  */
 export async function setCardCover(ctx: BoardContext & { cardId: number; attachmentId: number; expectedVersion?: number | undefined; store: AttachmentStore }) {
   await checkCoverSize(ctx);
   return changeCardParts(ctx, 'card.write', async (tx, card) => {
-    const attachment = await tx.attachment.findUnique({ where: { id: ctx.attachmentId }, select: { cardId: true, mimeType: true } });
+    const attachment = await tx.attachment.findUnique({ where: { id: ctx.attachmentId }, select: { cardId: true, mimeType: true, url: true } });
     if (!attachment || attachment.cardId !== card.id) throw badRequest('attachmentId: not an attachment of this card');
+    if (attachment.url !== null) throw badRequest('attachmentId: a link, not a file here; a cover must be an uploaded picture');
     if (!(COVER_TYPES as readonly string[]).includes(attachment.mimeType)) {
       throw badRequest(`attachmentId: not a picture (${attachment.mimeType}); a cover must be a PNG, JPEG, GIF or WebP image`);
     }

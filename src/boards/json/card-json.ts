@@ -103,7 +103,7 @@ const commentJson = (m: string) =>
 
 const attachmentJson = (a: string) =>
   `json_build_object('id', ${a}.id, 'cardId', ${a}."cardId", 'filename', ${a}.filename, 'mimeType', ${a}."mimeType",
-    'size', ${a}.size, 'createdAt', ${iso(`${a}."createdAt"`)})`;
+    'size', ${a}.size, 'url', ${a}.url, 'createdAt', ${iso(`${a}."createdAt"`)})`;
 
 const itemJson = (i: string) =>
   `json_build_object('id', ${i}.id, 'checklistId', ${i}."checklistId", 'name', ${i}.name, 'checked', ${i}.checked, 'position', ${i}.position)`;

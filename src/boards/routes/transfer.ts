@@ -11,34 +11,73 @@ import { boardCsv } from '../transfer/board-csv.js';
 import { exportBoard } from '../transfer/export-board.js';
 import { CSV_FIELDS } from '../transfer/csv/csv-cards.js';
 import { csvImportResult, importCsvCards } from '../transfer/csv/import-csv.js';
-import { importBoard, importResult } from '../transfer/import-board.js';
+import { importBoard } from '../transfer/import-board.js';
+import { importResult } from '../transfer/import-result.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_DEPTH, tooLarge } from '../transfer/read-board-file.js';
 import { boardContext } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
-const IMPORT_DESCRIPTION = `The file is the request body (\`application/json\`), or \`multipart/form-data\` with the file in a part named \`file\`.
+const IMPORT_DESCRIPTION = `The file is the request body (\`application/json\`), or \`multipart/form-data\` with the file in a part named \`file\`
+and, optionally, the importer's choice of matches in a text part named \`members\`: JSON, member key → user id or null (leave them out).
 It is a Trello board export (Trello: Menu → Print, export and share → Export as JSON) or our own board file (GET /boards/{id}/export).
 Everything is created in one transaction, or nothing: a file that is not JSON, nested deeper than ${MAX_IMPORT_DEPTH} levels, of the wrong shape
 or contradicting itself (duplicated ids, a card in a list the export does not have) is 400 naming what is wrong; over ${MAX_IMPORT_BYTES / 1024 / 1024} MB, 413.
 From Trello: lists and cards in Trello's order, archived ones archived; labels (Trello's shades become our colour; unnamed labels are named by
 their colour); descriptions; due dates; start dates and due dates' done state as the custom fields "Start date" and "Due date done"; checklists;
-comments (the author's name and date on their first line unless matched); custom fields with their values; attachments as http(s) links in the
-description (other links are refused and reported). Members are matched to users only with matchMembers=true, by e-mail address or by a Trello
-username equal to the part of an address before @, among people you already share a board with; everyone else is named in the text.
+comments with Trello's date, by their author; custom fields with their values; attachments as link attachments of the card (Trello's uploaded
+files stay on Trello, may need a Trello sign-in, and are reported; links other than http(s) are refused and reported; a cover that is an
+attachment is reported, since a cover must be a picture uploaded here).
+Members: with matchMembers=true each of the file's people is matched to a user by e-mail address, else by a Trello username equal to the part
+of one address before @, else by a full name equal to exactly one user's name; only among you and the people you already share a board with
+(a site admin: any active user), so an import tells nobody who has an account elsewhere. Without it, only you are matched, by address.
+\`members\` overrides the automatic match member by member; a key the file does not have, or a user you may not pick, is 400. Matched people
+join the board (Trello's admins as members), are assignees and the authors of their comments; anyone else is named in the card's text
+(assignees) and is the author of their comments by name alone, shown as "Name (from Trello)". The response (dryRun=true too) lists the
+file's \`members\` with their proposed match and by what (email, username, name, chosen), and the \`candidates\` you may pick.
 \`unmapped\` lists what was not carried over (votes, stickers, covers, power-ups, history…), due dates outside the years 0001-9999 among them
 (in our own file such a date is 400). Any file up to the limit imports: the rows are written by statements of at most 1,000.`;
 
-/** The uploaded file's bytes: the JSON body as it came, or the multipart part named `file`. */
-async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {
+/** The largest `members` part: a choice for each of a file's 1,000 members. */
+const MAX_MEMBERS_BYTES = 64 * 1024;
+
+const chosenMatches = z
+  .record(z.string().min(1).max(64), z.number({ message: 'must be a user id or null' }).int({ message: 'must be a user id or null' }).positive({ message: 'must be a user id or null' }).nullable())
+  .describe("Member key → user id (that user is them here), or null (leave them out: not matched). Overrides the automatic match; members not named keep it.");
+
+/** The `members` part as choices, or a 400 naming what is wrong. */
+function parseChosen(text: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badRequest('members: not JSON; send an object of member key → user id or null');
+  }
+  const parsed = chosenMatches.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw badRequest(`members${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.code === 'invalid_type' && !issue.path.length ? 'must be an object of member key → user id or null' : issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The uploaded file's bytes (the JSON body as it came, or the multipart part named `file`) and the multipart part `members`, if sent. */
+async function uploadedBytes(request: FastifyRequest): Promise<{ bytes: Buffer; members?: Record<string, number | null> }> {
   if (!request.isMultipart()) {
     if (!Buffer.isBuffer(request.body)) throw badRequest('body: the file is missing; send it as the JSON body or as a multipart part named file');
-    return request.body;
+    return { bytes: request.body };
   }
   let bytes: Buffer | null = null;
+  let members: string | null = null;
   try {
     for await (const part of request.parts()) {
-      if (part.type !== 'file' || part.fieldname !== 'file') throw badRequest(`${part.fieldname}: unexpected part; send only the file, in a part named file`);
+      if (part.type === 'field' && part.fieldname === 'members') {
+        if (members !== null) throw badRequest('members: send one members part only');
+        if (part.valueTruncated) throw badRequest(`members: larger than ${MAX_MEMBERS_BYTES / 1024} KB`);
+        members = String(part.value);
+        continue;
+      }
+      if (part.type !== 'file' || part.fieldname !== 'file') throw badRequest(`${part.fieldname}: unexpected part; send the file in a part named file, and the matches in a part named members`);
       if (bytes) throw badRequest('file: send one file only');
       bytes = await part.toBuffer();
       if (part.file.truncated) throw tooLarge();
@@ -48,7 +87,7 @@ async function uploadedBytes(request: FastifyRequest): Promise<Buffer> {
     throw malformed(error);
   }
   if (!bytes) throw badRequest('file: missing; send multipart/form-data with the file in a part named file');
-  return bytes;
+  return members === null ? { bytes } : { bytes, members: parseChosen(members) };
 }
 
 /** POST /boards/import (a Trello export or our own file), GET /boards/{id}/export (our JSON, or CSV), POST /boards/{id}/cards/import (CSV). */
@@ -57,7 +96,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_request, body, done) => done(null, body));
-    await scope.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: MAX_IMPORT_BYTES, files: 1, parts: 2, fields: 1, fieldSize: 1024, headerPairs: 20 } });
+    await scope.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: MAX_IMPORT_BYTES, files: 1, parts: 3, fields: 2, fieldSize: MAX_MEMBERS_BYTES, headerPairs: 20 } });
     scope.addContentTypeParser('*', (_request, _payload, done) =>
       done(new AppError(415, 'unsupported_media_type', 'content-type: send the file as application/json, or as multipart/form-data in a part named file'), undefined),
     );
@@ -73,7 +112,9 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
           description: IMPORT_DESCRIPTION,
           consumes: ['application/json', 'multipart/form-data'],
           querystring: z.object({
-            matchMembers: s.booleanQuery.describe("true: match the file's people to users here (by e-mail or username) and make them members; false (default): name them in the text."),
+            matchMembers: s.booleanQuery.describe(
+              "true: match the file's people to users here (by e-mail, username or full name, among you and people you share a board with) and make them members; false (default): only you, by e-mail (and whom the `members` part chooses).",
+            ),
             dryRun: s.booleanQuery.describe('true: create nothing; answer what would be created and what would be left out (200).'),
           }),
           body: z.looseObject({}).describe('A Trello board export, or our board file (BoardFile).'),
@@ -83,7 +124,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
         validatorCompiler: (route) => (route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as never)),
       },
       async (request, reply) => {
-        const result = await importBoard({ ...boardContext(request), bytes: await uploadedBytes(request), ...request.query });
+        const result = await importBoard({ ...boardContext(request), ...(await uploadedBytes(request)), ...request.query });
         return reply.status(result.board ? 201 : 200).send(result);
       },
     );

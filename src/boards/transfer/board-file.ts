@@ -39,11 +39,17 @@ const fileComment = z.strictObject({
   text: s.commentText,
   createdAt: isoDate.describe('When it was written.'),
 });
+/** An http(s) address, as a link attachment keeps it. */
+export const linkUrl = z
+  .string({ message: 'must be an http(s) address' })
+  .max(4096, { message: 'must be at most 4096 characters' })
+  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), { message: 'must be an http(s) address' });
 const fileAttachment = z.strictObject({
   filename: z.string().max(255),
   mimeType: z.string().max(127),
   size: z.number().int().min(0),
-}).describe("A file's name, type and size: the bytes are not in the file, and an import reports them as not carried over.");
+  url: linkUrl.nullable().optional().describe("A link attachment's address (it imports as that link); omitted or null: a file."),
+}).describe("An attachment: a file's name, type and size (the bytes are not in the file, and an import reports them as not carried over), or a link with its url.");
 const fieldValue = z.union([z.string(), z.number(), z.boolean()]);
 
 const fileCard = z.strictObject({

@@ -84,7 +84,7 @@ export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<Bo
           fieldValues: Object.fromEntries(card.fieldValues.map((v) => [String(v.fieldId), v.value as FieldValue])),
           checklists: card.checklists.map((c) => ({ name: c.name, items: c.items.map((i) => ({ name: i.name, checked: i.checked })) })),
           comments: card.comments.map((c) => ({ author: authorKey(c), authorName: c.authorName, text: c.text, createdAt: c.createdAt.toISOString() })),
-          attachments: card.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, size: a.size })),
+          attachments: card.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, size: a.size, ...(a.url === null ? {} : { url: a.url }) })),
         }),
       ),
     })),

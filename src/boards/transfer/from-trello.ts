@@ -125,7 +125,13 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
   const mapCard = (card: TrelloCard, position: number): FileCard => {
     for (const id of card.idMembers) if (!memberKeys.has(id)) report.add("card members not among the export's members (left out)", card.name);
     if (card.cover?.color) report.add('cover colours (our covers are attached pictures)', `${card.name}: ${card.cover.color}`);
-    if (card.cover?.idAttachment || card.idAttachmentCover) report.add("cover images (Trello's files are not in the export)", card.name);
+    const coverId = card.cover?.idAttachment || card.idAttachmentCover;
+    if (coverId) {
+      const what = (card.attachments ?? []).some((a) => a.id === coverId)
+        ? 'covers (the picture stays on Trello as a link attachment; a cover must be a picture uploaded here)'
+        : "cover images (Trello's files are not in the export)";
+      report.add(what, card.name);
+    }
     if (card.idMembersVoted?.length) report.add('votes (we have no votes)', card.name, card.idMembersVoted.length);
     if (card.stickers?.length) report.add('stickers', card.name, card.stickers.length);
     if (card.locationName || card.address) report.add('card locations', card.name);
@@ -133,7 +139,7 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
     if (card.due && !due) report.add(DUE_LEFT_OUT, `${card.name}: ${card.due}`);
     return {
       title: fitText(card.name, 512, report, 'card titles') || 'Untitled card',
-      description: fitText(`${card.desc}${attachmentLinks(card, report)}`, 16_384, report, 'descriptions'),
+      description: fitText(card.desc, 16_384, report, 'descriptions'),
       archived: card.closed,
       position,
       dueAt: due ? due.toISOString() : null,
@@ -143,7 +149,7 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
       fieldValues: fields.valuesOf(card),
       checklists: (checklistsByCard.get(card.id) ?? []).slice(0, 100),
       comments: commentsByCard.get(card.id) ?? [],
-      attachments: [],
+      attachments: linkAttachments(card, report),
     };
   };
 
@@ -200,25 +206,31 @@ function boardColor(t: TrelloExport, report: ImportReport): { color?: (typeof BO
   return {};
 }
 
-/** The card's attachments as Markdown links (Trello's files are not in the export); links other than http(s) are refused. */
-function attachmentLinks(card: TrelloCard, report: ImportReport): string {
-  const links: string[] = [];
+/** How the preview names Trello's uploaded files: they stay on Trello, and the card links to them. */
+export const UPLOADS_AS_LINKS = 'uploaded files (not copied: kept as links to Trello, which may need a Trello sign-in)';
+
+/**
+ * The card's attachments as link attachments (Trello's files are not in the export: an uploaded
+ * file becomes a link to it on Trello, and is reported); links other than http(s) are refused.
+ */
+function linkAttachments(card: TrelloCard, report: ImportReport): FileCard['attachments'] {
+  const links: FileCard['attachments'] = [];
   for (const a of card.attachments ?? []) {
-    let url: URL | null = null;
-    try {
-      url = a.url ? new URL(a.url) : null;
-    } catch {
-      url = null;
-    }
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    const url = a.url && URL.canParse(a.url) ? new URL(a.url) : null;
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.href.length > 4096) {
       report.add('attachment links that are not http(s) (refused)', `${card.name}: ${a.url ?? '(none)'}`);
       continue;
     }
-    const label = (a.name || url.href).replace(/[[\]\\]/g, (c) => `\\${c}`).replace(/\s+/g, ' ').trim();
-    links.push(`- [${label}](${url.href.replace(/[()\s]/g, (c) => encodeURIComponent(c))})`);
+    const filename = fitText((a.name || url.href).replace(/\s+/g, ' '), 255, report, 'attachment names') || url.href.slice(0, 255);
+    if (a.isUpload) report.add(UPLOADS_AS_LINKS, `${card.name}: ${filename}`);
+    const size = typeof a.bytes === 'number' && Number.isSafeInteger(a.bytes) && a.bytes >= 0 && a.bytes <= 2 ** 31 - 1 ? a.bytes : 0;
+    links.push({ filename, mimeType: fitText(a.mimeType ?? '', 127, report, 'attachment types'), size, url: url.href });
   }
-  return links.length ? `\n\n**Attachments** (links from Trello):\n${links.join('\n')}` : '';
+  return links;
 }
+
+/** What follows the name of a comment's author who has no account here. */
+export const FROM_TRELLO = ' (from Trello)';
 
 /** Comments from `commentCard` actions, oldest first, by card; the author named as in Trello. */
 function commentsFromActions(t: TrelloExport, members: BoardFile['members'], memberKeys: Set<string>, report: ImportReport) {
@@ -250,7 +262,9 @@ function commentsFromActions(t: TrelloExport, members: BoardFile['members'], mem
       memberKeys.add(creator);
     }
     const author = creator === null ? null : byKey.get(creator);
-    pushTo(byCard, cardId, { author: creator, authorName: author?.name ?? 'Trello member', text, createdAt: at.toISOString() });
+    // The name a comment keeps when its author is not matched to a user here: marked as Trello's, in its header.
+    const name = fitText(author?.name ?? 'Trello member', 200 - FROM_TRELLO.length, report, 'member names');
+    pushTo(byCard, cardId, { author: creator, authorName: `${name}${FROM_TRELLO}`, text, createdAt: at.toISOString() });
   }
   return byCard;
 }

@@ -1,39 +1,12 @@
-import { z } from 'zod';
 import type { BoardContext } from '../context.js';
 import { authorizeCreateBoard } from '../policy.js';
 import { presentBoard } from '../presenters.js';
-import * as s from '../schemas.js';
 import type { BoardFile } from './board-file.js';
-import { ImportReport, unmappedEntry } from './import-report.js';
-import { type MemberMatch, matchMembers } from './match-members.js';
+import { ImportReport } from './import-report.js';
+import type { ImportResult } from './import-result.js';
+import { type ChosenMatches, type MemberMatch, matchMembers } from './match-members.js';
 import { readBoardFileOffLoop } from './read-off-loop.js';
 import { writeBoardFile } from './write-board-file.js';
-
-export const importSummary = z
-  .object({
-    lists: z.number().int().describe('Lists, archived ones included.'),
-    archivedLists: z.number().int(),
-    cards: z.number().int().describe('Cards, archived ones included.'),
-    archivedCards: z.number().int(),
-    labels: z.number().int(),
-    customFields: z.number().int(),
-    checklists: z.number().int(),
-    checklistItems: z.number().int(),
-    comments: z.number().int(),
-    members: z.number().int().describe('People the file names (members and comment authors).'),
-    matchedMembers: z.number().int().describe('Of those, matched to users here (only with matchMembers=true).'),
-  })
-  .meta({ id: 'ImportSummary', description: 'What the import creates (or would create, with dryRun).' });
-
-export const importResult = z
-  .object({
-    board: s.board.nullable().describe('The new board; null with dryRun=true (nothing was created).'),
-    source: z.enum(['trello', 'taskboard']).describe('The file\'s format: a Trello board export, or our own board file.'),
-    summary: importSummary,
-    unmapped: z.array(unmappedEntry).describe('What could not be carried over, by kind.'),
-  })
-  .meta({ id: 'ImportResult' });
-export type ImportResult = z.infer<typeof importResult>;
 
 function summarize(file: BoardFile, matches: Map<string, MemberMatch>): ImportResult['summary'] {
   const cards = file.lists.flatMap((l) => l.cards);
@@ -58,21 +31,43 @@ function summarize(file: BoardFile, matches: Map<string, MemberMatch>): ImportRe
  * as POST /boards makes them: a key limited to chosen boards may not). With `dryRun`, only what it
  * would create and what it would leave out. Nothing is created unless all of it is.
  */
-export async function importBoard(ctx: BoardContext & { bytes: Buffer | string; matchMembers: boolean; dryRun: boolean }): Promise<ImportResult> {
+export async function importBoard(ctx: BoardContext & { bytes: Buffer | string; matchMembers: boolean; members?: ChosenMatches | undefined; dryRun: boolean }): Promise<ImportResult> {
   authorizeCreateBoard(ctx.actor);
   const read = await readBoardFileOffLoop(ctx.bytes);
-  // The importer is always themselves (by address); anyone else only when asked.
-  const self = read.file.members.filter((m) => m.email?.toLowerCase() === ctx.actor.email.toLowerCase());
-  const matches = await matchMembers({ db: ctx.db, actor: ctx.actor, members: ctx.matchMembers ? read.file.members : self });
+  // The importer is always themselves (by address); anyone else when asked, or as chosen.
+  const { matches, candidates } = await matchMembers({ db: ctx.db, actor: ctx.actor, members: read.file.members, auto: ctx.matchMembers, chosen: ctx.members });
   const report = new ImportReport();
   for (const m of read.file.members) {
     if (matches.has(m.key)) continue;
-    const what = ctx.matchMembers ? 'people not matched to users here (named in the card or comment text)' : 'people (not matched to users: matchMembers was off; named in the card or comment text)';
+    const what = ctx.matchMembers || ctx.members ? 'people not matched to users here (named in the card text; their comments marked with their name)' : 'people (not matched to users: matchMembers was off; named in the card text; their comments marked with their name)';
     report.add(what, m.username ? `${m.name} (@${m.username})` : m.name);
   }
   const unmapped = [...read.unmapped, ...report.list()];
   const summary = summarize(read.file, matches);
-  if (ctx.dryRun) return { board: null, source: read.source, summary, unmapped };
+  const members = presentMembers(read.file, matches);
+  if (ctx.dryRun) return { board: null, source: read.source, summary, unmapped, members, candidates };
   const board = await writeBoardFile({ ...ctx, file: read.file, matches });
-  return { board: presentBoard(board, 'admin'), source: read.source, summary, unmapped };
+  return { board: presentBoard(board, 'admin'), source: read.source, summary, unmapped, members, candidates };
+}
+
+/** The file's people with how many cards and comments are theirs, and their matches. */
+function presentMembers(file: BoardFile, matches: Map<string, MemberMatch>): ImportResult['members'] {
+  const cards = new Map<string, number>();
+  const comments = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  for (const list of file.lists) {
+    for (const card of list.cards) {
+      for (const key of new Set(card.members)) add(cards, key);
+      for (const c of card.comments) if (c.author !== null) add(comments, c.author);
+    }
+  }
+  return file.members.map((m) => ({
+    key: m.key,
+    name: m.name,
+    username: m.username ?? null,
+    role: m.role,
+    cards: cards.get(m.key) ?? 0,
+    comments: comments.get(m.key) ?? 0,
+    match: matches.get(m.key) ?? null,
+  }));
 }

@@ -65,7 +65,7 @@ export function readBoardFile(bytes: Buffer | string): ReadFile {
     const parsed = boardFile.safeParse(json);
     if (!parsed.success) throw badRequest(describeIssue(parsed.error));
     checkKeys(parsed.data);
-    return { source: 'taskboard', file: parsed.data, unmapped: parsed.data.lists.some((l) => l.cards.some((c) => c.attachments.length)) ? attachmentsLeftOut(parsed.data) : [] };
+    return { source: 'taskboard', file: parsed.data, unmapped: parsed.data.lists.some((l) => l.cards.some((c) => c.attachments.some((a) => !a.url))) ? attachmentsLeftOut(parsed.data) : [] };
   }
   if (!('lists' in json) || !('cards' in json)) {
     throw badRequest(`file: neither a Trello board export (with lists and cards) nor our own board file (format "${BOARD_FILE_FORMAT}")`);
@@ -115,6 +115,6 @@ function checkKeys(file: BoardFile) {
 
 function attachmentsLeftOut(file: BoardFile): UnmappedEntry[] {
   const report = new ImportReport();
-  for (const list of file.lists) for (const card of list.cards) for (const a of card.attachments) report.add("attached files (the file holds their names, not their bytes)", `${card.title}: ${a.filename}`);
+  for (const list of file.lists) for (const card of list.cards) for (const a of card.attachments) if (!a.url) report.add("attached files (the file holds their names, not their bytes)", `${card.title}: ${a.filename}`);
   return report.list();
 }

@@ -50,12 +50,6 @@ function cut(value: string) {
   return /[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part;
 }
 
-const when = (iso: string) => {
-  // The file's offset ("…-05:00") is turned into UTC before it is written as UTC.
-  const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 16)} UTC`;
-};
-
 /** What the card says of assignees who are not users here (not matched, or not on the board). */
 function namedAssignees(card: FileCard, members: Map<string, FileMember>, assignable: Map<string, number>) {
   const names = card.members.filter((k) => !assignable.has(k)).map((k) => {
@@ -68,8 +62,8 @@ function namedAssignees(card: FileCard, members: Map<string, FileMember>, assign
 /**
  * A new board made from a board file in one transaction, with batched inserts (one statement per
  * table and CHUNK_ROWS rows, the event loop free between two): the importer is its admin; matched members join with their role (an admin's as a member), are
- * assigned and are credited with their comments (marked as imported, with the original date); anyone else is named in the card's text (assignees) or the comment's
- * first line (authors, with the original date). Positions follow the board's scheme
+ * assigned and are the authors of their comments (dated as the file says); anyone else is named in the card's text (assignees), and is
+ * the author of their comments by name alone, without an account (the file's authorName). Links become link attachments. Positions follow the board's scheme
  * (positions.ts): non-archived siblings 0..n-1 in the file's order, archived ones as the file says.
  * One `board.created` activity, as a board created by hand.
  */
@@ -148,13 +142,11 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
     const comments = cards.flatMap(({ card }, i) =>
       card.comments.map((c) => {
         const match = c.author === null ? undefined : matches.get(c.author);
-        // Credited to the matched person; another person's is marked as imported (with its date), since the file, not
-        // they, says they wrote it here. The importer's own need no mark: a file can make them say only what they could.
-        const text = match && match.userId !== actor.userId ? cut(`_${when(c.createdAt)} (imported):_\n\n${c.text}`) : c.text;
-        // Someone not matched to a user is an author without an account, known by name alone (authorId null): the
-        // shape of a ticket requester's comments too, so no user here is made to say what they did not.
+        // The matched person is the author, on the file's date: the importer chose the match (among people they share a
+        // board with) in the preview. Someone not matched is an author without an account, known by name alone
+        // (authorId null, the name as the file has it: "… (from Trello)"), the shape of a ticket requester's comments too.
         return match
-          ? { cardId: cardIds[i]!, authorId: match.userId as number | null, authorName: match.name, text, at: c.createdAt }
+          ? { cardId: cardIds[i]!, authorId: match.userId as number | null, authorName: match.name, text: c.text, at: c.createdAt }
           : { cardId: cardIds[i]!, authorId: null, authorName: c.authorName, text: c.text, at: c.createdAt };
       }),
     );
@@ -162,6 +154,12 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
       SELECT u.card, u.author, u.name, u.text, u.at, u.at
       FROM unnest(${chunk.map((c) => c.cardId)}::int[], ${chunk.map((c) => c.authorId)}::int[], ${chunk.map((c) => c.authorName)}::text[],
         ${chunk.map((c) => c.text)}::text[], ${chunk.map((c) => c.at)}::timestamptz[]) AS u(card, author, name, text, at)`);
+
+    // Links only: a file's bytes are never in a board file (read-board-file.ts reports those).
+    const links = cards.flatMap(({ card }, i) => card.attachments.flatMap((a) => (a.url ? [{ cardId: cardIds[i]!, ...a, url: a.url }] : [])));
+    await inChunks(links, CHUNK_ROWS, (chunk) => tx.$executeRaw`INSERT INTO "Attachment" ("cardId", filename, "mimeType", size, url)
+      SELECT * FROM unnest(${chunk.map((a) => a.cardId)}::int[], ${chunk.map((a) => a.filename)}::text[], ${chunk.map((a) => a.mimeType)}::text[],
+        ${chunk.map((a) => a.size)}::int[], ${chunk.map((a) => a.url)}::text[])`);
 
     await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'off', true)`;
     await inChunks(cardIds, SEARCH_CHUNK_ROWS, (ids) =>

@@ -273,7 +273,7 @@ describe('crash leftovers in the bucket', () => {
       const purged = randomBytes(16).toString('hex');
       await put(purged, 'its row was deleted, the process died before removing it');
       await db.prisma.deletedFile.create({ data: { storageKey: purged } });
-      for (const name of [row.storageKey, orphan]) await own.age(name, 2 * 60 * 60 * 1000);
+      for (const name of [row.storageKey!, orphan]) await own.age(name, 2 * 60 * 60 * 1000);
       expect(await own.keys()).toContain(`${own.prefix}database-id`);
 
       second = await buildApp({ config, db, logStream: new LogCapture() });
@@ -285,7 +285,7 @@ describe('crash leftovers in the bucket', () => {
       }, 'the leftovers to be removed');
       await second.attachments.idle();
       const keys = await own.keys();
-      expect(keys).toContain(objects(row.storageKey));
+      expect(keys).toContain(objects(row.storageKey!));
       expect(keys).toContain(objects(fresh));
       expect(await db.prisma.deletedFile.count()).toBe(0);
       const got = await second.inject({ method: 'GET', url: `/api/attachments/${row.id}/download`, headers: key.auth });

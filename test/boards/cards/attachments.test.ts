@@ -93,7 +93,7 @@ function storedFiles(app: TestAppHandle): string[] {
 
 const fileOf = async (app: TestAppHandle, attachmentId: number) => {
   const row = await app.db.prisma.attachment.findUniqueOrThrow({ where: { id: attachmentId } });
-  return path.join(app.config.dataDir, 'attachments', 'objects', row.storageKey.slice(0, 2), row.storageKey);
+  return path.join(app.config.dataDir, 'attachments', 'objects', row.storageKey!.slice(0, 2), row.storageKey!);
 };
 
 /** The app listening on a loopback port (started on first use), for tests over a real socket. */
@@ -129,7 +129,8 @@ describe('POST /api/cards/{id}/attachments', () => {
     const res = await upload(t, team.keys.member.auth, team.card.id, TEXT, 'list.txt', 'text/plain');
     expectStatus(res, 201);
     const attachment = res.json();
-    expect(Object.keys(attachment).sort()).toEqual(['cardId', 'createdAt', 'filename', 'id', 'mimeType', 'size']);
+    expect(Object.keys(attachment).sort()).toEqual(['cardId', 'createdAt', 'filename', 'id', 'mimeType', 'size', 'url']);
+    expect(attachment.url).toBeNull(); // a file, not a link
     expect(attachment).toMatchObject({ cardId: team.card.id, filename: 'list.txt', mimeType: 'text/plain', size: TEXT.length });
     expect(attachment.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
 
@@ -648,7 +649,7 @@ describe('start-up', () => {
 
     const root = path.join(dataDir, 'attachments');
     const row = await db.prisma.attachment.findUniqueOrThrow({ where: { id: kept.json().id } });
-    const keptFile = path.join(root, 'objects', row.storageKey.slice(0, 2), row.storageKey);
+    const keptFile = path.join(root, 'objects', row.storageKey!.slice(0, 2), row.storageKey!);
     const orphanKey = randomBytes(16).toString('hex');
     const orphan = path.join(root, 'objects', orphanKey.slice(0, 2), orphanKey);
     mkdirSync(path.dirname(orphan), { recursive: true });

@@ -49,7 +49,7 @@ describe('imports that must not stall the server or be taken for something else'
     expect(await t.db.prisma.board.count({ where: { members: { some: { userId: user.id } } } })).toBe(0);
   });
 
-  it("matching people never makes a colleague the new board's admin, and their comments say they were imported", async () => {
+  it("matching people never makes a colleague the new board's admin; their comments are theirs, on the file's date (in UTC), with the text as written", async () => {
     const importer = await makeUser(t.db);
     const colleague = await makeUser(t.db);
     await makeBoard(t.db, colleague.id, [{ userId: importer.id, role: 'observer' }]);
@@ -66,7 +66,8 @@ describe('imports that must not stall the server or be taken for something else'
     expect((await t.db.prisma.boardMember.findFirst({ where: { boardId, userId: colleague.id } }))?.role).toBe('member');
     const comment = await t.db.prisma.comment.findFirstOrThrow({ where: { card: { boardId } } });
     expect(comment.authorId).toBe(colleague.id);
-    // The offset is turned into UTC before it is written as UTC.
-    expect(comment.text).toMatch(/^_2026-01-01 15:00 UTC \(imported\):_\n\nI approve$/);
+    // Issue #46 item 9: no "(imported)" line in the text; the date is the comment's, its offset turned into UTC.
+    expect(comment.text).toBe('I approve');
+    expect(comment.createdAt.toISOString()).toBe('2026-01-01T15:00:00.000Z');
   });
 });

@@ -37,6 +37,7 @@ async function readBack(boardId: number) {
               fieldValues: { include: { field: true } },
               checklists: { orderBy: { position: 'asc' }, include: { items: { orderBy: { position: 'asc' } } } },
               comments: { orderBy: { id: 'asc' } },
+              attachments: { orderBy: { id: 'asc' } },
             },
           },
         },
@@ -69,7 +70,11 @@ function compareWithExport(json: any, board: Awaited<ReturnType<typeof readBack>
     cards.forEach((card: any, i: number) => {
       const got = ours.cards[i]!;
       expect(got.description.startsWith(card.desc.trim())).toBe(true);
-      for (const a of card.attachments ?? []) if (/^https?:/.test(a.url)) expect(got.description).toContain(`](${new URL(a.url).href.replace(/[()\s]/g, encodeURIComponent)})`);
+      // Every attachment is a link attachment to where it is (an upload: on Trello), with its name; none is in the text.
+      expect(got.attachments.map((a) => [a.filename, a.url, a.storageKey])).toEqual(
+        (card.attachments ?? []).filter((a: any) => /^https?:/.test(a.url)).map((a: any) => [(a.name || a.url).replace(/\s+/g, ' ').trim(), new URL(a.url).href, null]),
+      );
+      expect(got.description).not.toContain('trello-attachments');
       expect(got.dueAt?.toISOString() ?? null).toBe(card.due ? new Date(card.due).toISOString() : null);
       expect(got.createdAt.toISOString()).toBe(new Date(parseInt(card.id.slice(0, 8), 16) * 1000).toISOString()); // Trello ids hold it
       expect(got.labels.map((x) => x.label.name).sort()).toEqual(card.idLabels.map((id: string) => labelName.get(id)).sort());
@@ -81,9 +86,10 @@ function compareWithExport(json: any, board: Awaited<ReturnType<typeof readBack>
       expect(got.comments.map((c) => c.createdAt.toISOString())).toEqual(said.map((a: any) => new Date(a.date).toISOString()));
       got.comments.forEach((c, k) => {
         expect(c.text).toContain(said[k].data.text.trim());
-        // The original author, by name without an account here (not matched).
+        // The original author, by name without an account here (not matched), marked as Trello's; the text as written.
         expect(c.authorId).toBeNull();
-        expect(c.authorName).toBe(said[k].memberCreator.fullName);
+        expect(c.authorName).toBe(`${said[k].memberCreator.fullName} (from Trello)`);
+        expect(c.text).toBe(said[k].data.text.trim());
       });
       // Not matched: every member of the card is named in its text.
       for (const id of card.idMembers) {
@@ -162,7 +168,7 @@ describe('POST /api/boards/import: an export of the documented shape, with custo
       expect(card.archived).toBe(source.closed);
       expect(card.checklists[0]!.items.map((x) => [x.name, x.checked])).toEqual([['first', true], ['second', false]]);
       if (i % 50 === 0) {
-        expect(card.description).toContain('[Spec](https://example.com/spec?a=1)');
+        expect(card.attachments.map((a) => [a.filename, a.url])).toEqual([['Spec', 'https://example.com/spec?a=1']]);
         expect(card.description).not.toContain('javascript:');
       }
     }
@@ -197,12 +203,13 @@ describe('POST /api/boards/import: an export of the documented shape, with custo
     // Grace (@grace) was not matched: a stranger to the importer, even though grace@… exists.
     expect(cards.some((c) => c.description.includes('Grace Hopper (@grace)'))).toBe(true);
     const comments = cards.flatMap((c) => c.comments);
-    // Credited to Ada, and marked as imported with their date: the file, not Ada, says she wrote them.
+    // Ada's are hers, as she wrote them, on Trello's date (issue #46 item 9: no "(imported)" line in the text).
     const adas = comments.filter((c) => c.authorId === ada.id);
     expect(adas.length).toBeGreaterThan(0);
-    expect(adas.every((c) => c.authorName === 'Ada here' && /^_\d{4}-\d\d-\d\d \d\d:\d\d UTC \(imported\):_\n\n/.test(c.text))).toBe(true);
-    // Grace has no account here: her comments are hers by name alone, one shape with a ticket requester's.
-    expect(comments.filter((c) => c.authorId !== ada.id).every((c) => c.authorId === null && c.authorName === 'Grace Hopper')).toBe(true);
+    const said = new Map(json.actions.map((a) => [a.data.text, a.date]));
+    expect(adas.every((c) => c.authorName === 'Ada here' && /^Comment \d+$/.test(c.text) && c.createdAt.toISOString() === said.get(c.text))).toBe(true);
+    // Grace has no account here: her comments are hers by name alone, marked as Trello's, one shape with a ticket requester's.
+    expect(comments.filter((c) => c.authorId !== ada.id).every((c) => c.authorId === null && c.authorName === 'Grace Hopper (from Trello)')).toBe(true);
     void grace;
   });
 

@@ -14,7 +14,7 @@ SELECT concat('{"id":', coalesce(s.id::text, 'null'), ',"boardId":', coalesce(s.
     'author', json_build_object('userId', m."authorId", 'name', m."authorName"),
     'createdAt', to_char(m."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(m."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY m.id DESC)
     FROM (SELECT * FROM "Comment" WHERE "cardId" = s.id ORDER BY id DESC LIMIT 50) m), '[]'::json)::text, 'null'), ',"attachments":', coalesce(coalesce((SELECT json_agg(json_build_object('id', a.id, 'cardId', a."cardId", 'filename', a.filename, 'mimeType', a."mimeType",
-    'size', a.size, 'createdAt', to_char(a."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)::text, 'null'), '}')::text AS json
+    'size', a.size, 'url', a.url, 'createdAt', to_char(a."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)::text, 'null'), '}')::text AS json
 FROM "Card" s WHERE s.id = p_card
 -- end FULL_CARD_SQL
   );

@@ -34,7 +34,22 @@ function upload(cardId: number, file: File, onProgress: (fraction: number) => vo
 /** The pictures a cover may be (the server's COVER_TYPES). */
 const COVER_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
-/** The card's files: pictures as thumbnails (one may be the card's cover), download, delete; files upload as soon as they are picked, with progress. */
+/** A link to Trello (an imported upload, a card): it opens only for someone signed in to Trello who may see it. */
+const onTrello = (url: string) => /(^|\.)trello\.com$|^trello-attachments\.s3\.amazonaws\.com$/.test(new URL(url).hostname);
+
+/** A link attachment: opens in a new tab; marked when it is on Trello. */
+function LinkAttachment({ url, filename }: { url: string; filename: string }) {
+  return (
+    <>
+      <a href={url} target="_blank" rel="noopener noreferrer" class="attachment-link">
+        <span>{filename}</span>
+      </a>{' '}
+      <span class="hint">{onTrello(url) ? 'on Trello — may need a Trello sign-in' : `link · ${new URL(url).hostname}`}</span>
+    </>
+  );
+}
+
+/** The card's files and links: pictures as thumbnails (one may be the card's cover), download, delete; files upload as soon as they are picked, with progress. */
 export function Attachments({ card, canEdit, change }: Part) {
   const [sending, setSending] = useState<{ name: string; fraction: number } | null>(null);
   const [done, setDone] = useState('');
@@ -45,20 +60,26 @@ export function Attachments({ card, canEdit, change }: Part) {
       <ul class="attachments">
         {card.attachments.map((a) => (
           <li key={a.id} data-attachment-id={a.id}>
-            <a href={`/api/attachments/${a.id}/download`} download={a.filename} class="attachment-link">
-              {a.mimeType.startsWith('image/') && <img class="thumb" src={`/api/attachments/${a.id}/download`} alt="" width={48} height={48} loading="lazy" />}
-              <span>{a.filename}</span>
-            </a>{' '}
-            <span class="hint">
-              {formatSize(a.size)} · {formatDate(a.createdAt)}
-              {card.coverAttachmentId === a.id && ' · the cover'}
-            </span>
+            {a.url !== null ? (
+              <LinkAttachment url={a.url} filename={a.filename} />
+            ) : (
+              <>
+                <a href={`/api/attachments/${a.id}/download`} download={a.filename} class="attachment-link">
+                  {a.mimeType.startsWith('image/') && <img class="thumb" src={`/api/attachments/${a.id}/download`} alt="" width={48} height={48} loading="lazy" />}
+                  <span>{a.filename}</span>
+                </a>{' '}
+                <span class="hint">
+                  {formatSize(a.size)} · {formatDate(a.createdAt)}
+                  {card.coverAttachmentId === a.id && ' · the cover'}
+                </span>
+              </>
+            )}
             {canEdit && card.coverAttachmentId === a.id && (
               <button type="button" class="link small" onClick={() => change(() => del(`/api/cards/${card.id}/cover`))} aria-label={`Remove ${a.filename} as the cover`}>
                 <Icon icon={ImageOff} size={14} /> Remove cover
               </button>
             )}
-            {canEdit && card.coverAttachmentId !== a.id && COVER_TYPES.includes(a.mimeType) && (
+            {canEdit && card.coverAttachmentId !== a.id && a.url === null && COVER_TYPES.includes(a.mimeType) && (
               <button type="button" class="link small" onClick={() => change(() => put(`/api/cards/${card.id}/cover`, { attachmentId: a.id }))} aria-label={`Make ${a.filename} the cover`}>
                 <Icon icon={ImageIcon} size={14} /> Make cover
               </button>
