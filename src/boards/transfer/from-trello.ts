@@ -1,5 +1,5 @@
 import { badRequest } from '../../platform/errors.js';
-import { BOARD_COLORS, LABEL_COLORS } from '../schemas.js';
+import { BOARD_COLORS, LABEL_COLORS, TEXT_LIMIT } from '../schemas.js';
 import type { BoardFile, FileCard } from './board-file.js';
 import { BOARD_FILE_FORMAT } from './board-file.js';
 import { type ImportReport, fitText } from './import-report.js';
@@ -139,7 +139,7 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
     if (card.due && !due) report.add(DUE_LEFT_OUT, `${card.name}: ${card.due}`);
     return {
       title: fitText(card.name, 512, report, 'card titles') || 'Untitled card',
-      description: fitText(card.desc, 16_384, report, 'descriptions'),
+      description: fitText(card.desc, TEXT_LIMIT, report, 'descriptions'),
       archived: card.closed,
       position,
       dueAt: due ? due.toISOString() : null,
@@ -178,7 +178,7 @@ export function boardFileFromTrello(t: TrelloExport, report: ImportReport): Boar
     version: 1,
     board: {
       name: fitText(t.name, 100, report, 'board name') || 'Imported from Trello',
-      description: fitText(t.desc ?? '', 16_384, report, 'board description'),
+      description: fitText(t.desc ?? '', TEXT_LIMIT, report, 'board description'),
       ...boardColor(t, report),
       archived: false,
     },
@@ -242,7 +242,7 @@ function commentsFromActions(t: TrelloExport, members: BoardFile['members'], mem
   const byKey = new Map(members.map((m) => [m.key, m]));
   for (const action of comments.sort((a, b) => a.date.localeCompare(b.date))) {
     const cardId = action.data?.card?.id;
-    const text = fitText(action.data?.text ?? '', 16_384, report, 'comments');
+    const text = fitText(action.data?.text ?? '', TEXT_LIMIT, report, 'comments');
     const at = trelloInstant(action.date);
     if (!cardId || !cards.has(cardId)) {
       report.add('comments on cards not in the export (deleted cards)', text.slice(0, 60));
