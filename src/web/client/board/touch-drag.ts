@@ -49,13 +49,25 @@ type Held = {
  * moving finger for a scroll and cancel them, unless the cards had `touch-action: none`, which
  * would stop a swipe on a card from scrolling at all. The mouse keeps HTML5 drag and drop.
  *
- * Returns the props for the element holding the cards (`.lists`).
+ * Listens for touches on `lists` (the element holding the cards); returns props for it.
  */
 export function useTouchCardDrag(enabled: boolean, lists: { current: HTMLElement | null }, handlers: TouchDragHandlers) {
   const latest = useRef(handlers);
   latest.current = handlers;
+  const on = useRef(enabled);
+  on.current = enabled;
   const held = useRef<Held | null>(null);
-  useEffect(() => () => held.current?.stop(), []);
+  // Passive: the browser need not wait for this listener before it scrolls (only a lifted card's
+  // touchmove, below, is not passive).
+  useEffect(() => {
+    const box = lists.current;
+    if (!box) return;
+    box.addEventListener('touchstart', onTouchStart, { passive: true });
+    return () => {
+      box.removeEventListener('touchstart', onTouchStart);
+      held.current?.stop();
+    };
+  }, []);
 
   const lift = (h: Held) => {
     h.timer = null;
@@ -102,7 +114,7 @@ export function useTouchCardDrag(enabled: boolean, lists: { current: HTMLElement
 
   const onTouchStart = (e: TouchEvent) => {
     held.current?.stop();
-    if (!enabled || e.touches.length !== 1) return;
+    if (!on.current || e.touches.length !== 1) return;
     const target = e.target as Element;
     const tile = target.closest<HTMLElement>('li.card[data-card-id]');
     if (!tile || !lists.current?.contains(tile)) return;
@@ -167,7 +179,6 @@ export function useTouchCardDrag(enabled: boolean, lists: { current: HTMLElement
   };
 
   return {
-    onTouchStart,
     // A long press is the drag's, not the browser's: no context menu, and no HTML5 drag of its own
     // (Chrome on Android starts one on a long press of a draggable element).
     onContextMenu: (e: Event) => {
