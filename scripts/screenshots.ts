@@ -26,7 +26,8 @@ const password = 'screenshot password';
 
 await buildWeb();
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tb-screenshots-'));
-const config = configFrom({ DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,5m', RATE_LIMIT_MAX: '100000' });
+// No load shedding: on a busy machine the seeding below would be refused (503 busy) half-way.
+const config = configFrom({ DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,5m', RATE_LIMIT_MAX: '100000', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
 const app = await buildApp({ config });
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 
@@ -97,6 +98,16 @@ for (const [l, titles] of cardsByList.entries()) {
   }
 }
 const featured = cards[5]; // "Home page hero section"
+// Archived items, for the archive panel: two cards, and a list archived with its cards.
+for (const title of ['Old logo files', 'Newsletter sign-up box']) {
+  const card = await call('POST', `/api/lists/${lists[0].id}/cards`, { title, labelIds: [labels[0].id] });
+  await call('PATCH', `/api/cards/${card.id}`, { archived: true });
+}
+{
+  const parked = await call('POST', `/api/boards/${board.id}/lists`, { name: 'Ideas parked' });
+  for (const title of ['Dark mode', 'Podcast page', 'Customer stories']) await call('POST', `/api/lists/${parked.id}/cards`, { title });
+  await call('PATCH', `/api/lists/${parked.id}`, { archived: true });
+}
 await call('PUT', `/api/cards/${featured.id}/fields/${estimate.id}`, { value: 3 });
 const checklist = await call('POST', `/api/cards/${featured.id}/checklists`, { name: 'Steps' });
 for (const [i, name] of ['Sketches', 'Copy from marketing', 'Responsive layout', 'Review with the team'].entries()) {
@@ -284,6 +295,16 @@ try {
       await p.getByRole('dialog').waitFor();
     },
   );
+  await shoot(
+    page,
+    'archive',
+    `/boards/${board.id}`,
+    (p) => p.locator('[data-live="live"]').waitFor(),
+    async (p) => {
+      await p.getByRole('button', { name: 'Archived items' }).click();
+      await p.getByRole('dialog', { name: 'Archived items' }).getByText('Ideas parked').waitFor();
+    },
+  );
   await shoot(page, 'api-keys', '/settings/keys', (p) => p.getByText('Nightly import job').waitFor());
   await shoot(page, 'site-admin', '/site-admin', (p) => p.getByText('grace@example.com').waitFor());
   await shoot(page, 'account', '/settings/account', (p) => p.getByText('Safari on iOS').waitFor(), (p) => p.setViewportSize({ width: 1280, height: 1180 }));
@@ -388,6 +409,32 @@ try {
     },
   );
   await shoot(onPhone, 'support-conversations-phone', `/support/${workspace.id}/conversations`, (p) => p.getByText('How do I export my data?').first().waitFor());
+  // A card long-pressed and carried from Backlog towards "In progress", taken mid-drag: real
+  // touches, as a finger sends them (the drag's test, test/web/touch-drag.test.ts, does the same).
+  const touch = await phone.newCDPSession(onPhone);
+  const finger = (type: 'touchStart' | 'touchMove' | 'touchCancel', x = 0, y = 0) =>
+    touch.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchCancel' ? [] : [{ x, y, id: 1 }] });
+  await shoot(
+    onPhone,
+    'board-drag-phone',
+    `/boards/${board.id}`,
+    (p) => p.locator('[data-live="live"]').waitFor(),
+    async (p) => {
+      // Half of each of the first two lists in view (away from the edges, where a held card scrolls them).
+      await p.locator('.lists').evaluate((el: any) => (el.scrollLeft = 120));
+      const from = (await p.locator(`li.card[data-card-id="${cards[1].id}"]`).boundingBox())!;
+      const to = await Promise.all(cards.slice(5, 7).map(async (c) => (await p.locator(`li.card[data-card-id="${c.id}"]`).boundingBox())!));
+      // Held by its lower edge, so the lifted copy leaves the slot below the finger in view.
+      const x = from.x + from.width - 50;
+      const y = from.y + from.height - 8;
+      await finger('touchStart', x, y);
+      await p.locator('.drag-ghost').waitFor();
+      const [tx, ty] = [Math.min(to[0]!.x + 90, 320), (to[0]!.y + to[0]!.height + to[1]!.y) / 2];
+      for (let i = 1; i <= 12; i++) await finger('touchMove', x + ((tx - x) * i) / 12, y + ((ty - y) * i) / 12);
+      await p.locator(`.list[data-list-id="${lists[1].id}"] .drop-slot`).waitFor();
+    },
+  );
+  await finger('touchCancel');
   await phone.close();
   console.log(shots.join('\n'));
 } finally {

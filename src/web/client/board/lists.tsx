@@ -7,6 +7,7 @@ import { Alert, EmptyState, plural, useAction, useFocusOnMount } from '../ui';
 import { dropIndex } from './board-model';
 import { CardTile } from './card-tile';
 import { ListActions } from './list-actions';
+import { useTouchCardDrag } from './touch-drag';
 
 type Dragging = { kind: 'card'; id: number } | { kind: 'list'; id: number } | null;
 
@@ -33,11 +34,48 @@ export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refuse
     setTarget(null);
     setListTarget(null);
   };
+  // On a touch screen a long press lifts a card (touch-drag.ts); where it would land is shown as
+  // a mouse drag shows it (the dragged tile gone, a slot in its new place).
+  const touchCard = useRef<number | null>(null);
+  const touchTarget = useRef<{ listId: number; index: number } | null>(null);
+  const touch = useTouchCardDrag(canEdit, container, {
+    start: (cardId) => {
+      touchCard.current = cardId;
+      touchTarget.current = null;
+      setDragging({ kind: 'card', id: cardId });
+    },
+    over: (x, y) => {
+      const cardId = touchCard.current;
+      const column = document.elementFromPoint(x, y)?.closest<HTMLElement>('.list[data-list-id]');
+      if (cardId === null || !column || !container.current?.contains(column)) return;
+      const tiles = [...column.querySelectorAll('ol.cards [data-card-id]')].filter((el) => el.getAttribute('data-card-id') !== String(cardId));
+      const at = { listId: Number(column.dataset.listId), index: dropIndex(tiles, y, 'y') };
+      const was = touchTarget.current;
+      if (was && was.listId === at.listId && was.index === at.index) return;
+      touchTarget.current = at;
+      setTarget(at);
+    },
+    drop: () => {
+      const cardId = touchCard.current;
+      const at = touchTarget.current;
+      const list = at && board.lists.find((l) => l.id === at.listId);
+      if (cardId !== null && at && list) void moveCard(cardId, list.id, dropAt(list, visible, at.index, cardId));
+      touchCard.current = null;
+      touchTarget.current = null;
+      end();
+    },
+    cancel: () => {
+      touchCard.current = null;
+      touchTarget.current = null;
+      end();
+    },
+  });
 
   return (
     <div
       class="lists"
       ref={container}
+      {...touch}
       onDragOver={(e) => {
         if (dragging?.kind !== 'list') return;
         e.preventDefault();
@@ -82,6 +120,21 @@ export function Lists({ board, canEdit, moveCard, moveList, keyboardMove, refuse
   );
 }
 
+/**
+ * A drop's index among a list's shown tiles, as an index among all the list's cards but the
+ * dragged one (what a move takes): with a filter on, before the shown card it fell before, else
+ * after the last shown one.
+ */
+function dropAt(list: List, visible: ((card: CardSummary) => boolean) | null, index: number, cardId: number) {
+  if (!visible) return index;
+  const rest = list.cards.filter((c) => c.id !== cardId);
+  const shown = rest.filter(visible);
+  const before = shown[index];
+  if (before) return rest.indexOf(before);
+  const last = shown.at(-1);
+  return last ? rest.indexOf(last) + 1 : rest.length;
+}
+
 interface ListColumnProps {
   list: List;
   board: Board;
@@ -103,19 +156,6 @@ function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTa
   const labels = new Map(board.labels.map((l) => [l.id, l]));
   const members = new Map(board.members.map((m) => [m.userId, m]));
   const shown = list.cards.filter((c) => !(dragging?.kind === 'card' && dragging.id === c.id && target !== null) && (!visible || visible(c)));
-  /**
-   * A drop's index among the shown tiles, as an index among all the list's cards but the dragged
-   * one (what a move takes): with a filter on, before the shown card it fell before, else after
-   * the last shown one.
-   */
-  const dropAt = (index: number, cardId: number) => {
-    if (!visible) return index;
-    const rest = list.cards.filter((c) => c.id !== cardId);
-    const before = shown.filter((c) => c.id !== cardId)[index];
-    if (before) return rest.indexOf(before);
-    const last = shown.filter((c) => c.id !== cardId).at(-1);
-    return last ? rest.indexOf(last) + 1 : rest.length;
-  };
   const headingId = `list-${list.id}-name`;
   const [actions, setActions] = useState(false);
 
@@ -157,7 +197,7 @@ function ListColumn({ list, board, canEdit, dragging, setDragging, target, setTa
           if (dragging?.kind !== 'card' || target === null) return;
           e.preventDefault();
           e.stopPropagation();
-          onDropCard(dragging.id, dropAt(target, dragging.id));
+          onDropCard(dragging.id, dropAt(list, visible, target, dragging.id));
         }}
       >
         {shown.map((card, index) => (
