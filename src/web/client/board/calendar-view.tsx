@@ -4,7 +4,7 @@ import { navigate, useLocation } from '../router';
 import type { CardSummary } from '../types';
 import { addDays, dayOf, firstDayOfWeek, formatDate, formatDay, fromDateTimeInput, plural, withDay } from '../ui';
 import { labelClass } from './card-tile';
-import type { ViewProps } from './views';
+import type { ViewProps } from './view-props';
 
 type Period = 'month' | 'week';
 

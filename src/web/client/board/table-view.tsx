@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { CardSummary } from '../types';
 import { formatDate, plural } from '../ui';
 import { labelClass } from './card-tile';
-import type { ViewProps } from './views';
+import type { ViewProps } from './view-props';
 
 const COLUMNS = [
   ['title', 'Card'],

@@ -1,8 +1,8 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { link } from '../router';
-import type { Board, CardSummary } from '../types';
 import { Alert } from '../ui';
+import type { ViewProps } from './view-props';
 
 /** The board's views: its lists, a calendar of due dates, a table. `?view=` holds it beside the filter, so a link shares both. */
 export const VIEWS = [
@@ -16,19 +16,6 @@ export type View = (typeof VIEWS)[number][0];
 export function readView(query: URLSearchParams): View {
   const view = query.get('view');
   return view === 'calendar' || view === 'table' ? view : 'board';
-}
-
-/** What the calendar and the table are given: the board as the page holds it (live), the filter's test, and the page's own handlers. */
-export interface ViewProps {
-  board: Board;
-  /** The filter's test, or null when no filter is set. */
-  visible: ((card: CardSummary) => boolean) | null;
-  canEdit: boolean;
-  openCard: (cardId: number) => void;
-  /** A change the server refused: the page says so and shows the board again. */
-  refused: (error: unknown) => void;
-  /** Fetches the board again (after a change of this tab's). */
-  resync: () => Promise<void>;
 }
 
 /** Board / Calendar / Table as links: each keeps the filter (and the rest of the query) and can be opened in a new tab. */
