@@ -1,3 +1,7 @@
+// Not used here: reaching the same modules as the card dialog keeps esbuild's shared chunks as
+// they were, so the board's first load does not fetch two more tiny ones (session, colour names).
+import '../session';
+import '../types';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { patch } from '../api';
 import { navigate, useLocation } from '../router';
