@@ -70,6 +70,26 @@ const heading = (page: Page) => page.locator('#calendar-title').textContent();
 const inAuckland = (iso: string) => new Intl.DateTimeFormat('en-US', { timeZone: 'Pacific/Auckland', year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
 const monthNow = () => new Intl.DateTimeFormat('en-US', { timeZone: 'Pacific/Auckland', year: 'numeric', month: 'long' }).format(new Date());
 
+describe('a calendar drag over a card changed meanwhile', () => {
+  it('is refused (the version it was shown at is sent), said, and the card shown where the server has it', { timeout: 180_000 }, async () => {
+    const { board, invoice } = await seed('Calendar conflict');
+    const tab = await openTab(browser, web, { user: admin });
+    const { page } = tab;
+    // No live stream for this tab, so it does not hear of the change another client makes next.
+    await page.route('**/events*', (route) => route.abort());
+    await page.goto(`/boards/${board.id}?view=calendar&date=2027-03-15`);
+    await expect.poll(() => onDay(page, '2027-03-11')).toEqual([invoice]);
+    await api('PATCH', `/api/cards/${invoice}`, { title: 'Pay the invoice now' });
+    await page.locator(`.calendar-day [data-card-id="${invoice}"]`).dragTo(page.locator('.calendar-day[data-day="2027-03-18"]'));
+    await page.getByRole('alert').filter({ hasText: 'changed since version' }).waitFor();
+    expect(await dueOf(invoice)).toBe('2027-03-10T20:00:00.000Z');
+    await expect.poll(() => onDay(page, '2027-03-11')).toEqual([invoice]);
+    await expect.poll(() => page.locator(`.calendar-day [data-card-id="${invoice}"] button`).textContent()).toBe('Pay the invoice now');
+    await page.unroute('**/events*');
+    await tab.close();
+  });
+});
+
 for (const [device, viewport] of [
   ['desktop', undefined],
   ['a 390 × 844 phone', PHONE],
