@@ -285,6 +285,8 @@ try {
   const page = await context.newPage();
   await shoot(page, 'boards', '/boards', (p) => p.getByText('Website relaunch').first().waitFor());
   await shoot(page, 'board', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor());
+  await shoot(page, 'calendar', `/boards/${board.id}?view=calendar`, (p) => p.locator('.calendar-day [data-card-id]').first().waitFor());
+  await shoot(page, 'table', `/boards/${board.id}?view=table&labels=${labels[0].id},${labels[1].id}`, (p) => p.locator('.board-table tbody tr').first().waitFor());
   await shoot(
     page,
     'card-dialog',
@@ -385,6 +387,7 @@ try {
   await phone.addCookies([{ name: 'tb_session', value: session, url: base, httpOnly: true, sameSite: 'Strict' }]);
   const onPhone = await phone.newPage();
   await shoot(onPhone, 'board-phone', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor());
+  await shoot(onPhone, 'calendar-phone', `/boards/${board.id}?view=calendar`, (p) => p.locator('.calendar-day [data-card-id]').first().waitFor());
   await shoot(onPhone, 'menu-phone', `/boards/${board.id}`, (p) => p.locator('[data-live="live"]').waitFor(), (p) => p.getByRole('button', { name: 'Menu' }).click());
   await shoot(
     onPhone,

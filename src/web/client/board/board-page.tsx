@@ -17,6 +17,7 @@ import { MembersDialog } from './members';
 import { SearchBox } from './search';
 import { SettingsDialog } from './settings';
 import { ShortcutsDialog, useShortcuts } from './shortcuts';
+import { BoardViewLoader, readView, ViewSwitch } from './views';
 
 type Gone = 'deleted' | 'no-access' | null;
 
@@ -25,6 +26,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
   const openCardId = Number(query.get('card')) || null;
   const { user } = useSession();
   const filter = readFilter(query);
+  const view = readView(query);
   // Replaced, not pushed: ticking boxes or typing should not fill the history; the URL is shared as it stands.
   const setFilter = (f: Filter) => {
     const search = writeFilter(new URLSearchParams(location.search), f).toString();
@@ -269,6 +271,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
         </span>
         {board.archived && <span class="badge warn">Archived</span>}
         <LiveIndicator status={status} />
+        <ViewSwitch view={view} />
         <div class="board-tools">
           <SearchBox boardId={boardId} onOpen={(id) => setQuery('card', String(id))} />
           <button type="button" aria-pressed={filtering} aria-keyshortcuts="f" onClick={() => setPanel('filter')}>
@@ -307,7 +310,11 @@ export function BoardPage({ boardId }: { boardId: number }) {
         </div>
       )}
       <div class="board-body">
-        <Lists visible={visible} board={board} canEdit={canEdit} moveCard={moveCard} moveList={moveList} keyboardMove={keyboardMove} refused={refused} resync={resync} />
+        {view === 'board' ? (
+          <Lists visible={visible} board={board} canEdit={canEdit} moveCard={moveCard} moveList={moveList} keyboardMove={keyboardMove} refused={refused} resync={resync} />
+        ) : (
+          <BoardViewLoader view={view} board={board} visible={visible} canEdit={canEdit} openCard={(id) => setQuery('card', String(id))} refused={refused} resync={resync} />
+        )}
         {showActivity && <ActivityPanel board={board} live={liveEvents} onClose={closeActivity} openCard={(id) => setQuery('card', String(id))} />}
       </div>
       {openCardId !== null && (

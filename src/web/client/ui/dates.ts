@@ -137,3 +137,53 @@ export function fromDateTimeInput(value: string) {
   ms = asUtc - offsetAt(ms);
   return new Date(ms).toISOString();
 }
+
+/**
+ * Calendar days ("2026-12-06"): a day of the person's calendar, not an instant. The board's
+ * calendar places a card on the day its due instant falls on in the shown zone.
+ */
+const DAY = 86_400_000;
+
+/** The day an instant falls on in the shown zone. */
+export function dayOf(iso: string | number) {
+  return toDateTimeInput(iso).slice(0, 10);
+}
+
+/** The day `days` after `day` (negative: before). */
+export function addDays(day: string, days: number) {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+}
+
+/** The instant `iso` moved to another day, at the same time of day in the shown zone (across a DST change too). */
+export function withDay(iso: string, day: string) {
+  const ms = new Date(iso).getTime();
+  const moved = fromDateTimeInput(`${day}${toDateTimeInput(ms).slice(10)}`);
+  // The input's minutes, plus the seconds the original had (zones differ by whole minutes).
+  return moved && new Date(new Date(moved).getTime() + (((ms % MINUTE) + MINUTE) % MINUTE)).toISOString();
+}
+
+/** The first day of the week in the person's locale: 0 Sunday … 6 Saturday (Monday where the browser cannot tell). */
+export function firstDayOfWeek() {
+  try {
+    const locale = new Intl.Locale(new Intl.DateTimeFormat(settings.locale).resolvedOptions().locale) as Intl.Locale & { getWeekInfo?: () => { firstDay: number }; weekInfo?: { firstDay: number } };
+    const first = (locale.getWeekInfo?.() ?? locale.weekInfo)?.firstDay;
+    return first === undefined ? 1 : first % 7;
+  } catch {
+    return 1;
+  }
+}
+
+const DAY_STYLES = {
+  month: { year: 'numeric', month: 'long' },
+  weekday: { weekday: 'short' },
+  short: { month: 'short', day: 'numeric' },
+  long: { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+/** A calendar day in the locale's words: `month` "December 2026", `weekday` "Sun", `short` "Dec 6", `long` "Sunday, December 6, 2026". */
+export function formatDay(day: string, style: keyof typeof DAY_STYLES) {
+  const key = `day-${style}`;
+  let f = cache.get(key) as Intl.DateTimeFormat | undefined;
+  if (!f) cache.set(key, (f = new Intl.DateTimeFormat(settings.locale, { ...DAY_STYLES[style], timeZone: 'UTC' })));
+  return f.format(new Date(`${day}T00:00:00Z`));
+}

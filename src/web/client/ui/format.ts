@@ -1,5 +1,5 @@
 // One date format for the whole app (dates.ts): every shown date goes through these.
-export { browserTimeZone, formatDate, formatRelative, formatUtcDay, fromDateTimeInput, setDateSettings, shownTimeZone, toDateTimeInput } from './dates';
+export { addDays, browserTimeZone, dayOf, firstDayOfWeek, formatDate, formatDay, formatRelative, formatUtcDay, fromDateTimeInput, setDateSettings, shownTimeZone, toDateTimeInput, withDay } from './dates';
 
 export function formatSize(bytes: number) {
   if (bytes < 1024) return `${bytes} B`;
