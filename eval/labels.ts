@@ -2,12 +2,12 @@
  * Learning from staff labels, simulated (issue #26 item 7): on each base's tune half, staff mark `n`
  * of the agent's answers (seeded draws): right, wrong with the right article, or should have gone to a
  * person. As on the server, a "wrong, it is X" verdict teaches "answer" only where X ranks first with the
- * phrasings confirmed before it (else it only adds the phrasing). The decision is refitted from them (refitDecision, shrunk toward the model fitted without
- * the base) and the confirmed message→article pairs become phrasings of their articles; both are then
+ * phrasings confirmed before it (else it only adds the phrasing). The decision is refitted from them as on the server (checkedRefit: refitDecision, shrunk toward the model fitted without
+ * the base, kept only when better on the labels held out of it) and the confirmed message→article pairs become phrasings of their articles; both are then
  * measured on the base's test half, which no label came from, against the same half without labels.
  */
 import { type DecisionModel } from '../src/answers/decision/decide.js';
-import { refitDecision, type Sample } from '../src/answers/learning/fit.js';
+import { checkedRefit, type Sample } from '../src/answers/learning/fit.js';
 import { answerable, handedOver, undecided, type Verdict } from '../src/answers/learning/verdict-label.js';
 import { KnowledgeIndex, prepareArticle } from '../src/answers/retrieval/knowledge-index.js';
 import { DEFAULT_QUERY, retrieve } from '../src/answers/retrieval/retrieve.js';
@@ -39,7 +39,10 @@ export interface Labelled {
 }
 
 /** What `n` staff labels on the tune half teach: the refitted decision and the index with the confirmed phrasings. */
-export async function learnFromLabels(base: Base, global: DecisionModel, n: number, seed: number, shrinkage?: number, refit = refitDecision): Promise<Labelled> {
+/** The server's refit: the new fit only when better on held-out labels than the model in use (here the global one). */
+const serverRefit = (global: DecisionModel, samples: Sample[], shrinkage?: number) => checkedRefit(global, global, samples, shrinkage).model;
+
+export async function learnFromLabels(base: Base, global: DecisionModel, n: number, seed: number, shrinkage?: number, refit = serverRefit): Promise<Labelled> {
   const pool = shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
   const samples: Sample[] = [];
   const phrasings = new Map<string, string[]>();
@@ -82,7 +85,7 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
 }
 
 /** The test half's metrics as shipped (the global model) and after `n` labels, averaged over `seeds` draws. */
-export async function labelEffect(base: Base, global: DecisionModel, n: number, seeds = 5, shrinkage?: number, refit = refitDecision): Promise<{ before: Metrics; after: Metrics }> {
+export async function labelEffect(base: Base, global: DecisionModel, n: number, seeds = 5, shrinkage?: number, refit = serverRefit): Promise<{ before: Metrics; after: Metrics }> {
   const test = base.questions.filter((q) => q.half === 'test');
   const measure = async (model: DecisionModel, index: KnowledgeIndex, confirmations: Confirmation[] = []) =>
     metrics(await Promise.all(test.map((q: Question) => ours({ ...base, index }, q, model, undefined, confirmations))));

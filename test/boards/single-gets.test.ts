@@ -69,6 +69,7 @@ describe('the objects', () => {
       mimeType: 'text/plain',
       size: 10,
       createdAt: w.attachment.createdAt,
+      url: null,
     });
   });
 

@@ -72,12 +72,13 @@ const SIGN_OFF = /\b([Rr]egards|[Tt]hanks|[Tt]hank you|[Cc]heers|[Bb]est|[Ss]inc
 /**
  * The message only points at its attachments ("see the attached screenshot, what does it mean?"): the
  * attachments' text is then the question, for ranking and for the decision. Its words are all words that point
- * or ask, a closing's name aside; with `known` (whether the knowledge has a word's stem), a word the knowledge
- * has never seen ("kindly", a name) counts as one too: it could rank nothing and is no topic of the question.
+ * or ask, a closing's name aside; with `topical` (whether a word could be what the question is about), a word
+ * that could not ("kindly", "advise": the knowledge never uses it, and it names no thing) counts as one too. A
+ * noun the knowledge lacks ("my gym membership, see attached") is a topic of the message's own, and stays one.
  */
-export function onlyPointsAtAttachment(message: string, known?: (stem: string) => boolean): boolean {
+export function onlyPointsAtAttachment(message: string, topical?: (word: string) => boolean): boolean {
   return contentWords(foldPhrases(message.replace(SIGN_OFF, ''))).every(
-    (w) => POINTING_AT_ATTACHMENT.has(w) || ASKING_ABOUT_ATTACHMENT.has(w) || (known !== undefined && !known(stemWord(w))),
+    (w) => POINTING_AT_ATTACHMENT.has(w) || ASKING_ABOUT_ATTACHMENT.has(w) || (topical !== undefined && !topical(w)),
   );
 }
 
@@ -141,12 +142,15 @@ export function buildQuery(index: KnowledgeIndex, input: RetrievalInput, params:
   let count = 0;
   // A message that only points at its attachment ("see the attached, what should I do?") asks what the attachment
   // says: its words are the question (below), and the message's own ask nothing the knowledge could lack.
-  const pointsOnly = input.attachmentText !== undefined && onlyPointsAtAttachment(input.message, (stem) => index.has(stem));
+  // A word could be the question's topic when the knowledge has it or it names a thing.
+  const topical = (word: string) => index.has(stemWord(word)) || partOfSpeech(word) === 'noun';
+  const pointsOnly = input.attachmentText !== undefined && onlyPointsAtAttachment(input.message, topical);
   for (const { text, weight } of weighSentences(input.message, params.chatterWeight)) {
     for (const word of contentWords(foldPhrases(text))) {
       // "see the attached screenshot" points at the attachment, whose own words follow below.
       if (input.attachmentText && POINTING_AT_ATTACHMENT.has(word)) continue;
-      if (pointsOnly && ASKING_ABOUT_ATTACHMENT.has(word)) continue;
+      // Nor do the words that made it a pointer only: those that ask, and those the knowledge has never seen.
+      if (pointsOnly && (ASKING_ABOUT_ATTACHMENT.has(word) || !topical(word))) continue;
       count++;
       const stem = stemWord(word);
       if (index.has(stem)) {

@@ -4,7 +4,10 @@
 -- migration that first made it (20261121084626_…) is history, and this replaces it on every start.
 CREATE OR REPLACE FUNCTION attachment_file_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "DeletedFile" ("storageKey") VALUES (OLD."storageKey") ON CONFLICT DO NOTHING;
+  -- A link attachment (url, no storageKey) has no file to remove.
+  IF OLD."storageKey" IS NOT NULL THEN
+    INSERT INTO "DeletedFile" ("storageKey") VALUES (OLD."storageKey") ON CONFLICT DO NOTHING;
+  END IF;
   RETURN NULL;
 END $$;
 
