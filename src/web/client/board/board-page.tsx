@@ -18,6 +18,7 @@ import { SearchBox } from './search';
 import { SettingsDialog } from './settings';
 import { ShortcutsDialog, useShortcuts } from './shortcuts';
 import { BoardViewLoader, readView, ViewSwitch } from './views';
+import { useKeyboardMovedCard } from './keyboard-moved';
 
 type Gone = 'deleted' | 'no-access' | null;
 
@@ -71,7 +72,7 @@ export function BoardPage({ boardId }: { boardId: number }) {
   // render may move or recreate its tile (always across lists; within one, Preact may move the
   // focused node itself), and the render that does so can come after the one showing the move
   // (the server's answer, a live event), so focus is given back after any render that lost it.
-  const keyboardMoved = useRef<number | null>(null);
+  const keyboardMoved = useKeyboardMovedCard('.card-open');
   /** What a keyboard move did, said by screen readers (a polite live region): the card's place is otherwise only seen. */
   const [moveSaid, setMoveSaid] = useState('');
 
@@ -143,25 +144,6 @@ export function BoardPage({ boardId }: { boardId: number }) {
     [resync],
   );
 
-  useEffect(() => {
-    const id = keyboardMoved.current;
-    if (id === null) return;
-    const active = document.activeElement;
-    if (active && active !== document.body) return;
-    document.querySelector<HTMLElement>(`[data-card-id="${id}"] .card-open`)?.focus();
-  });
-  useEffect(() => {
-    const elsewhere = (e: Event) => {
-      const id = keyboardMoved.current;
-      if (id !== null && !(e.target instanceof Element && e.target.closest(`[data-card-id="${id}"]`))) keyboardMoved.current = null;
-    };
-    document.addEventListener('focusin', elsewhere, true);
-    document.addEventListener('pointerdown', elsewhere, true);
-    return () => {
-      document.removeEventListener('focusin', elsewhere, true);
-      document.removeEventListener('pointerdown', elsewhere, true);
-    };
-  }, []);
 
   useShortcuts({
     openCardId,

@@ -8,6 +8,7 @@ import { navigate, useLocation } from '../router';
 import type { CardSummary } from '../types';
 import { addDays, dayOf, firstDayOfWeek, formatDate, formatDay, fromDateTimeInput, plural, withDay } from '../ui';
 import { labelClass } from './card-tile';
+import { useKeyboardMovedCard } from './keyboard-moved';
 import type { ViewProps } from './view-props';
 
 type Period = 'month' | 'week';
@@ -56,7 +57,7 @@ export function CalendarView({ board, visible, canEdit, openCard, refused, resyn
   const [moving, setMoving] = useState<Map<number, { version: number; dueAt: string }>>(new Map());
   const [dropDay, setDropDay] = useState<string | null>(null);
   const [said, setSaid] = useState('');
-  const keyboardMoved = useRef<number | null>(null);
+  const keyboardMoved = useKeyboardMovedCard('button');
 
   const lists = new Map(board.lists.map((l) => [l.id, l.name]));
   const labels = new Map(board.labels.map((l) => [l.id, l]));
@@ -101,27 +102,6 @@ export function CalendarView({ board, visible, canEdit, openCard, refused, resyn
   };
   const cardById = (id: number) => cards.find((c) => c.id === id);
 
-  // A card moved with the keyboard keeps the focus in its new day (its element is a new one there).
-  useEffect(() => {
-    const id = keyboardMoved.current;
-    if (id === null) return;
-    const active = document.activeElement;
-    if (active && active !== document.body) return;
-    document.querySelector<HTMLElement>(`.calendar [data-card-id="${id}"] button`)?.focus();
-  });
-
-  useEffect(() => {
-    const elsewhere = (e: Event) => {
-      const id = keyboardMoved.current;
-      if (id !== null && !(e.target instanceof Element && e.target.closest(`[data-card-id="${id}"]`))) keyboardMoved.current = null;
-    };
-    document.addEventListener('focusin', elsewhere, true);
-    document.addEventListener('pointerdown', elsewhere, true);
-    return () => {
-      document.removeEventListener('focusin', elsewhere, true);
-      document.removeEventListener('pointerdown', elsewhere, true);
-    };
-  }, []);
 
   const keyDown = (card: CardSummary, e: KeyboardEvent) => {
     if (!canEdit || !e.altKey) return;
