@@ -115,9 +115,10 @@ function expectNeverBlocked({ polls, slowest, baseline, parseMs }: { polls: Poll
   expect(polls.length).toBeGreaterThan(0);
   expect(polls.every((p) => p.status === 200)).toBe(true);
   // On a machine shared by many (load 30-46 on 2 cores, measured) a single poll waits up to ~1 s
-  // whatever the server does: the floor keeps the test load-proof and still far below what a read
-  // on the event loop cost (800 divs: 20-52 s loaded).
-  expect(slowest).toBeLessThan(Math.max(1500, 200 + 2 * baseline + 2 * parseMs));
+  // whatever the server does, and once 1.59 s (CI, 2026-12-07, the 14 MB page): the floor of 3 s keeps
+  // the test load-proof and still far below what a read on the event loop cost (800 divs: 9.5 s
+  // unloaded, 20-52 s loaded).
+  expect(slowest).toBeLessThan(Math.max(3000, 200 + 2 * baseline + 2 * parseMs));
 }
 
 describe('reading HTML pages for the knowledge import never blocks the server (#44)', () => {
