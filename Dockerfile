@@ -47,5 +47,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # Run node directly (not npm) so SIGTERM reaches the server and it shuts down gracefully.
 # Pending migrations are applied at start by the app (MIGRATE_ON_START=true by default).
 # The server's bundle, built by npm ci (postinstall: scripts/server-bundle.mjs); its modules find
-# their SQL, worker and migration files under src/ and prisma/ as when run from source.
-CMD ["node", "dist/server/server.mjs"]
+# their SQL, worker and migration files under src/ and prisma/ as when run from source. Source maps on,
+# as `npm start` turns them on: stack traces in the log name the source files.
+CMD ["node", "--enable-source-maps", "dist/server/server.mjs"]
