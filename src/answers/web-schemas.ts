@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../platform/schemas.js';
 import { agentName, attachmentFallback, articleFields, articleInput, confidence, externalId, fallbackMessage, referralText, source } from './schemas.js';
 
 /** Schemas of the support console's backend (/agent, session cookie). */
@@ -34,8 +35,7 @@ const synonyms = z
   );
 const handoffTopics = z
   .array(
-    z
-      .string()
+    text()
       .trim()
       .min(1, { message: 'a topic cannot be empty' })
       .max(100)

@@ -62,6 +62,10 @@ describe("an agent's hand-off topics", () => {
     expect((await w.answer('Help with Exporting INVOICE to PDF please')).needs_human).toBe(true);
     expect((await w.answer('Can I export my old invoices to PDF?')).needs_human).toBe(false);
     expect((await w.settings({ handoffTopics: ['!!'] })).json().error).toMatch(/a letter or a digit/);
+    // A lone surrogate is not Unicode, and the JSON column refuses it: 400, not the 500 the fuzzer found (seed 66513).
+    const lone = await w.settings({ handoffTopics: ['a\ud800b'] });
+    expect(lone.statusCode).toBe(400);
+    expect(lone.json().error).toMatch(/unpaired surrogates/);
   });
 
   it('find a topic in a script written without spaces as its characters in a row', () => {
