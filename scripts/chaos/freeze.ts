@@ -209,7 +209,7 @@ export async function runFreeze(options: FreezeOptions, log: (line: string) => v
     running = false;
     await Promise.all(clients);
 
-    const checks = await checkBoard({ base: server.base, key, workspaceToken: '', boardId, listIds, assignee: { id: 0, email: '' } }, ledger);
+    const checks = await checkBoard({ base: server.base, key, workspaceToken: '', boardId, listIds, assignees: [] }, ledger);
     const during = samples.filter((s) => s.start < freezeEnd && s.end > freezeStart);
     const paths = PATHS.map((path): PathFigures => {
       const mine = during.filter((s) => s.path === path);

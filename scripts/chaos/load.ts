@@ -20,9 +20,17 @@ export interface Target {
   workspaceToken: string;
   boardId: number;
   listIds: number[];
-  /** The board member the clients assign to their cards (told of it by mail). */
-  assignee: { id: number; email: string };
+  /**
+   * The board members the clients assign to their cards (told of it by mail), each given at most
+   * ASSIGNMENTS_PER_ASSIGNEE: an address gets at most 10 notification mails a day (src/mail/caps.ts),
+   * and with 2 s batches each assignment can be its own mail. One assignee would see the cap, not
+   * the delivery this run checks.
+   */
+  assignees: { id: number; email: string }[];
 }
+
+/** Assignments per assignee, under the day's cap of 10 notification mails to one address. */
+export const ASSIGNMENTS_PER_ASSIGNEE = 8;
 
 export type Outcome = 'ack' | 'refused' | 'reset' | 'timeout' | 's503' | 's429' | 's4xx' | 's5xx';
 export const OUTCOMES: Outcome[] = ['ack', 'refused', 'reset', 'timeout', 's503', 's429', 's4xx', 's5xx'];
@@ -40,8 +48,10 @@ export interface CardRecord {
   title: string;
   createdIn: number;
   moves: MoveRecord[];
-  /** How assigning `Target.assignee` to it ended, once tried (each card is assigned at most once). */
+  /** How assigning `assignee` to it ended, once tried (each card is assigned at most once). */
   assigned?: Outcome;
+  /** The address of the member it was assigned to. */
+  assignee?: string;
 }
 
 /** A request that answered something that is a defect or unexpected, kept for the report. */
@@ -68,6 +78,8 @@ export class Ledger {
   /** Addresses whose invitation was acknowledged (202), and those that may have been invited without one. */
   readonly invited = new Set<string>();
   readonly ambiguousInvited = new Set<string>();
+  /** Assignments tried so far, across clients: the next one goes to assignee ⌊n / ASSIGNMENTS_PER_ASSIGNEE⌋. */
+  assignmentsTried = 0;
   /** Counts by operation and outcome. */
   readonly counts: Record<Op, Record<Outcome, number>> = {
     'card.create': zeroCounts(),
@@ -188,7 +200,8 @@ export function startLoad(target: Target, ledger: Ledger, options: LoadOptions) 
       const r = Math.random();
       let answer: Answer;
       const unassigned = own.filter((c) => c.assigned === undefined);
-      if (own.length < 3 || r < 0.3 || (r >= 0.9 && !unassigned.length)) {
+      const assignee = target.assignees[Math.floor(ledger.assignmentsTried / ASSIGNMENTS_PER_ASSIGNEE)];
+      if (own.length < 3 || r < 0.3 || (r >= 0.9 && (!unassigned.length || !assignee))) {
         const listId = pick(target.listIds);
         const title = `${options.tag}-c${client}-${seq++}`;
         const body = Math.random() < 0.3 ? { title, position: 0 } : { title };
@@ -214,7 +227,9 @@ export function startLoad(target: Target, ledger: Ledger, options: LoadOptions) 
         }
       } else if (r >= 0.9) {
         const card = pick(unassigned);
-        answer = await call(ledger, 'PUT', `${target.base}/api/cards/${card.id}/members/${target.assignee.id}`, target.key, undefined, options.timeoutMs);
+        ledger.assignmentsTried++;
+        card.assignee = assignee!.email;
+        answer = await call(ledger, 'PUT', `${target.base}/api/cards/${card.id}/members/${assignee!.id}`, target.key, undefined, options.timeoutMs);
         ledger.record('assign', answer);
         card.assigned = answer.outcome;
       } else if (r >= 0.8) {

@@ -50,12 +50,16 @@ export async function checkMail(target: Target, ledger: Ledger, mailbox: Mailbox
   const t0 = Date.now();
   const cookie = await signIn(target.base, admin.email, admin.password);
   const invited = [...ledger.invited];
-  const assigned = [...ledger.cards.values()].filter((c) => c.assigned === 'ack').map((c) => c.title);
-  const toAssignee = () => mailbox.arrived.filter((m) => m.to.includes(target.assignee.email));
+  // "address title": the assignment of a card to one member, told by a mail to that address.
+  const assigned = [...ledger.cards.values()].filter((c) => c.assigned === 'ack').map((c) => `${c.assignee} ${c.title}`);
+  const assigneeEmails = new Set(target.assignees.map((a) => a.email));
+  const isAssignee = (m: ArrivedMail) => m.to.some((a) => assigneeEmails.has(a));
+  const toAssignees = () => mailbox.arrived.filter(isAssignee);
+  const told = (m: ArrivedMail) => m.to.filter((a) => assigneeEmails.has(a)).flatMap((a) => assignedTitles(m).map((t) => `${a} ${t}`));
   const missing = () => {
     const mailedTo = new Set(mailbox.arrived.flatMap((m) => m.to));
-    const told = new Set(toAssignee().flatMap(assignedTitles));
-    return { invitations: invited.filter((a) => !mailedTo.has(a)), assignments: assigned.filter((t) => !told.has(t)) };
+    const tellings = new Set(toAssignees().flatMap(told));
+    return { invitations: invited.filter((a) => !mailedTo.has(a)), assignments: assigned.filter((t) => !tellings.has(t)) };
   };
   let gap = missing();
   let pending = await logged(target.base, cookie, 'pending');
@@ -79,15 +83,15 @@ export async function checkMail(target: Target, ledger: Ledger, mailbox: Mailbox
     name: "every acknowledged assignment's notification was mailed",
     ok: gap.assignments.length === 0,
     detail:
-      `${assigned.length} assignments, ${assigned.length - gap.assignments.length} in ${new Set(toAssignee().map((m) => m.messageId)).size} notification mails to ${target.assignee.email}` +
+      `${assigned.length} assignments, ${assigned.length - gap.assignments.length} in ${new Set(toAssignees().map((m) => m.messageId)).size} notification mails to ${new Set(toAssignees().flatMap((m) => m.to)).size} assignees (at most ${Math.max(0, ...[...assigneeEmails].map((a) => new Set(mailbox.arrived.filter((m) => m.to.includes(a)).map((m) => m.messageId)).size))} to one)` +
       (gap.assignments.length ? `; NOT MAILED: ${gap.assignments.slice(0, 10).join(', ')}` : ''),
   });
 
   // Nothing mailed that was not asked for: an invitation or an assignment not acknowledged must at least have been sent.
   const mayInvite = new Set([...ledger.invited, ...ledger.ambiguousInvited]);
-  const mayAssign = new Set([...ledger.cards.values()].filter((c) => c.assigned === 'ack' || (c.assigned && AMBIGUOUS.has(c.assigned))).map((c) => c.title));
-  const strangers = mailbox.arrived.filter((m) => !m.to.some((a) => mayInvite.has(a) || a === target.assignee.email));
-  const strayTitles = [...new Set(toAssignee().flatMap(assignedTitles))].filter((t) => !mayAssign.has(t));
+  const mayAssign = new Set([...ledger.cards.values()].filter((c) => c.assigned === 'ack' || (c.assigned && AMBIGUOUS.has(c.assigned))).map((c) => `${c.assignee} ${c.title}`));
+  const strangers = mailbox.arrived.filter((m) => !m.to.some((a) => mayInvite.has(a) || assigneeEmails.has(a)));
+  const strayTitles = [...new Set(toAssignees().flatMap(told))].filter((t) => !mayAssign.has(t));
   const landed = [...ledger.ambiguousInvited].filter((a) => mailbox.arrived.some((m) => m.to.includes(a))).length;
   checks.push({
     name: 'no mail that was not asked for',
@@ -103,7 +107,7 @@ export async function checkMail(target: Target, ledger: Ledger, mailbox: Mailbox
   const note = (what: string, id: string) => idsPer.set(what, (idsPer.get(what) ?? new Set()).add(id));
   for (const m of mailbox.arrived) {
     for (const a of m.to) if (mayInvite.has(a)) note(`invitation of ${a}`, m.messageId);
-    if (m.to.includes(target.assignee.email)) for (const t of assignedTitles(m)) note(`assignment of ${t}`, m.messageId);
+    for (const t of told(m)) note(`assignment of ${t}`, m.messageId);
   }
   const split = [...idsPer.entries()].filter(([, ids]) => ids.size > 1);
   const noId = mailbox.arrived.filter((m) => !/^<[^<>@\s]+@[^<>\s]+>$/.test(m.messageId)).length;

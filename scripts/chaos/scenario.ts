@@ -58,39 +58,48 @@ export interface PartResult {
 
 const EMAIL = 'chaos@example.com';
 const PASSWORD = 'chaos-monkey-password';
-const ASSIGNEE = 'bea@example.com';
+/** Assignees' addresses: bea1@example.com … (the pool of Target.assignees). */
+const assigneeEmail = (i: number) => `bea${i}@example.com`;
+/** Enough for 800 assignments at ASSIGNMENTS_PER_ASSIGNEE each (a quiet run makes about 320 on PostgreSQL). */
+const ASSIGNEES = 100;
 
 /**
  * Set-up through the admin CLI (user, write key, workspace, its token, a webhook endpoint
- * subscribed to ticket.created, a second user) and the API (a board with three lists, the second
- * user a member of it: the clients assign them to cards).
+ * subscribed to ticket.created) and the API (the assignees, created by the site admin; a board
+ * with three lists and the assignees as its members: the clients assign them to cards).
  */
 async function setUp(env: NodeJS.ProcessEnv, base: string, receiver: Receiver): Promise<Target> {
   await admin(env, 'user', 'create', '--email', EMAIL, '--password', PASSWORD, '--name', 'Chaos', '--admin');
-  const [key, workspace, assignee] = await Promise.all([
+  const [key, workspace] = await Promise.all([
     admin(env, 'key', 'create', '--email', EMAIL, '--name', 'chaos', '--permission', 'write'),
     admin(env, 'workspace', 'create', '--name', 'Chaos', '--owner', EMAIL),
-    admin(env, 'user', 'create', '--email', ASSIGNEE, '--password', PASSWORD, '--name', 'Bea'),
   ]);
   const [token, hook] = await Promise.all([
     admin(env, 'workspace', 'token', '--workspace', String(workspace.id)),
     admin(env, 'webhook', 'create', '--workspace', String(workspace.id), '--url', receiver.url, '--events', 'ticket.created'),
   ]);
   receiver.setSecret(String(hook.secret));
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(base + route, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${String(key.token)}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const post = async (route: string, body: unknown, auth: Record<string, string> = { authorization: `Bearer ${String(key.token)}` }) => {
+    const res = await fetch(base + route, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (res.status !== 201) throw new Error(`POST ${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { id: number };
+    return (await res.json()) as { id: number; user?: { id: number } };
   };
+  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  if (login.status !== 200) throw new Error(`sign-in of the site admin: ${login.status} ${await login.text()}`);
+  const session = { cookie: login.headers.getSetCookie()[0]!.split(';')[0]! };
+  const assignees: Target['assignees'] = [];
+  for (let i = 1; i <= ASSIGNEES; i += 10) {
+    const batch = Array.from({ length: Math.min(10, ASSIGNEES - i + 1) }, (_, k) => assigneeEmail(i + k));
+    const made = await Promise.all(batch.map((email) => post('/admin/users', { email, password: PASSWORD, name: `Bea ${email.split('@')[0]}` }, session)));
+    made.forEach((m, k) => assignees.push({ id: m.user!.id, email: batch[k]! }));
+  }
   const board = await post('/api/boards', { name: 'Chaos' });
   const listIds: number[] = [];
   for (const name of ['To do', 'Doing', 'Done']) listIds.push((await post(`/api/boards/${board.id}/lists`, { name })).id);
-  await post(`/api/boards/${board.id}/members`, { email: ASSIGNEE, role: 'member' });
-  return { base, key: String(key.token), workspaceToken: String(token.token), boardId: board.id, listIds, assignee: { id: Number(assignee.id), email: ASSIGNEE } };
+  for (let i = 0; i < assignees.length; i += 10) {
+    await Promise.all(assignees.slice(i, i + 10).map((a) => post(`/api/boards/${board.id}/members`, { email: a.email, role: 'member' })));
+  }
+  return { base, key: String(key.token), workspaceToken: String(token.token), boardId: board.id, listIds, assignees };
 }
 
 /** A temporary directory removed at the end (or on Ctrl-C). */
