@@ -83,7 +83,7 @@ export function presentChecklist(l: { id: number; cardId: number; name: string; 
   return { id: l.id, cardId: l.cardId, name: l.name, position: l.position, items: l.items.map(presentItem) };
 }
 
-export function presentComment(m: { id: number; cardId: number; text: string; authorId: number | null; authorName: string; createdAt: Date; updatedAt: Date }): CommentView {
+export function presentComment(m: { id: number; cardId: number; text: string; authorId: number | null; authorName: string; createdAt: Date; updatedAt: Date; importedAt: Date | null }): CommentView {
   return {
     id: m.id,
     cardId: m.cardId,
@@ -91,6 +91,7 @@ export function presentComment(m: { id: number; cardId: number; text: string; au
     author: { userId: m.authorId, name: m.authorName },
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
+    importedAt: m.importedAt?.toISOString() ?? null,
   };
 }
 

@@ -233,6 +233,13 @@ export const comment = z
       .describe('Who wrote it (kept after the account is deleted).'),
     createdAt: z.string().describe('ISO-8601 UTC.'),
     updatedAt: z.string().describe('ISO-8601 UTC; differs from createdAt once edited.'),
+    importedAt: z
+      .string()
+      .nullable()
+      .describe(
+        'When a board import (Trello or a board file) wrote it, ISO-8601 UTC; null for a comment written here. An imported comment keeps the ' +
+          "file's date as createdAt and has as its author the person the importer matched: the web app marks it \"imported\", so it never reads as that person's own words here.",
+      ),
   })
   .meta({ id: 'Comment', description: 'A comment on a card.' });
 export type CommentView = z.infer<typeof comment>;

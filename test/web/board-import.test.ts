@@ -93,6 +93,8 @@ describe('Import from Trello', () => {
     const heads = await comments.locator('.comment-head strong').allTextContents();
     expect(heads.sort()).toEqual(['Aravind SV', 'kiera (from Trello)']);
     expect(await comments.locator('.comment-text').allTextContents()).not.toContainEqual(expect.stringContaining('from Trello'));
+    // Both are marked as imported in their header: Aravind's words came in with the file, matched by the importer.
+    expect(await comments.locator('.comment-head .comment-imported').allTextContents()).toEqual([' · imported', ' · imported']);
     expect(card.comments.map((c) => [c.authorId, c.createdAt.toISOString().slice(0, 4)])).toEqual(
       expect.arrayContaining([[aravind.id, '2019'], [null, '2019']]),
     );

@@ -99,7 +99,7 @@ const CARD_COMMENTS = 50;
 const commentJson = (m: string) =>
   `json_build_object('id', ${m}.id, 'cardId', ${m}."cardId", 'text', ${m}.text,
     'author', json_build_object('userId', ${m}."authorId", 'name', ${m}."authorName"),
-    'createdAt', ${iso(`${m}."createdAt"`)}, 'updatedAt', ${iso(`${m}."updatedAt"`)})`;
+    'createdAt', ${iso(`${m}."createdAt"`)}, 'updatedAt', ${iso(`${m}."updatedAt"`)}, 'importedAt', ${iso(`${m}."importedAt"`)})`;
 
 const attachmentJson = (a: string) =>
   `json_build_object('id', ${a}.id, 'cardId', ${a}."cardId", 'filename', ${a}.filename, 'mimeType', ${a}."mimeType",

@@ -150,8 +150,9 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
           : { cardId: cardIds[i]!, authorId: null, authorName: c.authorName, text: c.text, at: c.createdAt };
       }),
     );
-    await inChunks(comments, CHUNK_ROWS, (chunk) => tx.$executeRaw`INSERT INTO "Comment" ("cardId", "authorId", "authorName", text, "createdAt", "updatedAt")
-      SELECT u.card, u.author, u.name, u.text, u.at, u.at
+    // importedAt: now, whatever the file's date; the comment is marked as imported wherever it is shown.
+    await inChunks(comments, CHUNK_ROWS, (chunk) => tx.$executeRaw`INSERT INTO "Comment" ("cardId", "authorId", "authorName", text, "createdAt", "updatedAt", "importedAt")
+      SELECT u.card, u.author, u.name, u.text, u.at, u.at, now()
       FROM unnest(${chunk.map((c) => c.cardId)}::int[], ${chunk.map((c) => c.authorId)}::int[], ${chunk.map((c) => c.authorName)}::text[],
         ${chunk.map((c) => c.text)}::text[], ${chunk.map((c) => c.at)}::timestamptz[]) AS u(card, author, name, text, at)`);
 

@@ -28,7 +28,7 @@ const words = (n: number) => Array.from({ length: n }, () => randomBytes(6).toSt
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('POST /api/cards/{id}/comments', () => {
-  it('adds a comment (201 with id, cardId, text, author, createdAt, updatedAt); the card counts it', async () => {
+  it('adds a comment (201 with id, cardId, text, author, createdAt, updatedAt, importedAt null); the card counts it', async () => {
     const team = await makeTeam(t, { cards: 1 });
     const card = team.cards[0];
     const res = await team.as.member.post(`/api/cards/${card.id}/comments`, { text: 'Looks good' });
@@ -41,6 +41,7 @@ describe('POST /api/cards/{id}/comments', () => {
       author: { userId: team.member.id, name: team.member.name },
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
+      importedAt: null,
     });
     const full = await getCard(team.as.admin, card.id);
     expect(full.commentCount).toBe(1);

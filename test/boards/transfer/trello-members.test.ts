@@ -89,6 +89,17 @@ describe('POST /api/boards/import: the real Trello exports with their members ma
         checkedComments += comments.length;
       }
       expect(checkedComments).toBe(said.length);
+      // Each imported comment says so through the API (the web app marks it "imported"): the importer chose its author.
+      const commented = cards.find((c) => c.comments.length > 0);
+      if (commented) {
+        const full = (await api.get(`/api/cards/${commented.id}`)).json();
+        expect(full.comments.length).toBe(commented.comments.length);
+        expect(full.comments.every((c: any) => typeof c.importedAt === 'string' && Date.parse(c.importedAt) >= Date.parse(c.createdAt))).toBe(true);
+        const own = await api.post(`/api/cards/${commented.id}/comments`, { text: 'written here' });
+        expectStatus(own, 201);
+        expect(own.json().importedAt).toBeNull();
+        expect((await api.get(`/api/cards/${commented.id}/comments`)).json().comments.filter((c: any) => c.importedAt === null).map((c: any) => c.text)).toEqual(['written here']);
+      }
       expect(checkedAssignees).toBe(json.cards.reduce((n: number, c: any) => n + c.idMembers.length, 0));
       // Nobody is "named in the text" any more: they are all here.
       expect(cards.some((c) => c.description.includes('Assigned before the import'))).toBe(false);

@@ -51,6 +51,13 @@ function CommentItem({ comment: c, mine, admin, board, change }: { comment: Comm
     <li data-comment-id={c.id}>
       <p class="hint comment-head">
         <strong>{c.author.name}</strong> · <When iso={c.createdAt} />
+        {c.importedAt && (
+          // Its author is the person the importer matched: said, so that words brought in by someone else never read as theirs.
+          <span class="comment-imported" title={`Imported ${formatDate(c.importedAt, { time: true })}, with its author matched by whoever imported the board`}>
+            {' '}
+            · imported
+          </span>
+        )}
         {edited && <span title={`Edited ${formatDate(c.updatedAt, { time: true })}`}> · edited</span>}
         {mine && !editing && (
           <button
