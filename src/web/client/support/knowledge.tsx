@@ -24,8 +24,12 @@ export function timeLeft(seconds: number | null): string {
   return `, about ${Math.round(minutes / 60)} hours left`;
 }
 
-/** How far the knowledge is embedded for ranking by meaning, read again every few seconds until it is. */
-function RankingStatus({ workspaceId }: { workspaceId: number }) {
+/**
+ * How far the knowledge is embedded for ranking by meaning, read again every few seconds until it is, and at once
+ * after each change made on this page (`changes` counts them): an import into an empty or fully embedded workspace
+ * is followed from its first article, not after a reload.
+ */
+function RankingStatus({ workspaceId, changes }: { workspaceId: number; changes: number }) {
   const [status, setStatus] = useState<KnowledgeStatus | null>(null);
   useEffect(() => {
     let stopped = false;
@@ -46,7 +50,7 @@ function RankingStatus({ workspaceId }: { workspaceId: number }) {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [workspaceId]);
+  }, [workspaceId, changes]);
   if (!status || !status.semanticRanking || status.articles === 0) return null;
   return (
     <p class="muted" role="status" data-testid="ranking-status">
@@ -73,6 +77,12 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
   const open = query.get('article');
   const [editing, setEditing] = useState<Article | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
+  // Articles added, edited or deleted here: the list is read again, and the ranking status too.
+  const [changes, setChanges] = useState(0);
+  const changed = () => {
+    setChanges((n) => n + 1);
+    void articles.reload();
+  };
 
   const suggested = query.get('new');
   useEffect(() => {
@@ -92,7 +102,7 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
   return (
     <section aria-labelledby="knowledge-heading">
       <h2 id="knowledge-heading">Knowledge</h2>
-      <RankingStatus workspaceId={workspace.id} />
+      <RankingStatus workspaceId={workspace.id} changes={changes} />
       <div class="toolbar">
         <form
           role="search"
@@ -153,7 +163,7 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
                   message={`“${a.title}” stops being used for answers at once.`}
                   confirmLabel="Delete article"
                   action={() => del(`/agent/workspaces/${workspace.id}/articles/${encodeURIComponent(a.externalId)}`)}
-                  onDone={articles.reload}
+                  onDone={changed}
                 >
                   Delete
                 </ConfirmButton>
@@ -163,8 +173,8 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
         )}
       />
       <Pager cursor={cursor} next={articles.data?.nextCursor} onPage={setCursor} labels={['First page', 'Next page']} />
-      {editing && <ArticleEditor workspaceId={workspace.id} article={editing === 'new' ? null : editing} suggestedTitle={suggested ?? ''} canManage={canManage} onClose={close} onSaved={() => void articles.reload()} />}
-      {importing && <ImportDialog workspaceId={workspace.id} onClose={() => setImporting(false)} onDone={() => void articles.reload()} />}
+      {editing && <ArticleEditor workspaceId={workspace.id} article={editing === 'new' ? null : editing} suggestedTitle={suggested ?? ''} canManage={canManage} onClose={close} onSaved={changed} />}
+      {importing && <ImportDialog workspaceId={workspace.id} onClose={() => setImporting(false)} onDone={changed} />}
     </section>
   );
 }
