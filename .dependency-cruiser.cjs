@@ -47,7 +47,7 @@ const layerRules = LAYERS.flatMap((layer, i) =>
  * imports a sibling, so cards/ and checklists/ cannot import each other back. routes/ is the top.
  */
 const BOARDS_GROUND = [
-  '^src/boards/(access|card-change|context|field-values|label-on-board|metrics|page-cursor|policy|positions|presenters|retry|rows|schemas)\\.ts$',
+  '^src/boards/(access|change-card-parts|check-version|context|drop-other-boards-parts|field-values|label-on-board|lock-boards|lock-card|lock-lists|metrics|page-cursor|policy|presenters|retry|rows|schemas|shift-positions|target-position|touch-cards)\\.ts$',
   '^src/boards/(activity|json)/',
 ];
 

@@ -224,7 +224,7 @@ export const configSchema = z.object({
   MAIL_RETENTION: duration
     .refine((ms) => ms >= 3_600_000, { message: 'must be at least 1h: a shorter one would delete the delivery log before anyone reads it' })
     .default(duration.parse('30d')),
-  /** A person's unmailed notifications go in one mail this long after the first of them (#34 item 5). */
+  /** A person's unmailed notifications go in one mail this long after the first of them, so a busy board sends one mail, not one per change. */
   NOTIFY_MAIL_BATCH_SECONDS: int(1, 86_400).default(300),
   /** How often each process looks for cards due tomorrow (a sweep that notifies once per due date). */
   NOTIFY_DUE_SWEEP_SECONDS: int(1, 86_400).default(900),

@@ -424,6 +424,20 @@ export const newCardFieldValues = z
       'exactly as PUT /cards/{id}/fields/{fieldId} checks it; null sets nothing.',
   );
 
+/**
+ * A new card's fields, declared once: the body of POST /lists/{id}/cards and the input of the
+ * connector's create_card tool (with the list's id), so an assistant sets what the API sets.
+ */
+export const newCardInput = {
+  title: cardTitle,
+  description: description.optional(),
+  position: position.optional(),
+  dueAt: dueAtInput.optional(),
+  labelIds: newCardLabelIds.optional(),
+  memberIds: newCardMemberIds.optional(),
+  fieldValues: newCardFieldValues.optional(),
+};
+
 export const pendingInvitation = invitation
   .extend({
     createdAt: z.string().describe('ISO-8601 UTC; when the address was invited.'),

@@ -5,8 +5,8 @@ import { AppError } from '../platform/errors.js';
 export const MAIL_CAP_WINDOW_MS = 86_400_000;
 
 /**
- * At most this many mails of one kind to one address a day (#44 item 5), resends and re-invites
- * included. null: the kind is uncapped because something else bounds it (a future reply to a
+ * At most this many mails of one kind to one address a day, resends and re-invites included, so
+ * nobody can make the server flood an address they do not own. null: the kind is uncapped because something else bounds it (a future reply to a
  * customer's own ticket is bounded by that conversation). A kind not listed gets DEFAULT_CAP.
  */
 export const MAIL_CAPS: Readonly<Record<string, number | null>> = {

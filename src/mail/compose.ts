@@ -31,7 +31,7 @@ const HOST_LIKE = /\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+)([a-z][a-z0-9-]*[a-
  * Text someone other than the server wrote (a person's or a board's name, a card title, a comment)
  * as mail shows it: hidden characters dropped, links replaced by "[link removed]", and host names
  * defanged (`evil[.]example`) so no mail client makes a link of them — the only links in our
- * mail are the ones the server makes (#44 item 10). Stays escaped as all text is.
+ * mail are the ones the server makes, so nobody can send a link in our name. Stays escaped as all text is.
  */
 export function freeText(s: string): string {
   return s

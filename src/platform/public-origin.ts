@@ -10,7 +10,7 @@ const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]', '']);
  * `http://HOST:PORT` (the address it is listening on once it listens, so PORT=0 names the real
  * port). A HOST of 0.0.0.0 or :: becomes 127.0.0.1, as the connector's OAuth issuer does. Never
  * the request's Host or X-Forwarded-Host: a link a stranger can point elsewhere hands over the
- * token inside it (#44 item 1).
+ * token inside it.
  */
 export function publicOrigin(config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'>, listening?: AddressInfo | string | null): string {
   if (config.PUBLIC_BASE_URL) return new URL(config.PUBLIC_BASE_URL).origin;

@@ -65,7 +65,7 @@ describe('POST /api/boards/{id}/members', () => {
     // `mailed`: false here, a server without SMTP (test/boards/invitation-mail.test.ts mails it).
     expect(Object.keys(body.invitation).sort()).toEqual(['email', 'expiresAt', 'mailed', 'role', 'url']);
     expect(body.invitation.mailed).toBe(false);
-    // The link to hand over: the invitee opens it to join (test/accounts/join-links.test.ts).
+    // The link to hand over: the invitee opens it to join (test/accounts/account.test.ts, "invitation links").
     expect(body.invitation.url).toMatch(/^http:\/\/[^/]+\/join\/inv_[0-9A-Za-z]{46}$/);
     expect(body.invitation).toMatchObject({ email, role: 'observer' });
     expect(body.invitation.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);

@@ -7,9 +7,10 @@ const RESET_QUEUE_CONCURRENCY = 2;
 
 /**
  * The work of "Forgot password" (the lookup, the link, the mail), done after the answer is sent so
- * the answer takes the same time whether or not the address has an account (#44 item 4). In
- * process and in memory: a request whose work had not run when the process died is lost, and that
- * is acceptable — nobody was told a mail was sent for sure, and the person asks again. Bounded:
+ * the answer takes the same time whether or not the address has an account, and does not tell a
+ * stranger which addresses have one. In process and in memory: a request whose work had not run
+ * when the process died is lost, and that is acceptable — nobody was told a mail was sent for
+ * sure, and the person asks again. Bounded:
  * past RESET_QUEUE_LIMIT waiting jobs a new one is dropped (logged at warn, without the address),
  * so a flood of requests cannot grow memory. A job's error is logged, never seen by the client.
  * On close, jobs already queued are finished (within `closeMs`); what is left then is dropped.

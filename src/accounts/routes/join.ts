@@ -60,8 +60,8 @@ export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp;
         body: z.strictObject({ email: s.email }),
         response: { 202: z.object({ message: z.string().describe('What happens next, the same whatever the address.') }), 400: errorBody, 403: errorBody, 429: errorBody },
       },
-      // Answer first, work after (#44 item 4): awaiting the lookup, link and mail made an existing
-      // address answer several times slower than an unknown one. Once the 202 is sent, the work is
+      // Answer first, work after, so the time taken does not tell who has an account: awaiting the
+      // lookup, link and mail made an existing address answer several times slower than an unknown one. Once the 202 is sent, the work is
       // queued for every address alike, in memory: a request lost to a crash is acceptable (the
       // person was promised nothing for sure, and asks again).
       onResponse: async (request, reply) => {

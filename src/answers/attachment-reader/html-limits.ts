@@ -4,7 +4,7 @@ import { MAX_HTML_DEPTH } from './html-depth.js';
 
 /**
  * Bytes an HTML page may have. A help article saved from a browser is 20 to 300 KB; parsing takes
- * about 100 MiB of heap a MB of dense markup (a 14 MB page took 27 s and 830 MiB before #44), and a
+ * about 100 MiB of heap a MB of dense markup (a 14 MB page took 27 s and 830 MiB before this cap), and a
  * reader has READER_HEAP_MB (128): a denser page under this cap still stops at the reader's heap
  * limit ("too large"). Checked before the page is sent to a reader, and again in the reader.
  */

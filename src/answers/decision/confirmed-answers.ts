@@ -4,7 +4,7 @@ import { ANSWER_JACCARD, HANDOFF_JACCARD, matchScore, matchTerms } from './confi
 import type { TurnVerdict as Verdict } from '../../generated/prisma/enums.js';
 
 /**
- * Confirmed answers (issue #47 item 2): a verdict that names the article answering a turn's message ("right" on an
+ * Confirmed answers: a verdict that names the article answering a turn's message ("right" on an
  * answer, "should have answered", "wrong, it is X") makes the same message, or one the rule of confirmed-match.ts
  * takes for the same, answered from that article at once; "should not have answered" (needs_human) makes it handed
  * over (`reason: staff_handoff`). Per agent: a confirmation applies to the agent whose turn it was given on. Only a

@@ -164,7 +164,7 @@ function score(samples: Sample[], p: number[], threshold: number): HeldOutScore 
 }
 
 /**
- * A refit that keeps its promise (#47 item 3): the new fit replaces the model in use only when it is better on
+ * A refit that keeps its promise: the new fit replaces the model in use only when it is better on
  * verdicts it was not fitted on. Each verdict is decided by a model refitted without its fold (CHECK_FOLDS folds,
  * every fifth verdict in each), and the model in use (the global one, or the workspace's last refit) decides the
  * same verdicts; the new fit is kept when its balanced accuracy is no lower and it answers no larger a share of the

@@ -43,7 +43,7 @@ export const DEFAULT_QUERY: QueryParams = {
   attachmentTerms: 15,
   chatterWeight: 0.35,
   semanticWeight: 0.4,
-  // Measured against `lexical` with `npm run eval -- --build` (eval/RESULTS.md, issue #47): as good at every point of a build, better past a quarter.
+  // Measured against `lexical` with `npm run eval -- --build` (eval/RESULTS.md): as good at every point of a build, better past a quarter.
   partialVectors: 'partition',
 };
 

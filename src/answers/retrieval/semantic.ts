@@ -41,12 +41,12 @@ export interface Blended {
 
 /**
  * How a ranking blends while some articles have no current vectors yet (an import or an edit being embedded): never
- * by comparing one article's cosine with another's lexical share, which ranked worse than words alone (issue #47).
+ * by comparing one article's cosine with another's lexical share, which ranked worse than words alone (eval/RESULTS.md).
  * - `lexical`: meaning is used only once every article ranked has vectors; until then the ranking is lexical.
  * - `partition`: once half the knowledge has vectors, the articles with vectors are blended among themselves and
  *   take, best first, the places the lexical ranking gives them; those without keep their lexical places. Before
  *   that, as `lexical`.
- * - `mixed`: the ranking before issue #47 (an article without vectors ranked on its lexical share as if it were a
+ * - `mixed`: the earlier ranking (an article without vectors ranked on its lexical share as if it were a
  *   cosine), kept for `npm run eval -- --build` to measure against.
  */
 export type PartialVectors = 'lexical' | 'partition' | 'mixed';

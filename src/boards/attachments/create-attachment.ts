@@ -2,7 +2,7 @@ import { requireCard } from '../access.js';
 import { sniffMimeType } from './attachment-sniff.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { receiveUpload, type UploadPart } from './attachment-upload.js';
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
 import { presentAttachment } from '../presenters.js';

@@ -1,4 +1,4 @@
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 
 /** Takes the cover off a card (admins and members; idempotent; activity `card.updated` when it had one). */

@@ -1,6 +1,6 @@
 import { type Tx } from '../activity/change-board.js';
 import { badRequest } from '../../platform/errors.js';
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 
 /** Assigns a member of the card's board to it; idempotent. */

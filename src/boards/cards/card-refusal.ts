@@ -2,9 +2,9 @@ import type { ActivityData } from '../activity/activity-types.js';
 import type { InsertedActivity } from '../activity/change-board.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { crossBoardRefusal, roleRefusal, type BoardAction, type BoardRole } from '../policy.js';
-import { positionRefusal } from '../positions.js';
+import { positionRefusal } from '../target-position.js';
 import type { CardView } from '../schemas.js';
-import { versionConflict } from '../card-change.js';
+import { versionConflict } from '../check-version.js';
 
 /** An activity a card statement recorded, as sql/card-statement.sql's tb_record_activities answers it. */
 type StatementActivity<T extends 'card.moved' | 'card.updated' | 'card.archived'> = Omit<InsertedActivity, 'createdAt' | 'type' | 'data'> & {
@@ -34,7 +34,7 @@ export type CardOutcome<T extends 'card.moved' | 'card.updated' | 'card.archived
  */
 export const listArchivedRefusal = (field: 'list' | 'listId') => badRequest(`${field}: the list is archived; restore it before adding cards to it`);
 
-/** The error a refusal becomes: the same words as the TypeScript checks (policy.ts, positions.ts, card-change.ts) use. */
+/** The error a refusal becomes: the same words as the TypeScript checks (policy.ts, target-position.ts, check-version.ts) use. */
 export function refusalError(refusal: Exclude<CardRefusal, { error: 'hooked' | 'retry' }>): Error {
   switch (refusal.error) {
     case 'not_found':

@@ -2,10 +2,11 @@ import { changeBoard, type Tx } from '../activity/change-board.js';
 import { requireCard, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
-import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
-import { fullCard } from '../card-change.js';
+import { countCards, END, shiftCards } from '../shift-positions.js';
+import { lockLists, stillOn } from '../lock-lists.js';
+import { targetPosition } from '../target-position.js';
 import { listArchivedRefusal } from './card-refusal.js';
-import { summaryOf } from '../json/card-json.js';
+import { fullCard, summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
 
 /**

@@ -3,14 +3,15 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../../platform/errors.js';
 import { requireList } from '../access.js';
 import type { FieldRow } from '../rows.js';
-import { fullCard } from '../card-change.js';
 import { listArchivedRefusal } from './card-refusal.js';
 import { lockLabelsOnBoard } from '../label-on-board.js';
-import { summaryOf } from '../json/card-json.js';
+import { fullCard, summaryOf } from '../json/card-json.js';
 import type { BoardContext } from '../context.js';
 import { type FieldValue, fitValue } from '../field-values.js';
 import { authorize } from '../policy.js';
-import { countCards, END, lockLists, shiftCards, stillOn, targetPosition } from '../positions.js';
+import { countCards, END, shiftCards } from '../shift-positions.js';
+import { lockLists, stillOn } from '../lock-lists.js';
+import { targetPosition } from '../target-position.js';
 import { RETRY, withRetry } from '../retry.js';
 import type { CardView } from '../schemas.js';
 

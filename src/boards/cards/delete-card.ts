@@ -2,8 +2,10 @@ import { changeBoard } from '../activity/change-board.js';
 import { requireCard } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { END, lockLists, shiftCards, stillOn } from '../positions.js';
-import { checkVersion, lockCard } from '../card-change.js';
+import { END, shiftCards } from '../shift-positions.js';
+import { lockLists, stillOn } from '../lock-lists.js';
+import { checkVersion } from '../check-version.js';
+import { lockCard } from '../lock-card.js';
 import { RETRY, withRetry } from '../retry.js';
 
 /** Deletes a card (board admins only), closing its gap. */

@@ -1,6 +1,6 @@
 import type { Tx } from '../activity/change-board.js';
 import { notFound } from '../../platform/errors.js';
-import { END } from '../positions.js';
+import { END } from '../shift-positions.js';
 
 /*
  * Checklists and their items are parts of a card: every change locks the card row first

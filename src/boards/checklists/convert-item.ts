@@ -3,10 +3,11 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { requireCard, requireItem } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { END, lockLists, shiftCards, stillOn } from '../positions.js';
-import { fullCard, lockCard } from '../card-change.js';
+import { END, shiftCards } from '../shift-positions.js';
+import { lockLists, stillOn } from '../lock-lists.js';
+import { lockCard } from '../lock-card.js';
 import { removeItem } from './checklist-rows.js';
-import { summaryOf } from '../json/card-json.js';
+import { fullCard, summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
 
 /**

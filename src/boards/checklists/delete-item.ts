@@ -1,5 +1,5 @@
 import { requireItem } from '../access.js';
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { checklistOf } from './checklist-rows.js';
 import { itemOf } from './checklist-rows.js';

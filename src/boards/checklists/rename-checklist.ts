@@ -1,5 +1,5 @@
 import { requireChecklist } from '../access.js';
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { presentChecklist } from '../presenters.js';
 import { withItems } from './checklist-rows.js';

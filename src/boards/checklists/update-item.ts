@@ -1,7 +1,7 @@
 import { requireItem } from '../access.js';
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
-import { targetPosition } from '../positions.js';
+import { targetPosition } from '../target-position.js';
 import { presentItem } from '../presenters.js';
 import { checklistOf } from './checklist-rows.js';
 import { itemOf } from './checklist-rows.js';

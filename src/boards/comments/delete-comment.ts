@@ -1,6 +1,6 @@
 import { notFound } from '../../platform/errors.js';
 import { requireComment } from '../access.js';
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
 

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../../platform/errors.js';
 import type { FieldRow } from '../rows.js';
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { fitValue } from '../field-values.js';
 import { lockField } from './field-definition.js';

@@ -1,7 +1,7 @@
 import { changeBoard } from '../activity/change-board.js';
 import { badRequest } from '../../platform/errors.js';
 import { requireCustomField } from '../access.js';
-import { touchCards } from '../card-change.js';
+import { touchCards } from '../touch-cards.js';
 import type { BoardContext } from '../context.js';
 import { carryValue } from '../field-values.js';
 import { authorize } from '../policy.js';

@@ -1,4 +1,6 @@
 import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import type { Tx } from '../activity/change-board.js';
 import type { CardSummaryView, CardView } from '../schemas.js';
 import { iso, jsonArray, jsonObject, jsonObjectAgg, jsonText, type JsonText } from './compact-json.js';
 
@@ -133,6 +135,13 @@ export const FULL_CARD_CALL = 'SELECT tb_full_card($1::int) AS json';
 export async function loadFullCard(db: DbClient, cardId: number): Promise<CardView | null> {
   const rows = await db.$queryRawUnsafe<{ json: string | null }[]>(FULL_CARD_CALL, cardId);
   return rows[0]?.json ? (JSON.parse(rows[0].json) as CardView) : null;
+}
+
+/** The full card as it is now in the transaction; its summary goes into activities. */
+export async function fullCard(tx: Tx, cardId: number): Promise<CardView> {
+  const card = await loadFullCard(tx, cardId);
+  if (!card) throw notFound('card: not found');
+  return card;
 }
 
 const SUMMARIES_SQL = `WITH ${cardSummaryCtes('c.id = ANY($1::int[])')} SELECT id, json::text AS json FROM summary`;

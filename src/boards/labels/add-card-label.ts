@@ -1,4 +1,4 @@
-import { changeCardParts } from '../card-change.js';
+import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { lockLabelsOnBoard } from '../label-on-board.js';
 

@@ -1,6 +1,6 @@
 import { changeBoard } from '../activity/change-board.js';
 import { requireLabel } from '../access.js';
-import { touchCards } from '../card-change.js';
+import { touchCards } from '../touch-cards.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
 import { presentLabel } from '../presenters.js';

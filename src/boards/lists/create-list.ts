@@ -2,7 +2,9 @@ import { changeBoard } from '../activity/change-board.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { countLists, END, lockBoards, shiftLists, targetPosition } from '../positions.js';
+import { countLists, END, shiftLists } from '../shift-positions.js';
+import { lockBoards } from '../lock-boards.js';
+import { targetPosition } from '../target-position.js';
 import { presentList } from '../presenters.js';
 
 /** A new list at `position` (default: the end). */

@@ -2,7 +2,8 @@ import { changeBoard } from '../activity/change-board.js';
 import { requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { END, lockBoards, shiftLists } from '../positions.js';
+import { END, shiftLists } from '../shift-positions.js';
+import { lockBoards } from '../lock-boards.js';
 import { RETRY, withRetry } from '../retry.js';
 
 /**

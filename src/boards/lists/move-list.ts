@@ -1,10 +1,12 @@
 import { changeBoard } from '../activity/change-board.js';
 import { badRequest } from '../../platform/errors.js';
 import { requireList, requireRole } from '../access.js';
-import { dropOtherBoardsParts } from '../card-change.js';
+import { dropOtherBoardsParts } from '../drop-other-boards-parts.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
-import { countLists, END, lockBoards, shiftLists, targetPosition } from '../positions.js';
+import { countLists, END, shiftLists } from '../shift-positions.js';
+import { lockBoards } from '../lock-boards.js';
+import { targetPosition } from '../target-position.js';
 import { presentList } from '../presenters.js';
 import { RETRY, withRetry } from '../retry.js';
 

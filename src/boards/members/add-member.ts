@@ -7,7 +7,7 @@ import { type InvitationMailer, recordInvitationMail } from './invitation-mail.j
 import type { listMembers } from './list-members.js';
 import { withUser } from './member-rows.js';
 import { authorize, type BoardRole } from '../policy.js';
-import { lockBoards } from '../positions.js';
+import { lockBoards } from '../lock-boards.js';
 import { presentMember } from '../presenters.js';
 
 /** How long an invitation (and its link) is valid. */

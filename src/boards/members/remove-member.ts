@@ -1,10 +1,10 @@
 import { changeBoard } from '../activity/change-board.js';
 import { requireRole } from '../access.js';
-import { touchCards } from '../card-change.js';
+import { touchCards } from '../touch-cards.js';
 import type { BoardContext } from '../context.js';
 import { keepAnAdmin, requireMember } from './member-rows.js';
 import { authorize } from '../policy.js';
-import { lockBoards } from '../positions.js';
+import { lockBoards } from '../lock-boards.js';
 import { presentMember } from '../presenters.js';
 import { withRetry } from '../retry.js';
 

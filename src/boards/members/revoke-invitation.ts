@@ -3,7 +3,7 @@ import { notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { lockBoards } from '../positions.js';
+import { lockBoards } from '../lock-boards.js';
 
 /**
  * Revokes the board's pending invitation of `email` (board admins; activity `invitation.revoked`).

@@ -3,7 +3,7 @@ import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { keepAnAdmin, requireMember, withUser } from './member-rows.js';
 import { authorize, type BoardRole } from '../policy.js';
-import { lockBoards } from '../positions.js';
+import { lockBoards } from '../lock-boards.js';
 import { presentMember } from '../presenters.js';
 
 /** Changes a member's role (admins only); demoting the last admin is a 409. */

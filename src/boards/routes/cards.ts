@@ -33,15 +33,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
           "that is not the list's board's is 400 naming the field, and nothing is created. Assigning members and setting " +
           'field values need the same role as creating the card (admins and members).',
         params: s.listId,
-        body: z.strictObject({
-          title: s.cardTitle,
-          description: s.description.optional(),
-          position: s.position.optional(),
-          dueAt: s.dueAtInput.optional(),
-          labelIds: s.newCardLabelIds.optional(),
-          memberIds: s.newCardMemberIds.optional(),
-          fieldValues: s.newCardFieldValues.optional(),
-        }),
+        body: z.strictObject(s.newCardInput),
         response: { 201: s.card, ...errors },
       },
     },

@@ -64,7 +64,7 @@ function namedAssignees(card: FileCard, members: Map<string, FileMember>, assign
  * table and CHUNK_ROWS rows, the event loop free between two): the importer is its admin; matched members join with their role (an admin's as a member), are
  * assigned and are the authors of their comments (dated as the file says); anyone else is named in the card's text (assignees), and is
  * the author of their comments by name alone, without an account (the file's authorName). Links become link attachments. Positions follow the board's scheme
- * (positions.ts): non-archived siblings 0..n-1 in the file's order, archived ones as the file says.
+ * (shift-positions.ts): non-archived siblings 0..n-1 in the file's order, archived ones as the file says.
  * One `board.created` activity, as a board created by hand.
  */
 export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matches: Map<string, MemberMatch> }) {

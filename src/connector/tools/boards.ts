@@ -100,17 +100,10 @@ export const boardTools = [
   tool({
     name: 'create_card',
     title: 'Create a card',
-    description: 'A new card in a list (as POST /api/lists/{id}/cards), at position (default the end). Admins and members of the board.',
+    description:
+      'A new card in a list (as POST /api/lists/{id}/cards), at position (default the end), with its due date, labels, assignees and custom-field values. Admins and members of the board.',
     access: 'write',
-    input: {
-      listId: id('List'),
-      title: s.cardTitle,
-      description: s.description.optional(),
-      position: s.position.optional(),
-      dueAt: s.dueAtInput.optional(),
-      labelIds: s.newCardLabelIds.optional(),
-      memberIds: s.newCardMemberIds.optional(),
-    },
+    input: { listId: id('List'), ...s.newCardInput },
     async run(ctx, { listId, ...fields }) {
       return createCard({ ...board(ctx), listId, ...fields });
     },

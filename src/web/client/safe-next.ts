@@ -3,7 +3,7 @@
  * Resolved as the browser will resolve it (new URL(next, origin): tabs and newlines dropped, `\`
  * read as `/`), then kept only when it stays on `origin` and is not a protocol-relative `//…`
  * path: `/%09/evil.example/` checked as a raw string looked relative, yet `location.assign()`
- * took it to evil.example (#44 item 3). Pure, so a unit test reads it without a DOM.
+ * took it to evil.example. Pure, so a unit test reads it without a DOM.
  */
 export function safeNext(value: string | null, origin: string): string | null {
   if (!value || !value.startsWith('/')) return null;

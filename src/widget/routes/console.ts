@@ -18,7 +18,7 @@ const widgetParams = z.strictObject({ ...workspaceParam, widgetId: s.widgetId })
 /** Support → Widget: a workspace's widgets (session; owners and admins change them). */
 export const widgetConsoleRoutes: FastifyPluginAsyncZod<{ config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'> }> = async (app, { config }) => {
   const db = app.db.prisma;
-  // Where the snippet loads widget.js from: the origin of every link the server makes (#44 item 1),
+  // Where the snippet loads widget.js from: the origin of every link the server makes (publicOrigin),
   // never the Host the console was reached by (a forged one would put another site in the snippet).
   const base = () => publicOrigin(config, app.server.address());
 

@@ -89,7 +89,7 @@ END $$;
 -- Fits cards to board p_board (after a move there): their labels of other boards become the
 -- board's label with the same name and colour (created there, shade and all, when it has none, so no label is
 -- lost on the way); custom-field values of other boards and assignees who are not members of it
--- are dropped. card-change.ts dropOtherBoardsParts.
+-- are dropped. drop-other-boards-parts.ts calls it for list moves.
 CREATE OR REPLACE FUNCTION tb_drop_other_boards_parts(p_cards int[], p_board int) RETURNS void
 LANGUAGE sql AS $$
   INSERT INTO "Label" ("boardId", name, color, shade)

@@ -4,7 +4,8 @@ import { badRequest } from '../../../platform/errors.js';
 import { requireRole } from '../../access.js';
 import type { BoardContext } from '../../context.js';
 import { authorize } from '../../policy.js';
-import { countLists, lockBoards } from '../../positions.js';
+import { countLists } from '../../shift-positions.js';
+import { lockBoards } from '../../lock-boards.js';
 import { loadCardSummaries } from '../../json/card-json.js';
 import { presentLabel, presentList } from '../../presenters.js';
 import type { CardRow } from '../../rows.js';
@@ -73,7 +74,7 @@ export async function importCsvCards(ctx: BoardContext & { boardId: number; text
   return result;
 }
 
-/** The cards in one transaction: the board and all its lists locked (positions.ts), new lists and labels, then the cards at the ends of their lists. */
+/** The cards in one transaction: the board and all its lists locked (lock-boards.ts), new lists and labels, then the cards at the ends of their lists. */
 async function writeCsvCards(
   ctx: BoardContext & { boardId: number },
   cards: CsvCard[],

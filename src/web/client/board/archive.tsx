@@ -13,7 +13,7 @@ interface Archived {
 export const loadArchived = (boardId: number) => get<Archived>(`/api/boards/${boardId}/archived`);
 
 /**
- * Archived items (#46 item 2): the board's archived cards and lists, searchable, each with Restore
+ * Archived items: the board's archived cards and lists, searchable, each with Restore
  * (editors) and Delete (admins). A card comes back where the server's one rule puts it (its place in
  * its list, or the end of the first open list when its list is archived), and the panel says where.
  */

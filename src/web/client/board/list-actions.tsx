@@ -6,7 +6,7 @@ import { Alert, Modal, useAction, useLoad } from '../ui';
 import { DeleteListButton, loadArchived } from './archive';
 
 /**
- * What a list's "…" button opens (#46 item 3): archive it, move it to another board the person may
+ * What a list's "…" button opens: archive it, move it to another board the person may
  * write to (POST /lists/{id}/move with boardId; its cards go with it, their labels mapped by name
  * and colour), and for board admins delete it with its cards, after a confirmation naming how many.
  */

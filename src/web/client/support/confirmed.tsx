@@ -5,7 +5,7 @@ import type { Agent, ConfirmedAnswer } from './types';
 import { AgentSelect } from './agent-select';
 
 /**
- * The agent's confirmed answers (issue #47 item 2): messages staff said an article answers, or that go to a person,
+ * The agent's confirmed answers: messages staff said an article answers, or that go to a person,
  * which the agent follows at once for the same message or one worded nearly like it. Staff remove one here (its
  * verdict is taken back). `version` changes when a verdict was given elsewhere on the page, to read the list again.
  */

@@ -105,7 +105,7 @@ async function readFiles(workspaceId: number, files: File[]): Promise<Candidate[
       out[index] = read.text ? c : { ...c, include: false, problem: read.problem ?? `No text could be read from this ${kind === 'pdf' ? 'PDF' : 'page'}.` };
     });
   }
-  // Two files with one name (a.md, a.html) would replace each other: the later ones get a suffix.
+  // Two files with one name ("a.md", "a.html") would replace each other: the later ones get a suffix.
   const seen = new Set<string>();
   for (const c of out) {
     if (!c.externalId || c.kind === 'json') {

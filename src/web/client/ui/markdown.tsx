@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 
 /*
- * The one Markdown renderer of the web app (#46 item 4): card descriptions, comments, checklist
+ * The one Markdown renderer of the web app: card descriptions, comments, checklist
  * items, board descriptions on the board and the Boards page, the editor's preview and the
  * support console's replies. Text becomes Preact elements, never HTML: whatever a person or an
  * article wrote, no markup of theirs reaches the page. Links open web and mail addresses only,

@@ -1,0 +1,12 @@
+import type { Tx } from './activity/change-board.js';
+
+/**
+ * Fits cards to `boardId` (after a move there): labels of other boards mapped to its label of the
+ * same name and colour (created when missing); custom-field values of other boards and assignees
+ * who are not members of it dropped.
+ */
+export async function dropOtherBoardsParts(tx: Tx, cardIds: number[], boardId: number) {
+  if (cardIds.length === 0) return;
+  // Written once, in cards/sql/card-statement.sql, which a card move runs too.
+  await tx.$executeRaw`SELECT tb_drop_other_boards_parts(${cardIds}::int[], ${boardId}::int)`;
+}
