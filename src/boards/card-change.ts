@@ -1,5 +1,6 @@
 import type { ActivityData, ActivityType, TypedActivity } from './activity/activity-types.js';
-import { changeBoard, type RecordActivity, type Tx } from './activity/change-board.js';
+import { changeBoard, type RecordActivity } from './activity/change-board.js';
+import type { Tx } from '../platform/db.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { requireCard } from './access.js';
