@@ -26,6 +26,7 @@ import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
 import { base, QUESTIONS, thousandArticles } from './answer-knowledge.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
@@ -143,7 +144,7 @@ try {
   await migrate(db);
   const { token, workspaceId, importMs } = await seed(db);
   console.log(`imported 1,000 articles on the embedded database in ${importMs.toFixed(0)} ms`);
-  const app = await buildApp({ config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000' }), db });
+  const app = await buildApp({ events: new EventBus(), config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000' }), db });
   const lat = await sequential(async (n) => {
     const res = await app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': token, 'content-type': 'application/json' }, payload: body(n) });
     if (res.statusCode !== 200) throw new Error(`answer ${res.statusCode}: ${res.body}`);

@@ -14,13 +14,14 @@ import { configFrom } from '../src/config.js';
 import { apiAuthentication } from '../src/accounts/credentials/auth.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const iterations = Number(process.argv[2] ?? 20_000);
 const url = process.env.DATABASE_URL;
 const db = url ? openPostgres({ url }) : openPGliteInstance(new PGlite());
 await migrate(db);
 const config = configFrom({ LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url } : {}) });
-const app = await buildApp({ config, db });
+const app = await buildApp({ events: new EventBus(), config, db });
 app.get('/bench/open', async () => ({ ok: 1 }));
 app.get('/bench/authed', { onRequest: apiAuthentication(config) }, async () => ({ ok: 1 }));
 await app.ready();

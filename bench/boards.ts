@@ -22,6 +22,7 @@ import { countQueries as countStatements } from '../test/query-count.js';
 import { withBenchDatabase } from './bench-database.js';
 import { BOARD_SQL as FLOOR_BOARD_SQL } from './floor-sql.js';
 import { SNAPSHOT_SQL } from '../src/boards/board-snapshot.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
@@ -303,7 +304,7 @@ async function seedParts(prisma: ReturnType<typeof openPostgres>['prisma'], boar
 /** SQL statements one board fetch (cache off; a hit sends none), one card move and one card edit send, counted at the pg driver (the rate limiter's aside; BEGIN and COMMIT count). */
 async function countQueries(dbUrl: string, token: string, boards: number[], move: { cardId: number; listId: number }) {
   const db = openPostgres({ url: dbUrl, poolSize: 2 });
-  const app = await buildApp({ config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', BOARD_CACHE_MB: '0' }), db });
+  const app = await buildApp({ events: new EventBus(), config: configFrom({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', BOARD_CACHE_MB: '0' }), db });
   // The notifier reads each committed change in the background, in its own transaction (src/notifications):
   // its statements are not the request's, but they land inside the counting window. Stopped here, so
   // what is counted is what a fetch, a move and an edit cost themselves.

@@ -16,6 +16,7 @@ import { buildMcpServer, CONNECTOR_TOOLS } from '../src/connector/mcp-server.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const iterations = Number(process.argv[2] ?? 1000);
 const url = process.env.DATABASE_URL;
@@ -29,7 +30,7 @@ const port = await new Promise<number>((resolve) => {
 });
 const base = `http://127.0.0.1:${port}`;
 const config = configFrom({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: base, RATE_LIMIT_MAX: '1000000000', ...(url ? { DATABASE_URL: url } : {}) });
-const app = await buildApp({ config, db });
+const app = await buildApp({ events: new EventBus(), config, db });
 await app.listen({ port, host: '127.0.0.1' });
 
 // A user, a board with two lists and 20 cards, a personal key for REST.
@@ -148,7 +149,7 @@ const ctx = {
   db: db.prisma, events: app.events, generator: null as never, semanticRanking: null, log: app.log,
   actor: { userId: user.id, name: user.name, email: user.email, siteAdmin: false, via: 'session' as const, keyId: null, sessionId: null, permission: 'write' as const, boardIds: null },
   credential: { connectionId: 0, clientId: '', clientName: 'bench', scope: 'read write', userId: user.id, name: user.name, email: user.email, siteAdmin: false },
-  outbox: { wake() {} },
+  effects: app.effects,
 };
 for (let i = 0; i < iterations; i++) {
   const t0 = performance.now();

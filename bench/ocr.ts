@@ -23,6 +23,7 @@ import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { ARTICLES } from '../test/answers/answer-fixtures.js';
 import { OCR_SAMPLES, OCR_STYLES, renderSample } from '../test/answers/ocr-images.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/web/browser.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const runs = Number(process.argv[2] ?? 20);
 const MiB = 1024 * 1024;
@@ -69,7 +70,7 @@ try {
   await createAgent({ db: db.prisma, workspaceId: workspace.id, input: { name: 'Bench agent' } });
   await importArticles({ db: db.prisma, workspaceId: workspace.id, articles: ARTICLES });
   const { token } = await createAnswerKey({ db: db.prisma, workspaceId: workspace.id, name: 'bench' });
-  const app = await buildApp({ config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000', ATTACHMENT_READ_TIMEOUT_MS: '60000' }), db });
+  const app = await buildApp({ events: new EventBus(), config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000', ATTACHMENT_READ_TIMEOUT_MS: '60000' }), db });
   const ask = async (n: number) => {
     const i = n % shots.length;
     const res = await app.inject({

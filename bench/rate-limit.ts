@@ -16,6 +16,7 @@ import { configFrom } from '../src/config.js';
 import { apiAuthentication } from '../src/accounts/credentials/auth.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const iterations = Number(process.argv[2] ?? 20_000);
 const url = process.env.DATABASE_URL;
@@ -28,7 +29,7 @@ const config = configFrom({
   ...(url ? { DATABASE_URL: url } : {}),
   ...(redis ? { REDIS_URL: redis } : {}),
 });
-const app = await buildApp({ config, db });
+const app = await buildApp({ events: new EventBus(), config, db });
 app.get('/bench/unlimited', { onRequest: apiAuthentication(config), config: { rateLimit: false } }, async () => ({ ok: 1 }));
 app.get('/bench/limited', { onRequest: apiAuthentication(config) }, async () => ({ ok: 1 }));
 await app.ready();
@@ -88,7 +89,7 @@ plain.sort((a, b) => a - b);
 await app.close();
 
 // A client over its limit: answered from this process's memory, no store call.
-const tight = await buildApp({ config: { ...config, RATE_LIMIT_MAX: 1 }, db });
+const tight = await buildApp({ events: new EventBus(), config: { ...config, RATE_LIMIT_MAX: 1 }, db });
 tight.get('/bench/limited', { onRequest: apiAuthentication(config) }, async () => ({ ok: 1 }));
 await tight.ready();
 for (let i = 0; i < 10; i++) await tight.inject({ method: 'GET', url: '/bench/limited', headers });

@@ -17,6 +17,7 @@ import { type Database, openEmbedded, openPostgres } from '../src/platform/db.js
 import { migrate } from '../src/platform/migrate.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const cardCount = Number(process.argv[3] ?? 5000);
@@ -123,7 +124,7 @@ try {
   const db = await openEmbedded(dir);
   await migrate(db);
   const { boardId, token } = await seed(db);
-  const app = await buildApp({ config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000' }), db });
+  const app = await buildApp({ events: new EventBus(), config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000' }), db });
   const times: number[] = [];
   const until = Date.now() + seconds * 1000;
   for (let n = 0; Date.now() < until; n++) {

@@ -20,6 +20,7 @@ import { regenerateWorkspaceToken } from '../src/tickets/regenerate-workspace-to
 import { createEndpoint } from '../src/webhooks/create-endpoint.js';
 import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { withBenchDatabase } from './bench-database.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const moves = Number(process.argv[2] ?? 200);
 const warmup = Math.min(20, Math.floor(moves / 5));
@@ -54,7 +55,7 @@ async function run(url: string | undefined) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = configFrom({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: base, RATE_LIMIT_MAX: '1000000000', WEBHOOK_ALLOW_PRIVATE: 'true', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...(url ? { DATABASE_URL: url } : {}) });
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ events: new EventBus(), config, db });
   await app.listen({ port, host: '127.0.0.1' });
 
   try {

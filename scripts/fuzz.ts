@@ -12,6 +12,7 @@ import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { runFuzz } from '../test/fuzz/engine.js';
 import { makeFixtures } from '../test/fuzz/fixtures.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const { values } = parseArgs({ options: { seed: { type: 'string' }, runs: { type: 'string' }, 'slow-ms': { type: 'string' } } });
 const seed = Number(values.seed ?? Date.now() % 1_000_000);
@@ -25,7 +26,7 @@ const config = configFrom({
   WEBHOOK_ALLOW_PRIVATE: 'true',
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
 });
-const app = await buildApp({ config });
+const app = await buildApp({ events: new EventBus(), config });
 try {
   await app.ready();
   const fixtures = await makeFixtures(app);

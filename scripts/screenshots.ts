@@ -19,6 +19,7 @@ import { configFrom } from '../src/config.js';
 import { buildWeb } from '../src/web/build.js';
 import { ARTICLES } from '../test/answers/answer-fixtures.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/web/browser.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.resolve(root, process.argv[2] ?? 'docs/screenshots');
@@ -28,7 +29,7 @@ await buildWeb();
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tb-screenshots-'));
 // No load shedding: on a busy machine the seeding below would be refused (503 busy) half-way.
 const config = configFrom({ DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,5m', RATE_LIMIT_MAX: '100000', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
-const app = await buildApp({ config });
+const app = await buildApp({ events: new EventBus(), config });
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 
 // A receiver that fails its first delivery and accepts the rest, so the log shows a retry.

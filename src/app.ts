@@ -22,7 +22,7 @@ import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { replyLinkRoutes } from './tickets/routes/reply-links.js';
 import { ticketCommentsPlugin } from './tickets/comments/plugin.js';
-import { ticketCardsPlugin } from './tickets/cards/plugin.js';
+import { ticketCardsEffect, ticketCardsPlugin } from './tickets/cards/plugin.js';
 import { ticketCardRoutes } from './tickets/routes/cards.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
@@ -30,7 +30,7 @@ import { boardWebhookRoutes } from './boards/webhooks/routes.js';
 import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
-import { notificationsPlugin } from './notifications/plugin.js';
+import { notificationsEffect, notificationsPlugin } from './notifications/plugin.js';
 import { notificationRoutes, notificationSettingsRoutes, unsubscribeRoutes } from './notifications/routes.js';
 import { accountRoutes } from './accounts/routes/account.js';
 import { adminRoutes } from './accounts/routes/admin.js';
@@ -62,8 +62,9 @@ import { widgetPublicRoutes } from './widget/routes/public.js';
 import { apiAuthentication, SESSION_COOKIE, sameOriginOnly, sessionAuthentication } from './accounts/credentials/auth.js';
 import { type Database, openDatabase } from './platform/db.js';
 import { dbPlugin } from './platform/db-plugin.js';
-import { EventBus, eventBusPlugin } from './boards/activity/event-bus.js';
-import { afterUserChange } from './boards/activity/change-board.js';
+import { type EventBus, eventBusPlugin } from './boards/activity/event-bus.js';
+import { afterUserChange, boardEffects } from './boards/activity/change-board.js';
+import { afterCommitPlugin } from './platform/after-commit.js';
 import { boardCachePlugin } from './boards/board-cache.js';
 import { registerBodyRules } from './platform/body-rules.js';
 import { registerCors } from './platform/cors.js';
@@ -85,8 +86,8 @@ export interface BuildAppOptions {
   config: Config;
   /** A database to use instead of opening one from the config (tests); the caller closes it. */
   db?: Database;
-  /** The board event bus (tests share one between two apps); a new one by default. */
-  events?: EventBus;
+  /** The board event bus: the server's (src/server.ts), a test's (two apps may share one). */
+  events: EventBus;
   /** Ping and access-check intervals of event streams (tests shorten them). */
   streamIntervals?: { ping: number; accessCheck: number };
   /** Where log lines go (tests capture them); stdout by default. */
@@ -205,7 +206,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   // Knowledge indexes are kept per process within KNOWLEDGE_INDEX_CACHE_MB, least recently used out first.
   configureIndexCache({ db: app.db.prisma, maxBytes: config.KNOWLEDGE_INDEX_CACHE_MB * 1024 * 1024 });
-  await app.register(eventBusPlugin, { bus: options.events ?? new EventBus() });
+  await app.register(eventBusPlugin, { bus: options.events });
+  // What follows a commit: one table (platform/after-commit.ts EFFECTS), one runner per effect,
+  // each the module's own. The runners read the decorations registered below when a change commits.
+  await app.register(afterCommitPlugin, {
+    runners: {
+      ...boardEffects(app.events),
+      notifications: notificationsEffect(app),
+      ticketCards: ticketCardsEffect(app),
+      webhookWake: () => app.webhooks.wake(),
+      mailWake: () => app.mail.wake(),
+      filePurge: () => void app.attachments.purgeDeleted(),
+    },
+  });
   await app.register(boardCachePlugin, { config });
   await app.register(attachmentStorePlugin, { config });
   await app.register(attachmentReaderPlugin, { config });
@@ -227,7 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Lets the admin CLI reach the embedded database while this process holds it.
     let socket: Awaited<ReturnType<typeof startAdminSocket>> = null;
     app.addHook('onReady', async () => {
-      socket = await startAdminSocket({ db, config, events: app.events, outbox: app.webhooks });
+      socket = await startAdminSocket({ db, config, events: app.events, effects: app.effects });
     });
     app.addHook('onClose', async () => socket?.close());
   }
@@ -282,10 +295,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // The web backend's one guard: every route below takes a session, and a route registered
       // here cannot forget it. (In order: the OpenAPI document lists paths as registered.)
       // Invitation and set-up links are opened by people who have no session yet.
-      const signUp = acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events, outbox: app.webhooks });
+      const signUp = acceptInvitationsOnSignUp({ db: app.db.prisma, events: app.events, effects: app.effects });
       // A member's name and address are on every board they belong to: cached boards go, here at
       // once; the other processes hear it from the change's own commit (boards/sql/user-changed.sql).
-      const userChanged = afterUserChange(app.events);
+      const userChanged = afterUserChange(app.effects);
       await web.register(joinRoutes, { config, signUp, userChanged });
       await web.register(async (session) => {
         session.addHook('onRequest', sessionAuthentication(config));

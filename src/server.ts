@@ -2,13 +2,14 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { DataDirBusyError } from './platform/data-dir-lock.js';
 import { MigrationError } from './platform/migrate.js';
+import { EventBus } from './boards/activity/event-bus.js';
 
 /** Reads the config, builds the app, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 async function main() {
   const startedAt = performance.now();
   loadDotEnv();
   const config = loadConfig();
-  const app = await buildApp({ config });
+  const app = await buildApp({ events: new EventBus(), config });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -6,6 +6,8 @@ import { hashPassword } from '../src/accounts/credentials/passwords.js';
 import { generateSessionToken, hashToken } from '../src/accounts/credentials/tokens.js';
 import { SESSION_COOKIE } from '../src/accounts/credentials/auth.js';
 import type { Database } from '../src/platform/db.js';
+import { cliEffects } from '../src/cli/effects.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -24,7 +26,9 @@ const hashOnce = (password: string) => {
 export async function makeUser(db: Database, overrides: { email?: string; name?: string; siteAdmin?: boolean; password?: string } = {}) {
   const password = overrides.password ?? 'correct horse battery';
   const email = overrides.email ?? `user-${unique()}@example.com`;
-  const user = await createUser({ db: db.prisma, email, passwordHash: await hashOnce(password), name: overrides.name ?? `User ${unique()}`, siteAdmin: overrides.siteAdmin });
+  // Outside any server, as a script or the admin CLI of its own makes a user: a bus and effects of its own.
+  const events = new EventBus();
+  const user = await createUser({ db: db.prisma, email, passwordHash: await hashOnce(password), name: overrides.name ?? `User ${unique()}`, siteAdmin: overrides.siteAdmin, events, effects: cliEffects(events) });
   return { ...user, password };
 }
 

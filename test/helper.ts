@@ -11,6 +11,7 @@ import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { type Config, configFrom } from '../src/config.js';
 import { type Database, openPGliteInstance, openPostgres } from '../src/platform/db.js';
 import { adminQuery, testServerUrl, withDatabaseName } from './postgres-server.js';
+import { EventBus } from '../src/boards/activity/event-bus.js';
 
 /** A fresh, migrated database of its own: a copy of the run's template. */
 export async function createTestDatabase(): Promise<Database> {
@@ -132,7 +133,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Pa
   const config = testConfig({ ...(ownDir ? { DATA_DIR: ownDir } : {}), ...env });
   const logs = new LogCapture();
   // Documents are built when a test asks for one: most never do, and building them costs ~150 ms an app.
-  const app = await buildApp({ config, db, logStream: logs, docsAtStart: false, ...options });
+  const app = await buildApp({ events: new EventBus(), config, db, logStream: logs, docsAtStart: false, ...options });
   return {
     app,
     db,

@@ -1,5 +1,6 @@
 import type { ActivityData, ActivityType, TypedActivity } from './activity/activity-types.js';
-import { changeBoard, type RecordActivity, type Tx } from './activity/change-board.js';
+import { changeBoard, type RecordActivity } from './activity/change-board.js';
+import type { Tx } from '../platform/db.js';
 import { requireCard } from './access.js';
 import { checkVersion } from './check-version.js';
 import { fullCard, summaryOf } from './json/card-json.js';

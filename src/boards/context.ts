@@ -1,13 +1,13 @@
 import type { Actor } from '../accounts/credentials/auth.js';
 import type { PrismaClient } from '../platform/db.js';
 import type { EventBus } from './activity/event-bus.js';
-import type { Outbox } from '../webhooks/outbox.js';
+import type { Effects } from '../platform/after-commit.js';
 
-/** What every board operation runs with: the database, the event bus, the webhook outbox, and who is acting. */
+/** What every board operation runs with: the database, the event bus, what follows its commit, and who is acting. */
 export interface BoardContext {
   db: PrismaClient;
   events: EventBus;
-  /** Woken after a change whose activity went to board webhooks (absent: their next poll finds it). */
-  outbox?: Outbox | undefined;
+  /** What follows the commit (platform/after-commit.ts): cache, streams, notifier, webhook and mail wake, file purge. */
+  effects: Effects;
   actor: Actor;
 }

@@ -11,4 +11,5 @@ export async function deleteBoard(ctx: BoardContext & { boardId: number }) {
     await tx.board.delete({ where: { id: ctx.boardId } });
     await record({ boardId: ctx.boardId, type: 'board.deleted', data: { boardId: ctx.boardId } });
   });
+  ctx.effects.committed({ kind: 'file.deleted' }); // the board's files, after the commit
 }

@@ -1,4 +1,4 @@
-import type { Tx } from './activity/change-board.js';
+import type { Tx } from '../platform/db.js';
 
 /**
  * Fits cards to `boardId` (after a move there): labels of other boards mapped to its label of the

@@ -1,5 +1,5 @@
 import { Prisma } from '../generated/prisma/client.js';
-import type { Tx } from './activity/change-board.js';
+import type { Tx } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Tx } from './activity/change-board.js';
+import type { Tx } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import { CARD_COLUMNS, type CardRow } from './rows.js';
 import { RETRY } from './retry.js';

@@ -1,4 +1,4 @@
-import type { Tx } from './activity/change-board.js';
+import type { Tx } from '../platform/db.js';
 
 /*
  * Positions are 0..n-1 among a list's (a board's) non-archived cards (lists): a write that adds,

@@ -1,5 +1,5 @@
 import { Prisma } from '../generated/prisma/client.js';
-import type { Tx } from './activity/change-board.js';
+import type { Tx } from '../platform/db.js';
 
 /** Bumps versions of cards changed in bulk (a label or field removed, a member gone), locking them in id order. */
 export async function touchCards(tx: Tx, cardIds: number[]) {

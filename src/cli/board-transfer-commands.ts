@@ -3,7 +3,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import { findUserByEmail } from '../accounts/users/find-user.js';
 import * as s from '../accounts/schemas.js';
-import { EventBus } from '../boards/activity/event-bus.js';
 import { boardCsv } from '../boards/transfer/board-csv.js';
 import { exportBoard, unsafeBoardFile } from '../boards/transfer/export-board.js';
 import { importBoard } from '../boards/transfer/import-board.js';
@@ -21,15 +20,13 @@ export const boardImport = defineCommand({
   summary:
     "create a board for the user from a Trello board export or our own board file, as POST /api/boards/import does (--match-members: match the file's people to users; --dry-run: only report)",
   flags: z.strictObject({ email: s.email, file: filePath, matchMembers: flag, dryRun: flag }),
-  run: async ({ db, events }, f) => {
+  run: async ({ db, events, effects }, f) => {
     const user = await findUserByEmail({ db: db.prisma, email: f.email });
     const bytes = await readFile(f.file).catch((error: Error) => {
       throw new Error(`--file: cannot read ${f.file} (${error.message})`);
     });
     if (bytes.length > MAX_IMPORT_BYTES) throw tooLarge();
-    // Without a server's bus (a test, say), nobody is listening: a bus of its own tells no one.
-    const bus = events ?? new EventBus();
-    return importBoard({ db: db.prisma, events: bus, actor: userActor(user, 'write'), bytes, matchMembers: f.matchMembers === true, dryRun: f.dryRun === true });
+    return importBoard({ db: db.prisma, events, effects, actor: userActor(user, 'write'), bytes, matchMembers: f.matchMembers === true, dryRun: f.dryRun === true });
   },
 });
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../platform/db.js';
 import type { EventBus } from '../boards/activity/event-bus.js';
-import type { Outbox } from '../webhooks/outbox.js';
+import type { Effects } from '../platform/after-commit.js';
 
 /** What a CLI command runs with: the same database (and later, bus) the server uses. */
 export interface CommandContext {
@@ -12,12 +12,13 @@ export interface CommandContext {
    * The server's event bus when the command runs inside the server (admin socket); a CLI of its
    * own on PostgreSQL has one that only notifies, so the servers hear its changes.
    */
-  events?: EventBus | undefined;
+  events: EventBus;
   /**
-   * The server's webhook outbox, when the command runs inside the server (admin socket); a CLI
-   * of its own leaves deliveries to the servers' dispatchers, which find them at their next poll.
+   * What follows a command's commit: the server's own when the command runs inside the server
+   * (admin socket); a CLI of its own has cliEffects (./effects.ts), which leaves the workers'
+   * part to the servers' polls.
    */
-  outbox?: Outbox | undefined;
+  effects: Effects;
 }
 
 export interface Command<Flags extends z.ZodType = z.ZodType> {

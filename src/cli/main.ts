@@ -9,6 +9,7 @@ import { EventBus } from '../boards/activity/event-bus.js';
 import { type Database, openEmbedded, openPostgres } from '../platform/db.js';
 import { migrate } from '../platform/migrate.js';
 import { sendToAdminSocket } from './admin-socket.js';
+import { cliEffects } from './effects.js';
 import { type CommandOutcome, helpText, runCommand } from './run-command.js';
 
 async function main(argv: string[]): Promise<CommandOutcome> {
@@ -43,7 +44,7 @@ async function main(argv: string[]): Promise<CommandOutcome> {
     events.notifyOnly(db);
     try {
       if (config.MIGRATE_ON_START) await migrate(db);
-      return await runCommand(args, { db, config, events });
+      return await runCommand(args, { db, config, events, effects: cliEffects(events) });
     } finally {
       await events.close();
       await db.close();

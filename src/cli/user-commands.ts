@@ -7,7 +7,7 @@ import { setUserEmail } from '../accounts/email/set-user-email.js';
 import { createSetupLink } from '../accounts/join/create-setup-link.js';
 import { createUserWithInvitations } from '../boards/members/sign-up.js';
 import { afterUserChange } from '../boards/activity/change-board.js';
-import { EventBus } from '../boards/activity/event-bus.js';
+import type { Effects } from '../platform/after-commit.js';
 import { defineCommand } from './command.js';
 import { publicOrigin } from '../platform/public-origin.js';
 
@@ -17,17 +17,17 @@ const flag = z.literal(true, { message: 'takes no value' });
  * What follows a change to a user's name or address, as in the server: the boards' one owner
  * (afterUserChange). Run inside a server (admin socket), its cached boards go at once; a CLI of
  * its own keeps none, and the servers hear the change from its own commit
- * (boards/sql/user-changed.sql), so nothing here is optional and nothing depends on this bus.
+ * (boards/sql/user-changed.sql), so nothing here is optional.
  */
-const userChanged = (events: EventBus | undefined) => afterUserChange(events ?? new EventBus());
+const userChanged = (effects: Effects) => afterUserChange(effects);
 
 export const userCreate = defineCommand({
   name: 'user create',
   usage: 'user create --email E --password P [--name N] [--admin]',
   summary: 'create a user (--admin: a site administrator)',
   flags: z.strictObject({ email: s.email, password: s.password, name: s.userName.optional(), admin: flag.optional() }),
-  run: async ({ db, events, outbox }, f) => {
-    const user = await createUserWithInvitations({ db: db.prisma, email: f.email, password: f.password, name: f.name, siteAdmin: f.admin === true, events, outbox });
+  run: async ({ db, events, effects }, f) => {
+    const user = await createUserWithInvitations({ db: db.prisma, email: f.email, password: f.password, name: f.name, siteAdmin: f.admin === true, events, effects });
     return { id: user.id, email: user.email, name: user.name };
   },
 });
@@ -40,10 +40,10 @@ function statusCommand(verb: 'block' | 'unblock' | 'delete', status: 'blocked' |
     usage: `user ${verb} --email E`,
     summary,
     flags: byEmail,
-    run: async ({ db, events }, f) => {
+    run: async ({ db, effects }, f) => {
       const user = await findUserByEmail({ db: db.prisma, email: f.email });
       // A deleted user's address changes on every board they belong to: see userChanged.
-      const updated = await setUserStatus({ db: db.prisma, userId: user.id, status, userChanged: userChanged(events) });
+      const updated = await setUserStatus({ db: db.prisma, userId: user.id, status, userChanged: userChanged(effects) });
       return { id: updated.id, status: updated.status };
     },
   });
@@ -54,9 +54,9 @@ export const userSetEmail = defineCommand({
   usage: 'user set-email --email E --new-email N',
   summary: "change a user's e-mail address at once (no confirmation mail: on a server without SMTP, the only way)",
   flags: z.strictObject({ email: s.email, newEmail: s.email }),
-  run: async ({ db, events }, f) => {
+  run: async ({ db, effects }, f) => {
     const user = await findUserByEmail({ db: db.prisma, email: f.email });
-    const updated = await setUserEmail({ db: db.prisma, userId: user.id, email: f.newEmail, userChanged: userChanged(events) });
+    const updated = await setUserEmail({ db: db.prisma, userId: user.id, email: f.newEmail, userChanged: userChanged(effects) });
     return { id: updated.id, email: updated.email };
   },
 });

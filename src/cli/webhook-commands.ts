@@ -105,10 +105,10 @@ export const webhookRedeliver = defineCommand({
       since: s.since.optional(),
     })
     .refine((f) => (f.delivery === undefined) !== (f.since === undefined), { message: 'give --delivery or --since (one of them)' }),
-  run: async ({ db, outbox }, f) => {
+  run: async ({ db, effects }, f) => {
     let redelivered = 1;
-    if (f.delivery !== undefined) await redeliverOne({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, deliveryId: f.delivery, outbox });
-    else redelivered = await redeliverFailedSince({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, since: new Date(f.since!), outbox });
+    if (f.delivery !== undefined) await redeliverOne({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, deliveryId: f.delivery, effects });
+    else redelivered = await redeliverFailedSince({ db: db.prisma, scope: { workspaceId: f.workspace }, endpointId: f.id, since: new Date(f.since!), effects });
     return { redelivered };
   },
 });

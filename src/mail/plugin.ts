@@ -8,7 +8,7 @@ import { MailWorker } from './worker.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This process's mail outbox: `enabled` when SMTP_URL is set; changes that record mail wake its worker after their commit. */
+    /** This process's mail outbox: `enabled` when SMTP_URL is set; woken by the 'mailWake' effect (platform/after-commit.ts) after a commit that recorded mail. */
     mail: MailOutbox;
   }
 }

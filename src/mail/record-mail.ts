@@ -19,8 +19,8 @@ export interface RecordMailOptions extends ComposedMail {
  * Puts one mail in the outbox, in the transaction of the change that causes it: the mail exists
  * exactly when the change does. Whether a row was written (false: that key was recorded before,
  * or the address had its day's mails of this kind, MAIL_CAPS: dropped silently here; flows that
- * may say so call requireMailAllowance first). The caller wakes the worker after its commit
- * (`MailOutbox.wake`).
+ * may say so call requireMailAllowance first). The caller reports 'mail.queued' after its commit
+ * (platform/after-commit.ts), which wakes the worker.
  */
 export async function recordMail(tx: DbClient, { key, kind, to, subject, text, html, headers, at }: RecordMailOptions): Promise<boolean> {
   if (!(await mailAllowance(tx, { kind, to })).allowed) return false;

@@ -4,6 +4,7 @@ import type { Database } from '../platform/db.js';
 import type { NotificationKind } from '../generated/prisma/client.js';
 import { OutboxWaker } from '../platform/outbox-waker.js';
 import type { MailOutbox } from '../mail/outbox.js';
+import type { Effects } from '../platform/after-commit.js';
 import { recordMail } from '../mail/record-mail.js';
 import { deriveNotifications, NOTIFYING_TYPES, watchersOf } from './derive.js';
 import { composeDigest } from './digest.js';
@@ -42,7 +43,10 @@ const MAX_HORIZONS = 300;
 const WAKE_GAP_MS = 250;
 
 export interface NotifierOptions {
+  /** Whether this server sends mail (no batch is mailed when not). */
   mail: MailOutbox;
+  /** What follows the commit of a batch's mail ('mail.queued' wakes the mail worker). */
+  effects: Effects;
   signals: NotificationSignals;
   /** NOTIFY_MAIL_BATCH_SECONDS: a person's notifications are mailed together this long after the first. */
   batchSeconds: number;
@@ -63,7 +67,7 @@ type PendingRow = { id: number; kind: NotificationKind; boardId: number; cardId:
  * ones above it) says what was read, and is moved in the same transaction as the notifications it
  * writes, so a crash before the commit leaves the activities to be read again and one after it
  * writes nothing twice (one notification per person per cause: a unique key). The post-commit
- * hook (events.onCommitted) only wakes it; the poll finds what other processes and the CLI did.
+ * effect 'notifications' (platform/after-commit.ts, wakeNotifier) only wakes it; the poll finds what other processes and the CLI did.
  * A person's pending notifications become one mail, written to the mail outbox in the same
  * transaction that marks them mailed: the outbox's guarantees (nothing lost, never twice) hold.
  */
@@ -245,7 +249,7 @@ export class Notifier {
       GROUP BY "userId" HAVING min("createdAt") <= now() - make_interval(secs => ${this.options.batchSeconds}) LIMIT 100`;
     let mailed = 0;
     for (const { userId } of due) if (await this.mailOne(userId)) mailed++;
-    if (mailed) this.options.mail.wake();
+    if (mailed) this.options.effects.committed({ kind: 'mail.queued' });
     return mailed;
   }
 

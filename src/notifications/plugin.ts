@@ -1,4 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { EffectRunners } from '../platform/after-commit.js';
 import type { Config } from '../config.js';
 import { PRUNE_EVERY_MS } from '../mail/prune-mail.js';
 import { linkOrigin } from '../platform/public-origin.js';
@@ -15,10 +17,22 @@ declare module 'fastify' {
   }
 }
 
+const types: ReadonlySet<string> = new Set(NOTIFYING_TYPES);
+
+/**
+ * The 'notifications' effect (platform/after-commit.ts): a board activity this process committed,
+ * of a type that notifies someone, wakes the notifier (which reads the activity table itself).
+ */
+export function notificationsEffect(app: FastifyInstance): EffectRunners['notifications'] {
+  return ({ activity }) => {
+    if (types.has(activity.type)) app.notifications.notifier.wake();
+  };
+}
+
 /**
  * Runs this process's notifier from ready to close: woken by every board change this process
- * commits (events.onCommitted), it reads the activity table for notifications and mails each
- * person's batch. Links in mail go to PUBLIC_BASE_URL, else to where this server listens (publicOrigin).
+ * commits that notifies (notificationsEffect), it reads the activity table for notifications and
+ * mails each person's batch. Links in mail go to PUBLIC_BASE_URL, else to where this server listens (publicOrigin).
  */
 export const notificationsPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
@@ -26,6 +40,7 @@ export const notificationsPlugin = fp<{ config: Config }>(
     const origin = linkOrigin(config, app.server);
     const notifier = new Notifier(app.db, {
       mail: app.mail,
+      effects: app.effects,
       signals,
       batchSeconds: config.NOTIFY_MAIL_BATCH_SECONDS,
       dueSweepSeconds: config.NOTIFY_DUE_SWEEP_SECONDS,
@@ -35,10 +50,6 @@ export const notificationsPlugin = fp<{ config: Config }>(
     });
     const streams: OpenStreams = new Set();
     app.decorate('notifications', { notifier, signals, streams });
-    const types = new Set(NOTIFYING_TYPES);
-    const off = app.events.onCommitted((activity) => {
-      if (types.has(activity.type)) notifier.wake();
-    });
     // NOTIFY_RETENTION, beside the mail log's pruning: at start and every hour.
     let pruner: NodeJS.Timeout | null = null;
     let pruning: Promise<unknown> = Promise.resolve();
@@ -53,7 +64,6 @@ export const notificationsPlugin = fp<{ config: Config }>(
       pruner = setInterval(prune, PRUNE_EVERY_MS).unref();
     });
     app.addHook('preClose', async () => {
-      off();
       if (pruner) clearInterval(pruner);
       for (const close of [...streams]) close();
       await notifier.stop();
@@ -61,5 +71,5 @@ export const notificationsPlugin = fp<{ config: Config }>(
       await pruning;
     });
   },
-  { name: 'notifications', dependencies: ['db', 'mail', 'event-bus'] },
+  { name: 'notifications', dependencies: ['db', 'mail', 'after-commit'] },
 );

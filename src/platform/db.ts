@@ -13,8 +13,11 @@ import { upgradeEmbeddedData } from './upgrade-embedded.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
 
+/** A transaction's client: what a change's steps run on inside `db.$transaction`. */
+export type Tx = Prisma.TransactionClient;
+
 /** What domain functions take: the client, or a transaction of it (`tx ?? db`). */
-export type DbClient = PrismaClient | Prisma.TransactionClient;
+export type DbClient = PrismaClient | Tx;
 
 /** One SQL connection, for work Prisma does not do: migrations, advisory locks, LISTEN. */
 export interface SqlSession {

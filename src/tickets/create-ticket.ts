@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { DbClient, PrismaClient } from '../platform/db.js';
 import { AppError, badRequest } from '../platform/errors.js';
-import { changeWithOutbox, type Outbox, type RecordWebhookEvent } from '../webhooks/outbox.js';
+import type { Effects } from '../platform/after-commit.js';
+import { changeWithOutbox, type RecordWebhookEvent } from '../webhooks/outbox.js';
 import type { TicketFollowUps } from './follow-ups.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
@@ -57,35 +58,35 @@ export async function createTicket({
   workspaceId,
   input,
   idempotencyKey,
-  outbox,
+  effects,
   cards,
 }: {
   db: PrismaClient;
   workspaceId: number;
   input: TicketInput;
   idempotencyKey?: string | undefined;
-  /** Woken after the commit for the ticket.created deliveries. */
-  outbox?: Outbox | undefined;
+  /** After the commit: the ticket.created deliveries' wake ('webhook.queued'). */
+  effects: Effects;
   /** After the commit: the new ticket's card (a replayed request makes none). */
   cards: TicketFollowUps;
 }): Promise<CreatedTicket> {
-  const created = await insertOnce({ db, workspaceId, input, idempotencyKey, outbox });
+  const created = await insertOnce({ db, workspaceId, input, idempotencyKey, effects });
   if (!created.replayed) await cards.ticketCreated(created.ticket);
   return created;
 }
 
-async function insertOnce({ db, workspaceId, input, idempotencyKey, outbox }: {
+async function insertOnce({ db, workspaceId, input, idempotencyKey, effects }: {
   db: PrismaClient;
   workspaceId: number;
   input: TicketInput;
   idempotencyKey?: string | undefined;
-  outbox?: Outbox | undefined;
+  effects: Effects;
 }): Promise<CreatedTicket> {
   if (!idempotencyKey) {
-    return { status: 201, ticket: await changeWithOutbox({ db, outbox }, (tx, record) => insertTicket(tx, record, workspaceId, input)), replayed: false };
+    return { status: 201, ticket: await changeWithOutbox({ db, effects }, (tx, record) => insertTicket(tx, record, workspaceId, input)), replayed: false };
   }
   const requestHash = createHash('sha256').update(JSON.stringify(['POST /v1/tickets', input])).digest('hex');
-  return changeWithOutbox({ db, outbox }, async (tx, record) => {
+  return changeWithOutbox({ db, effects }, async (tx, record) => {
     await tx.$executeRaw`
       DELETE FROM "IdempotencyKey" WHERE "workspaceId" = ${workspaceId} AND key = ${idempotencyKey}
         AND "createdAt" < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`;

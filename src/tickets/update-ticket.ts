@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../platform/db.js';
-import { changeWithOutbox, type Outbox } from '../webhooks/outbox.js';
+import type { Effects } from '../platform/after-commit.js';
+import { changeWithOutbox } from '../webhooks/outbox.js';
 import type { TicketFollowUps } from './follow-ups.js';
 import { getTicket } from './get-ticket.js';
 import { presentTicket } from './presenters.js';
@@ -16,7 +17,7 @@ export async function updateTicket({
   workspaceId,
   id,
   changes,
-  outbox,
+  effects,
   hub,
   cards,
 }: {
@@ -24,8 +25,8 @@ export async function updateTicket({
   workspaceId: number;
   id: string;
   changes: { status?: TicketView['status'] | undefined; priority?: TicketView['priority'] | undefined };
-  /** Woken after the commit for the ticket.updated deliveries. */
-  outbox?: Outbox | undefined;
+  /** After the commit: the ticket.updated deliveries' wake ('webhook.queued'). */
+  effects: Effects;
   /** Told of a new status after the commit (open widgets ask for a rating once it is solved). */
   hub?: TicketCommentHub | undefined;
   /** After a committed change: the ticket's card follows its status and priority. */
@@ -34,7 +35,7 @@ export async function updateTicket({
   const { id: ticketId } = await getTicket({ db, workspaceId, id });
   let changedStatus: string | null = null;
   let changed = false;
-  const result = await changeWithOutbox({ db, outbox }, async (tx, record) => {
+  const result = await changeWithOutbox({ db, effects }, async (tx, record) => {
     // The row lock orders concurrent changes, so each event's `previous` is what it replaced.
     const [current] = await tx.$queryRaw<{ status: TicketView['status']; priority: TicketView['priority'] }[]>`
       SELECT status::text AS status, priority::text AS priority FROM "Ticket" WHERE id = ${ticketId} FOR NO KEY UPDATE`;

@@ -1,12 +1,12 @@
-import type { Prisma } from '../generated/prisma/client.js';
-import type { PrismaClient } from '../platform/db.js';
+import type { Effects } from '../platform/after-commit.js';
+import type { PrismaClient, Tx } from '../platform/db.js';
 import { recordWebhookEvent, type WebhookEventInput } from './record-event.js';
 
 /**
- * This process's webhook dispatcher, as changes see it: woken after a commit that left
- * deliveries due (new events, redeliveries), so it sends them at once rather than at its next
- * poll. Other processes' dispatchers find them at their next poll (WEBHOOK_POLL_MS). The server's
- * is `app.webhooks`; routes, board changes, connector tools and CLI commands all get that one.
+ * This process's webhook dispatcher, as the after-commit owner sees it: its 'webhookWake' runner
+ * (app.ts) wakes it after a commit that left deliveries due ('webhook.queued': new events,
+ * redeliveries), so it sends them at once rather than at its next poll. Other processes'
+ * dispatchers find them at their next poll (WEBHOOK_POLL_MS). Changes never wake it themselves.
  */
 export interface Outbox {
   wake(): void;
@@ -17,12 +17,12 @@ export type RecordWebhookEvent = (event: WebhookEventInput) => Promise<number>;
 
 /**
  * Runs a change that announces webhook events: `record` writes each one in the change's own
- * transaction (the event exists exactly when the change does), and `outbox` is woken after the
- * commit when any delivery was written. The one way a change reaches the dispatcher.
+ * transaction (the event exists exactly when the change does), and 'webhook.queued' is reported
+ * after the commit when any delivery was written (platform/after-commit.ts wakes the dispatcher).
  */
 export async function changeWithOutbox<T>(
-  options: { db: PrismaClient; outbox?: Outbox | undefined; transaction?: { timeout: number; maxWait: number } },
-  fn: (tx: Prisma.TransactionClient, record: RecordWebhookEvent) => Promise<T>,
+  options: { db: PrismaClient; effects: Effects; transaction?: { timeout: number; maxWait: number } },
+  fn: (tx: Tx, record: RecordWebhookEvent) => Promise<T>,
 ): Promise<T> {
   let deliveries = 0;
   const result = await options.db.$transaction(
@@ -34,6 +34,6 @@ export async function changeWithOutbox<T>(
       }),
     options.transaction,
   );
-  if (deliveries > 0) options.outbox?.wake();
+  if (deliveries > 0) options.effects.committed({ kind: 'webhook.queued' });
   return result;
 }

@@ -9,7 +9,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This process's webhook outbox: changes that record events wake its dispatcher after their commit. */
+    /** This process's webhook dispatcher: woken by the 'webhookWake' effect (platform/after-commit.ts) after a commit that left deliveries due. */
     webhooks: Outbox;
   }
 }

@@ -1,7 +1,7 @@
+import type { Effects } from '../platform/after-commit.js';
 import type { DbClient } from '../platform/db.js';
 import { AppError } from '../platform/errors.js';
 import { type EndpointScope, endpointInScope } from './access.js';
-import type { Outbox } from './outbox.js';
 
 const endpointDisabled = () => new AppError(409, 'endpoint_disabled', 'webhook: the endpoint is disabled; enable it first');
 
@@ -10,7 +10,7 @@ const endpointDisabled = () => new AppError(409, 'endpoint_disabled', 'webhook: 
  * A delivery whose attempt is in flight is 409; a pending one waiting for its next attempt is
  * brought forward to now.
  */
-export async function redeliverOne({ db, scope, endpointId, deliveryId, outbox }: { db: DbClient; scope: EndpointScope; endpointId: number; deliveryId: number; outbox?: Outbox | undefined }) {
+export async function redeliverOne({ db, scope, endpointId, deliveryId, effects }: { db: DbClient; scope: EndpointScope; endpointId: number; deliveryId: number; effects: Effects }) {
   const endpoint = await endpointInScope({ db, scope, endpointId });
   if (!endpoint.enabled) throw endpointDisabled();
   const now = new Date();
@@ -23,18 +23,18 @@ export async function redeliverOne({ db, scope, endpointId, deliveryId, outbox }
     if (!exists) throw new AppError(404, 'not_found', `delivery: no delivery ${deliveryId} of this endpoint`);
     throw new AppError(409, 'delivery_in_flight', 'delivery: an attempt is in flight right now; try again when it is recorded');
   }
-  outbox?.wake();
+  effects.committed({ kind: 'webhook.queued' });
   return db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: true, attempts: { orderBy: { id: 'asc' } } } });
 }
 
 /** Sends again every delivery of the endpoint that failed and was created at or after `since`. */
-export async function redeliverFailedSince({ db, scope, endpointId, since, outbox }: { db: DbClient; scope: EndpointScope; endpointId: number; since: Date; outbox?: Outbox | undefined }) {
+export async function redeliverFailedSince({ db, scope, endpointId, since, effects }: { db: DbClient; scope: EndpointScope; endpointId: number; since: Date; effects: Effects }) {
   const endpoint = await endpointInScope({ db, scope, endpointId });
   if (!endpoint.enabled) throw endpointDisabled();
   const { count } = await db.webhookDelivery.updateMany({
     where: { endpointId, status: 'failed', createdAt: { gte: since } },
     data: { status: 'pending', round: 0, nextAttemptAt: new Date(), leaseUntil: null },
   });
-  if (count > 0) outbox?.wake();
+  if (count > 0) effects.committed({ kind: 'webhook.queued' });
   return count;
 }

@@ -118,6 +118,6 @@ describe('without SMTP: only a site admin changes an address', () => {
     expect((await send('POST', '/auth/login', {}, { email: address, password: user.password })).statusCode).toBe(200);
 
     const again = `cli-${tag()}@example.test`;
-    expect(await runCommand(['user', 'set-email', '--email', address, '--new-email', again], { db: t.db, config: t.config })).toEqual({ exitCode: 0, body: { id: user.id, email: again } });
+    expect(await runCommand(['user', 'set-email', '--email', address, '--new-email', again], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects })).toEqual({ exitCode: 0, body: { id: user.id, email: again } });
   });
 });

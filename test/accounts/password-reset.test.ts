@@ -76,11 +76,11 @@ describe('without SMTP', () => {
     expect(res.json().error).toMatch(/sends no mail; ask a site administrator/);
     expect((await t.app.inject({ method: 'GET', url: '/auth/session' })).json()).toMatchObject({ user: null, mail: false });
 
-    const printed = await runCommand(['user', 'reset-link', '--email', user.email], { db: t.db, config: t.config });
+    const printed = await runCommand(['user', 'reset-link', '--email', user.email], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     expect(printed).toEqual({ exitCode: 0, body: { url: expect.stringMatching(/^https:\/\/tb\.example\.test\/join\/set_[0-9A-Za-z]{46}$/), expiresAt: expect.any(String) } });
     const token = (printed.body.url as string).split('/').pop()!;
     const used = await t.app.inject({ method: 'POST', url: `/auth/join/${token}`, payload: { name: 'Reset', password: 'a fresh new password' } });
     expect(used.statusCode, used.body).toBe(201);
-    expect((await runCommand(['user', 'reset-link', '--email', `nobody-${tag()}@example.test`], { db: t.db, config: t.config })).exitCode).toBe(1);
+    expect((await runCommand(['user', 'reset-link', '--email', `nobody-${tag()}@example.test`], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects })).exitCode).toBe(1);
   });
 });

@@ -21,10 +21,10 @@ export const ARTICLES = [
 
 export type Admin = (...argv: string[]) => Promise<Record<string, unknown>>;
 
-/** Runs an admin CLI command in-process; fails the test unless it succeeds. */
+/** Runs an admin CLI command in-process, as the server's admin socket does (the server's bus and effects); fails the test unless it succeeds. */
 export function adminOf(t: TestAppHandle): Admin {
   return async (...argv) => {
-    const outcome = await runCommand(argv, { db: t.db, config: t.config });
+    const outcome = await runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     expect(outcome, `admin ${argv.join(' ')}`).toMatchObject({ exitCode: 0 });
     return outcome.body;
   };

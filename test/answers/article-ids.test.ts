@@ -50,12 +50,12 @@ describe('article externalIds (#31: ".", ".." and ids past 100 characters were c
     const dir = await mkdtemp(path.join(os.tmpdir(), 'kb-ids-'));
     try {
       for (const bad of ['.', '..', tooLong]) {
-        const added = await runCommand(['knowledge', 'add', '--workspace', String(w.id), '--external-id', bad, '--title', 'T', '--body', 'B'], { db: t.db, config: t.config });
+        const added = await runCommand(['knowledge', 'add', '--workspace', String(w.id), '--external-id', bad, '--title', 'T', '--body', 'B'], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
         expect(added.exitCode, bad).toBe(1);
         expect(JSON.stringify(added.body), bad).toMatch(/external-?id.*(must be 1-100 characters|must not be)/i);
         const file = path.join(dir, `${bad.length}.json`);
         await writeFile(file, JSON.stringify([{ externalId: bad, ...article }]));
-        const imported = await runCommand(['knowledge', 'import', '--workspace', String(w.id), '--file', file], { db: t.db, config: t.config });
+        const imported = await runCommand(['knowledge', 'import', '--workspace', String(w.id), '--file', file], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
         expect(imported.exitCode, bad).toBe(1);
         expect(JSON.stringify(imported.body), bad).toMatch(/externalId.*(must be 1-100 characters|must not be)/);
       }

@@ -70,7 +70,7 @@ describe('knowledge limits, configured small', () => {
 
   it('the admin CLI refuses the same, naming the limit', async () => {
     const w = await ownWorkspace(t);
-    const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
+    const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     const added = await admin('knowledge', 'add', '--workspace', String(w.id), '--external-id', 'x', '--title', 'T', '--body', filler(2500, 9));
     expect(added).toMatchObject({ exitCode: 1 });
     expect(JSON.stringify(added.body)).toMatch(/KNOWLEDGE_MAX_ARTICLE_CHARS/);

@@ -6,6 +6,7 @@ import { BuiltinVectorSource } from '../../src/answers/retrieval/vectors/builtin
 import { dot } from '../../src/answers/retrieval/vectors/vector-source.js';
 import { buildTestApp, type TestApp, testConfig } from '../helper.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
 
 /**
  * A toy embeddings server (OpenAI's /v1/embeddings shape) on loopback: a text's vector counts the
@@ -104,7 +105,7 @@ describe('semantic ranking through an OpenAI-compatible embeddings endpoint', ()
     await ask(t, w.token, { message: 'where is my bill?' });
     await t.app.semanticRanking!.idle();
     const computed = toy.requests.length;
-    const other = await buildApp({ config: testConfig({ DATA_DIR: t.config.dataDir, SEMANTIC_RANKING: 'true', EMBEDDINGS_URL: toy.url, EMBEDDINGS_MODEL: 'toy-embed' }), db: t.db, docsAtStart: false });
+    const other = await buildApp({ events: new EventBus(), config: testConfig({ DATA_DIR: t.config.dataDir, SEMANTIC_RANKING: 'true', EMBEDDINGS_URL: toy.url, EMBEDDINGS_MODEL: 'toy-embed' }), db: t.db, docsAtStart: false });
     try {
       const res = await other.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': w.token }, payload: { message: 'I need a printable statement' } });
       expect(res.statusCode).toBe(200);

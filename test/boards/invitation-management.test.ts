@@ -37,7 +37,7 @@ describe('GET /api/boards/{id}/invitations', () => {
     await invite(team, accepted);
     await invite(team, addr(team, 'expired'));
     await invite(team, addr(team, 'pending'));
-    await createUser({ db: t.db.prisma, email: accepted, password: 'long enough', name: 'Accepted', events: t.app.events });
+    await createUser({ db: t.db.prisma, email: accepted, password: 'long enough', name: 'Accepted', events: t.app.events, effects: t.app.effects });
     await t.db.prisma.invitation.updateMany({ where: { email: addr(team, 'expired') }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await invitations(team)).map((i) => i.email)).toEqual([addr(team, 'pending')]);
   });
@@ -68,7 +68,7 @@ describe('DELETE /api/boards/{id}/invitations/{email}', () => {
     expectStatus(again, 202);
     expect(again.json().invitation).toMatchObject({ email, role: 'admin' });
     // Once registered, the address joins with the role of the new invitation.
-    const user = await createUser({ db: t.db.prisma, email, password: 'long enough', name: 'Late', events: t.app.events });
+    const user = await createUser({ db: t.db.prisma, email, password: 'long enough', name: 'Late', events: t.app.events, effects: t.app.effects });
     const members = (await team.as.admin.get(`/api/boards/${team.board.id}/members`)).json().members;
     expect(members).toContainEqual({ userId: user.id, name: 'Late', email, role: 'admin', avatarUrl: null });
   });
@@ -78,7 +78,7 @@ describe('DELETE /api/boards/{id}/invitations/{email}', () => {
     const email = addr(team, 'revoked');
     await invite(team, email);
     expectNoContent(await team.as.admin.del(`/api/boards/${team.board.id}/invitations/${email}`));
-    const user = await createUser({ db: t.db.prisma, email, password: 'long enough', name: 'Nope', events: t.app.events });
+    const user = await createUser({ db: t.db.prisma, email, password: 'long enough', name: 'Nope', events: t.app.events, effects: t.app.effects });
     const members = (await team.as.admin.get(`/api/boards/${team.board.id}/members`)).json().members;
     expect(members.map((m: any) => m.userId)).not.toContain(user.id);
   });
@@ -148,7 +148,7 @@ describe('an invitation whose address registers', () => {
       expect(invited.statusCode).toBe(202);
       const published: string[] = [];
       other.app.events.subscribe(board.id, (a) => published.push(a.type));
-      const invitee = await createUser({ db: other.db.prisma, email, password: 'long enough', name: 'Invitee', events: other.app.events });
+      const invitee = await createUser({ db: other.db.prisma, email, password: 'long enough', name: 'Invitee', events: other.app.events, effects: other.app.effects });
       const members = (await other.app.inject({ method: 'GET', url: `/api/boards/${board.id}/members`, headers: auth })).json().members;
       expect(members).toContainEqual({ userId: invitee.id, name: 'Invitee', email, role: 'observer', avatarUrl: null });
       const activity = (await other.app.inject({ method: 'GET', url: `/api/boards/${board.id}/activity`, headers: auth })).json().activities[0];

@@ -8,7 +8,7 @@ import { useTestApp } from '../helper.js';
 /** The admin CLI's account commands, run in-process on a test database (the same code path the binary takes). */
 const t = useTestApp();
 
-const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
+const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
 let n = 0;
 const email = () => `cli-${++n}-${Date.now()}@example.com`;
 

@@ -12,7 +12,7 @@ const t = useTestApp();
 describe('the admin socket', () => {
   it('is owner-only and runs one command per connection', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tb-sock-'));
-    const socket = await startAdminSocket({ db: t.db, config: { ...t.config, dataDir } });
+    const socket = await startAdminSocket({ db: t.db, config: { ...t.config, dataDir }, events: t.app.events, effects: t.app.effects });
     try {
       expect(statSync(adminSocketPath(dataDir)).mode & 0o777).toBe(0o600);
       const user = await makeUser(t.db);

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
+const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
 const file = async (content: string) => {
   const f = path.join(dir, `${Math.random()}.json`);
   await writeFile(f, content);

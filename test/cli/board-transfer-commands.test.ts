@@ -9,7 +9,7 @@ import { TRELLO_FIXTURES } from '../boards/transfer/trello-fixtures.js';
 
 /** board import, board export and board export-all, run in-process on a test database (the binary's code path). */
 const t = useTestApp();
-const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
+const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
 
 describe('board import / export / export-all', () => {
   it('imports a real Trello export for a user, exports it again (JSON and CSV), and re-imports the JSON', async () => {

@@ -296,7 +296,7 @@ describe('assistant connector, end to end', () => {
     const { user, browser } = await signedIn();
     const { provider } = await connectAssistant(t, browser);
     expect((await listToolsRaw(provider.saved!.access_token)).status).toBe(200);
-    await setUserStatus({ db: t.db.prisma, userId: user.id, status: 'blocked', userChanged: afterUserChange(t.app.events) });
+    await setUserStatus({ db: t.db.prisma, userId: user.id, status: 'blocked', userChanged: afterUserChange(t.app.effects) });
     expect((await listToolsRaw(provider.saved!.access_token)).status).toBe(401);
     const refresh = await refreshWith(provider, provider.saved!.refresh_token!);
     expect(refresh.status).toBe(400);

@@ -16,8 +16,8 @@ export interface Fixtures {
  */
 export async function makeFixtures(app: FastifyInstance): Promise<Fixtures> {
   const password = 'fuzzing password 1';
-  await createUser({ db: app.db.prisma, email: 'fuzz-admin@example.com', password, name: 'Fuzz Admin', siteAdmin: true });
-  const victim = await createUser({ db: app.db.prisma, email: 'fuzz-victim@example.com', password, name: 'Fuzz Victim' });
+  await createUser({ db: app.db.prisma, email: 'fuzz-admin@example.com', password, name: 'Fuzz Admin', siteAdmin: true, events: app.events, effects: app.effects });
+  const victim = await createUser({ db: app.db.prisma, email: 'fuzz-victim@example.com', password, name: 'Fuzz Victim', events: app.events, effects: app.effects });
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'fuzz-admin@example.com', password } });
   const session = /tb_session=([^;]+)/.exec(String(login.headers['set-cookie']))?.[1];
   if (!session) throw new Error(`fixtures: login failed: ${login.statusCode} ${login.body}`);

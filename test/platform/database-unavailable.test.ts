@@ -8,6 +8,7 @@ import { configFrom } from '../../src/config.js';
 import { openPostgres } from '../../src/platform/db.js';
 import pg from 'pg';
 import { testServerUrl } from '../postgres-server.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
 
 /** A server that accepts connections and never answers: the worst kind of unreachable. */
 let silent: net.Server;
@@ -37,7 +38,7 @@ const NOT_A_HANG_MS = 8000;
 async function appOn(url: string): Promise<FastifyInstance> {
   // Shedding off: on a loaded machine the loop's lag alone would answer 503 "overloaded" instead.
   const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
-  const app = await buildApp({ config, db: openPostgres({ url, connectTimeoutMs: 1000 }) });
+  const app = await buildApp({ events: new EventBus(), config, db: openPostgres({ url, connectTimeoutMs: 1000 }) });
   app.get('/api/_probe/query', async () => app.db.prisma.user.count());
   return app;
 }
@@ -155,7 +156,7 @@ describe.skipIf(!serverAnswers)('with a PostgreSQL server that stops answering w
     const url = u.toString();
     // The defaults: DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS of 2000.
     const config = configFrom({ DATABASE_URL: url, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
-    app = await buildApp({ config, db: openPostgres({ url, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS }) });
+    app = await buildApp({ events: new EventBus(), config, db: openPostgres({ url, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS }) });
     // Probes that need only the server (no tables): outside the rate limiter, whose table this database lacks.
     const probe = { config: { rateLimit: false } };
     app.get('/api/_probe/query', probe, async () => app.db.prisma.$queryRaw`SELECT 1 AS one`.then(() => ({ ok: true })));
@@ -239,6 +240,7 @@ describe.skipIf(!serverAnswers)('one deadline for a database that stops answerin
     // 10 s in the queue); a probe timeout of 0.5 s. No webhook dispatcher: its polls would take
     // the one connection.
     app = await buildApp({
+      events: new EventBus(),
       config,
       webhookDispatcher: false,
       db: openPostgres({ url, poolSize: 1, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, probeTimeoutMs: 500 }),

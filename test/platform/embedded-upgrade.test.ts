@@ -13,6 +13,7 @@ import { ask, answerWorkspace } from '../answers/answer-fixtures.js';
 import { client, makeCard, makeList } from '../board-factories.js';
 import { loginCookie, makeBoard, makeUser } from '../factories.js';
 import { LogCapture, testConfig, type TestAppHandle } from '../helper.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
 
 /**
  * A data directory written by the previous embedded database (PGlite 0.4, PostgreSQL 17, what
@@ -28,7 +29,7 @@ describe('an embedded database written by PGlite 0.4 (PostgreSQL 17)', () => {
   async function appOn(db: Database, dataDir: string) {
     const config = testConfig({ DATA_DIR: dataDir });
     const logs = new LogCapture();
-    const app = await buildApp({ config, db, logStream: logs, docsAtStart: false });
+    const app = await buildApp({ events: new EventBus(), config, db, logStream: logs, docsAtStart: false });
     return { app, db, config, logs } as { app: FastifyInstance; db: Database; config: typeof config; logs: LogCapture };
   }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 import { redisAnswers } from '../net.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
 
 /**
  * Concurrent bursts against one budget. Counts taken in memory used to be checked against a
@@ -57,7 +58,7 @@ describe.each(stores)('a burst on $name', ({ env }) => {
 
   it(`admits at most ${MAX} + ${MAX / 2} across two processes sharing the counters, and at most ${MAX} in each`, async () => {
     t = await buildTestApp(config);
-    const other = await buildApp({ config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
+    const other = await buildApp({ events: new EventBus(), config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
     others.push(other);
     const address = freshAddress();
     // Each process has read the shared count once: both may count in memory from here.

@@ -10,6 +10,7 @@ import { buildTestApp, type TestApp } from '../helper.js';
 import { storeOver } from '../../src/platform/rate-limit-store.js';
 import { redisAnswers } from '../net.js';
 import { SseClient } from '../sse-client.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
 
 const LIMIT = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' };
 const randomToken = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
@@ -111,7 +112,7 @@ describe('rate limits (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS)', () => {
   it('gives a good answer key and workspace token their own budgets from their first request too, even once others spent the address\'s', async () => {
     t = await buildTestApp(LIMIT);
     const w = await answerWorkspace(t);
-    const out = await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: t.db, config: t.config });
+    const out = await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     const wst = out.body.token as string;
     expect(await statuses(6, () => t!.app.inject({ method: 'GET', url: '/v1/tickets' }))).toEqual([401, 401, 401, 401, 401, 429]);
     const ask = () => t!.app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': w.token }, payload: { message: 'How do I reset my password?' } });
@@ -168,7 +169,7 @@ describe('rate limits (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS)', () => {
 
   it('shares each budget between processes on one database', async () => {
     t = await buildTestApp(LIMIT);
-    const other = await buildApp({ config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
+    const other = await buildApp({ events: new EventBus(), config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
     try {
       const user = await makeUser(t.db);
       const key = await makeKey(t.db, user.id);
@@ -185,7 +186,7 @@ describe('rate limits (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS)', () => {
 describe('counts taken in memory below half a budget', () => {
   it('still add up exactly across two processes, including counts flushed in the background', async () => {
     t = await buildTestApp({ RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_MS: '60000' });
-    const other = await buildApp({ config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
+    const other = await buildApp({ events: new EventBus(), config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
     try {
       const user = await makeUser(t.db);
       const key = await makeKey(t.db, user.id);
@@ -235,7 +236,7 @@ describe('rate limits on Redis (REDIS_URL)', async () => {
   const redisUp = await redisAnswers();
   it.skipIf(!redisUp)('shares one budget between processes through Redis', async () => {
     t = await buildTestApp({ ...LIMIT, REDIS_URL: 'redis://127.0.0.1:6379', TRUST_PROXY: 'true' });
-    const other = await buildApp({ config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
+    const other = await buildApp({ events: new EventBus(), config: t.config, db: t.db, webhookDispatcher: false, logStream: t.logs });
     try {
       // A fresh address of its own: the Redis server outlives this test and is shared.
       const address = `10.${randomBytes(3).join('.')}`;

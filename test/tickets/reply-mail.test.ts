@@ -6,6 +6,7 @@ import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie } from '../factories.js';
 import { LoopbackSmtp, linkIn } from '../smtp-server.js';
 import { SseClient } from '../sse-client.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
 
 // Building the app on a fresh database has taken over 90 s on a loaded 2-core machine.
 vi.setConfig({ hookTimeout: 300_000, testTimeout: 300_000 });
@@ -21,7 +22,7 @@ afterAll(async () => {
 let seq = 0;
 async function handedOff(t: TestAppHandle) {
   const w = await answerWorkspace(t);
-  const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config }).then((o) => o.body);
+  const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects }).then((o) => o.body);
   const wst = (await admin('workspace', 'token', '--workspace', String(w.workspaceId))).token as string;
   const widgetId = (await admin('widget', 'create', '--agent', w.agentId, '--origin', 'https://shop.example.com')).id as string;
   const widget = (method: 'GET' | 'POST', url: string, token?: string, payload?: object) =>
@@ -186,7 +187,7 @@ describe('a restart while the reply waits', () => {
     const w = await handedOff(t);
     expect((await w.api('POST', `/v1/tickets/${w.ticketId}/comments`, { body: 'Sent before the restart' })).statusCode).toBe(201);
     await t.app.close();
-    const next = await buildApp({ config: t.config, db: t.db, docsAtStart: false, logStream: new LogCapture() });
+    const next = await buildApp({ events: new EventBus(), config: t.config, db: t.db, docsAtStart: false, logStream: new LogCapture() });
     try {
       await next.ready();
       const mail = await smtp.waitFor(w.email);

@@ -9,7 +9,7 @@ import { useTestApp } from '../helper.js';
 vi.setConfig({ hookTimeout: 300_000, testTimeout: 300_000 });
 const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhookDispatcher: false });
 
-const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
+const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
 
 /** A workspace with its token and a webhook, and a board its owner administers with lists Inbox and Solved. */
 async function ticketBoard() {

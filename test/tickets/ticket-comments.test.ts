@@ -10,7 +10,7 @@ const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhookDispatcher: fal
 
 async function ticketWithWidget() {
   const w = await answerWorkspace(t);
-  const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config }).then((o) => o.body);
+  const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects }).then((o) => o.body);
   const wst = (await admin('workspace', 'token', '--workspace', String(w.workspaceId))).token as string;
   await admin('webhook', 'create', '--workspace', String(w.workspaceId), '--url', 'http://127.0.0.1:9/hook');
   const widgetId = (await admin('widget', 'create', '--agent', w.agentId, '--origin', 'https://shop.example.com')).id as string;

@@ -8,7 +8,7 @@ const t = useTestApp();
 
 async function ticketWorkspace() {
   const w = await answerWorkspace(t);
-  const out = await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: t.db, config: t.config });
+  const out = await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
   expect(out.exitCode).toBe(0);
   expect(Object.keys(out.body)).toEqual(['token']);
   const token = out.body.token as string;

@@ -27,7 +27,7 @@ describe('tickets as cards in a browser', () => {
       const cookie = await sessionFor(web, owner.email, owner.password);
       const inbox = await web.call(cookie, 'POST', `/api/boards/${board.id}/lists`, { name: 'Inbox' });
       const solved = await web.call(cookie, 'POST', `/api/boards/${board.id}/lists`, { name: 'Solved' });
-      const wst = (await runCommand(['workspace', 'token', '--workspace', String(workspace.id)], { db: web.db, config: web.config })).body.token as string;
+      const wst = (await runCommand(['workspace', 'token', '--workspace', String(workspace.id)], { db: web.db, config: web.config, events: web.app.events, effects: web.app.effects })).body.token as string;
       const token = { authorization: `Bearer ${wst}` };
 
       const tab = await openTab(browser, web, { user: owner, viewport });

@@ -189,7 +189,7 @@ describe('board webhooks', () => {
     expectStatus(await team.as.admin.post(`/api/boards/${team.board.id}/members`, { email: team.member.email, role: 'member' }), 201);
     await moveCard(team.as.admin, team.board.id, team.cards[0]!.id, done.id);
     await theirs.waitFor(3); // member.added and the move
-    const blocked = await runCommand(['user', 'block', '--email', team.member.email], { db: t.db, config: t.config });
+    const blocked = await runCommand(['user', 'block', '--email', team.member.email], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     expect(blocked.exitCode).toBe(0);
     await moveCard(team.as.admin, team.board.id, team.cards[0]!.id, team.list.id);
     await control.waitFor(6);
@@ -296,7 +296,7 @@ describe('board webhooks', () => {
     const before = await deliveriesOf(endpoint.id);
     const actor = { userId: team.admin.id, name: team.admin.name, keyId: null, via: 'session', sessionId: null, permission: 'write', boardIds: null } as never;
     await expect(
-      changeBoard({ db: t.db.prisma, events: t.app.events, actor }, async (tx, record) => {
+      changeBoard({ db: t.db.prisma, events: t.app.events, effects: t.app.effects, actor }, async (tx, record) => {
         await record({ boardId: team.board.id, type: 'board.deleted', data: { boardId: team.board.id } } as never);
         throw new Error('rolled back');
       }),
@@ -314,12 +314,12 @@ describe('board webhooks', () => {
     const owner = await makeUser(t.db);
     const workspace = await makeWorkspace(t.db, { ownerId: owner.id });
     const { endpoint } = await subscribe(team.as.admin, team.board.id, 'https://8.8.8.8/board');
-    const listed = await runCommand(['webhook', 'list', '--workspace', String(workspace.id)], { db: t.db, config: t.config });
+    const listed = await runCommand(['webhook', 'list', '--workspace', String(workspace.id)], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     expect(listed.body).toEqual({ endpoints: [] });
-    const rotate = await runCommand(['webhook', 'rotate-secret', '--workspace', String(workspace.id), '--id', String(endpoint.id)], { db: t.db, config: t.config });
+    const rotate = await runCommand(['webhook', 'rotate-secret', '--workspace', String(workspace.id), '--id', String(endpoint.id)], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     expect(rotate.exitCode).toBe(1);
     // And workspace endpoints are not board webhooks.
-    const created = await runCommand(['webhook', 'create', '--workspace', String(workspace.id), '--url', 'https://8.8.8.8/ws'], { db: t.db, config: t.config });
+    const created = await runCommand(['webhook', 'create', '--workspace', String(workspace.id), '--url', 'https://8.8.8.8/ws'], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     expectError(await team.as.admin.get(`/api/webhooks/${(created.body as { id: number }).id}`), 404);
     // The database refuses an endpoint with two owners or none.
     await expect(t.db.prisma.webhookEndpoint.create({ data: { workspaceId: workspace.id, boardId: team.board.id, userId: team.admin.id, url: 'https://8.8.8.8/', secret: 'x', events: [] } })).rejects.toThrow();

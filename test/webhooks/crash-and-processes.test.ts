@@ -11,6 +11,8 @@ import { makeUser } from '../factories.js';
 import { buildTestApp, createTestDatabase, LogCapture, type TestApp, testConfig } from '../helper.js';
 import { type Received, startReceiver } from '../webhook-receiver.js';
 import { admin, seedDataDir, type ServerProcess, type SlowAnswer, startServer, startSlowReceiver } from './process-helpers.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
+import { cliEffects } from '../../src/cli/effects.js';
 
 /**
  * At-least-once delivery across the events that break naive dispatchers: a restart with
@@ -35,7 +37,8 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, timeo
 /** A workspace with a ticket token and one endpoint on `url` for ticket.created, through the CLI. */
 async function webhookWorkspace(db: Database, config: Config, url: string) {
   const run = async (...argv: string[]) => {
-    const outcome = await runCommand(argv, { db, config });
+    const events = new EventBus();
+    const outcome = await runCommand(argv, { db, config, events, effects: cliEffects(events) });
     expect(outcome, argv.join(' ')).toMatchObject({ exitCode: 0 });
     return outcome.body;
   };
@@ -62,7 +65,7 @@ describe('a restart with deliveries pending', () => {
     let first: FastifyInstance | undefined;
     let second: FastifyInstance | undefined;
     try {
-      first = await buildApp({ config, db, logStream: logs, webhookDispatcher: false });
+      first = await buildApp({ events: new EventBus(), config, db, logStream: logs, webhookDispatcher: false });
       const w = await webhookWorkspace(db, config, receiver.url);
       const created = await postTicket(first, w.token, 'Left pending by a stopped app');
       expect(created.statusCode).toBe(201);
@@ -79,7 +82,7 @@ describe('a restart with deliveries pending', () => {
       // Stop the app (the database stays), start another one on the same Database object.
       await first.close();
       first = undefined;
-      second = await buildApp({ config, db, logStream: logs });
+      second = await buildApp({ events: new EventBus(), config, db, logStream: logs });
       await second.ready();
 
       const [request] = await receiver.waitFor(1);
@@ -247,7 +250,7 @@ describe('two processes on one PostgreSQL database', () => {
     one = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms' });
     const url = (one.db.pool!.options as { connectionString: string }).connectionString;
     twoDb = openPostgres({ url });
-    two = await buildApp({ config: one.config, db: twoDb, logStream: one.logs });
+    two = await buildApp({ events: new EventBus(), config: one.config, db: twoDb, logStream: one.logs });
     await Promise.all([one.app.ready(), two.ready()]);
   });
   afterAll(async () => {

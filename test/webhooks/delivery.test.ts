@@ -270,13 +270,11 @@ describe('webhook deliveries', () => {
     const n = r.received.length;
     const one = await w.admin('webhook', 'redeliver', '--workspace', String(w.workspaceId), '--id', String(w.endpoint.id), '--delivery', String(first!.id));
     expect(one).toEqual({ redelivered: 1 });
-    // Through the CLI outside the server nothing wakes the dispatcher: wake it as the server's socket would.
-    t.app.webhooks.wake();
+    // Run as the server's admin socket runs it (the server's effects): the redelivery wakes the dispatcher itself.
     const got = await r.waitFor(n + 1);
     expect(got.at(-1)!.headers['webhook-id']).toBe(first!.eventId);
     const all = await w.admin('webhook', 'redeliver', '--workspace', String(w.workspaceId), '--id', String(w.endpoint.id), '--since', new Date(Date.now() - 60_000).toISOString());
     expect(all).toEqual({ redelivered: 1 });
-    t.app.webhooks.wake();
     const again = await r.waitFor(n + 2);
     expect(again.at(-1)!.headers['webhook-id']).toBe(second!.eventId);
     await eventually(async () => {

@@ -28,7 +28,7 @@ describe('private destinations (SPEC §8)', () => {
       const res = await t.app.inject({ method: 'POST', url: `/agent/workspaces/${workspace.id}/webhooks`, headers: { cookie }, payload: { url } });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error, url).toMatch(/^url: /);
-      const cli = await runCommand(['webhook', 'create', '--workspace', String(workspace.id), '--url', url], { db: t.db, config: t.config });
+      const cli = await runCommand(['webhook', 'create', '--workspace', String(workspace.id), '--url', url], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
       expect(cli.exitCode, url).toBe(1);
       expect(cli.body.error, url).toMatch(/url/);
     }

@@ -4,6 +4,7 @@ import { outboxSql } from '../../src/platform/outbox-sql.js';
 import { pruneWebhookEvents } from '../../src/webhooks/prune-events.js';
 import { buildTestApp, type TestApp } from '../helper.js';
 import { webhookWorkspace } from './webhook-fixtures.js';
+import { EventBus } from '../../src/boards/activity/event-bus.js';
 
 const DAY = 86_400_000;
 let t: TestApp;
@@ -81,7 +82,7 @@ describe('webhook event retention (WEBHOOK_RETENTION)', () => {
     await event('msg_three_days', w.workspaceId, [w.endpoint.id], 3, ['failed']);
     await event('msg_one_day', w.workspaceId, [w.endpoint.id], 1, ['failed']);
     const config = { ...t.config, WEBHOOK_RETENTION: 2 * DAY };
-    const server = await buildApp({ config, db: t.db, logStream: t.logs, docsAtStart: false });
+    const server = await buildApp({ events: new EventBus(), config, db: t.db, logStream: t.logs, docsAtStart: false });
     await server.ready();
     // Closing waits for a prune under way, so the start's prune has finished here.
     await server.close();
@@ -96,7 +97,7 @@ describe('webhook event retention (WEBHOOK_RETENTION)', () => {
        SELECT 'msg_bulk_' || g, $1, 'ticket.created', '{}', now() - interval '60 days' FROM generate_series(1, 10000) g`,
       [w.workspaceId],
     );
-    const server = await buildApp({ config: t.config, db: t.db, logStream: t.logs, docsAtStart: false });
+    const server = await buildApp({ events: new EventBus(), config: t.config, db: t.db, logStream: t.logs, docsAtStart: false });
     await server.ready();
     await server.close();
     // The batch under way when closing began was finished; the rest waits for the next start.

@@ -32,7 +32,7 @@ afterAll(async () => {
   await host?.close();
 }, 300_000);
 
-const admin = (...argv: string[]) => runCommand(argv, { db: web.db, config: web.config }).then((o) => o.body);
+const admin = (...argv: string[]) => runCommand(argv, { db: web.db, config: web.config, events: web.app.events, effects: web.app.effects }).then((o) => o.body);
 
 async function widgetSite() {
   const w = await answerWorkspace(web);

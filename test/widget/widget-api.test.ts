@@ -11,7 +11,7 @@ const SHOP = 'https://shop.example.com';
 
 async function widgetSetup(extra: string[] = []) {
   const w = await answerWorkspace(t);
-  const out = await runCommand(['widget', 'create', '--agent', w.agentId, '--origin', SHOP, '--origin', 'https://*.example.org', ...extra], { db: t.db, config: t.config });
+  const out = await runCommand(['widget', 'create', '--agent', w.agentId, '--origin', SHOP, '--origin', 'https://*.example.org', ...extra], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
   expect(out.exitCode, JSON.stringify(out.body)).toBe(0);
   const widgetId = out.body.id as string;
   const call = (method: 'GET' | 'POST' | 'OPTIONS', url: string, options: { payload?: object; token?: string; origin?: string | null; headers?: Record<string, string> } = {}) =>
@@ -39,7 +39,7 @@ describe('widget admin commands', () => {
     expect(w.widgetId).toMatch(/^wdg_[0-9A-Za-z]{20}$/);
     expect(w.out.snippet).toBe(`<script src="https://support.example/widget.js" data-widget="${w.widgetId}" async></script>`);
     expect(w.secret).toMatch(/^wis_/);
-    const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config });
+    const admin = (...argv: string[]) => runCommand(argv, { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     const listed = await admin('widget', 'list', '--agent', w.agentId);
     expect(listed.body.widgets).toEqual([expect.objectContaining({ id: w.widgetId, origins: [SHOP, 'https://*.example.org'], launcherSide: 'right' })]);
     expect(JSON.stringify(listed.body)).not.toContain(w.secret);
@@ -140,7 +140,7 @@ describe('the widget surface', () => {
     expect(first.statusCode, first.body).toBe(201);
     expect(second.statusCode, second.body).toBe(201);
     expect(second.json().ticketId).toBe(first.json().ticketId);
-    const wst = (await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: t.db, config: t.config })).body.token as string;
+    const wst = (await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects })).body.token as string;
     const tickets = (await t.app.inject({ method: 'GET', url: '/v1/tickets', headers: { authorization: `Bearer ${wst}` } })).json().tickets;
     expect(tickets).toHaveLength(1);
     expect(tickets[0]).toMatchObject({ id: first.json().ticketId, conversationId: asked.conversationId, requester: { email: 'ana@customer.example' }, status: 'open' });
@@ -167,7 +167,7 @@ describe('the widget surface', () => {
     expect(Number(retryAfter)).toBeGreaterThan(0);
 
     const limited = await widgetSetup();
-    await runCommand(['workspace', 'limit', '--workspace', String(limited.workspaceId), '--conversations', '1'], { db: t.db, config: t.config });
+    await runCommand(['workspace', 'limit', '--workspace', String(limited.workspaceId), '--conversations', '1'], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     const a = await limited.visit();
     expect((await limited.call('POST', '/messages', { token: a, payload: { message: 'hello' } })).statusCode).toBe(200);
     const refused = await limited.call('POST', '/messages', { token: await limited.visit(), payload: { message: 'hello' } });

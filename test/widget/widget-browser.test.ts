@@ -40,7 +40,7 @@ afterAll(async () => {
 
 async function widgetOn(origins: string[], extra: string[] = []) {
   const w = await answerWorkspace(web, { articles: [...ARTICLES, XSS_ARTICLE] });
-  const out = await runCommand(['widget', 'create', '--agent', w.agentId, ...origins.flatMap((o) => ['--origin', o]), '--greeting', `Welcome! ${XSS}`, ...extra], { db: web.db, config: web.config });
+  const out = await runCommand(['widget', 'create', '--agent', w.agentId, ...origins.flatMap((o) => ['--origin', o]), '--greeting', `Welcome! ${XSS}`, ...extra], { db: web.db, config: web.config, events: web.app.events, effects: web.app.effects });
   expect(out.exitCode, JSON.stringify(out.body)).toBe(0);
   const id = out.body.id as string;
   const snippet = (out.body.snippet as string).replace(/src="[^"]+\/widget\.js"/, `src="${web.base}/widget.js"`);
@@ -100,7 +100,7 @@ describe('the help widget on a customer\'s page (another origin)', () => {
     await email.press('Enter');
     await expect.poll(() => page.getByRole('status').textContent(), { timeout: 60_000 }).toContain('A person from our team will answer here and by e-mail.');
 
-    const wst = (await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: web.db, config: web.config })).body.token as string;
+    const wst = (await runCommand(['workspace', 'token', '--workspace', String(w.workspaceId)], { db: web.db, config: web.config, events: web.app.events, effects: web.app.effects })).body.token as string;
     const tickets = (await web.call({ authorization: `Bearer ${wst}` }, 'GET', '/v1/tickets')).json.tickets;
     expect(tickets).toEqual([expect.objectContaining({ subject: 'I forgot my password, how do I reset it?', requester: { email: 'ana@customer.example' }, conversationId: expect.stringMatching(/^cnv_/) })]);
 

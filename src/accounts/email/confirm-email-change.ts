@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../platform/db.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { composeMail, freeText, PRODUCT } from '../../mail/compose.js';
-import type { MailOutbox } from '../../mail/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
 import { recordMail } from '../../mail/record-mail.js';
 import { forgetCredentials } from '../credentials/credential-cache.js';
 import { hashToken, isWellFormedToken } from '../credentials/tokens.js';
@@ -9,7 +9,8 @@ import type { UserChanged } from '../users/user-changed.js';
 
 export interface ConfirmEmailChangeOptions {
   db: PrismaClient;
-  mail: MailOutbox;
+  /** What follows the commit ('mail.queued' wakes the mail worker). */
+  effects: Effects;
   /** The signed-in account: only the one that asked may confirm (someone else opening the mail cannot). */
   userId: number;
   token: string;
@@ -24,7 +25,7 @@ const unknownLink = () => notFound('link: not valid (it was used or replaced by 
  * unknown, used, replaced or another account's; 410 when expired; 409 when another account took
  * the address meanwhile.
  */
-export async function confirmEmailChange({ db, mail, userId, token, userChanged }: ConfirmEmailChangeOptions) {
+export async function confirmEmailChange({ db, effects, userId, token, userChanged }: ConfirmEmailChangeOptions) {
   if (!isWellFormedToken(token, 'eml_')) throw unknownLink();
   const change = await db.emailChange.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
   if (!change || change.userId !== userId || change.user.status !== 'active') throw unknownLink();
@@ -50,7 +51,7 @@ export async function confirmEmailChange({ db, mail, userId, token, userChanged 
     });
     return updated;
   });
-  mail.wake();
+  effects.committed({ kind: 'mail.queued' });
   // Sessions and keys carry the address: read them again.
   forgetCredentials(db);
   await userChanged(userId);

@@ -2,6 +2,7 @@ import type { PrismaClient } from '../../platform/db.js';
 import { badRequest, conflict, forbidden } from '../../platform/errors.js';
 import { composeMail, PRODUCT, quoted } from '../../mail/compose.js';
 import type { MailOutbox } from '../../mail/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
 import { mailCapReached, requireMailAllowance } from '../../mail/caps.js';
 import { recordMail } from '../../mail/record-mail.js';
 import { verifyPassword } from '../credentials/passwords.js';
@@ -14,7 +15,10 @@ export const EMAIL_CHANGES_PER_HOUR = 5;
 
 export interface RequestEmailChangeOptions {
   db: PrismaClient;
+  /** Whether this server sends mail (refused when not). */
   mail: MailOutbox;
+  /** What follows the commit ('mail.queued' wakes the mail worker). */
+  effects: Effects;
   userId: number;
   /** Lower-cased by the schema. */
   newEmail: string;
@@ -36,7 +40,7 @@ export const NO_MAIL_MESSAGE = 'email: this server sends no mail, so it cannot c
  * past the address's day of confirmation mails (MAIL_CAPS): the requester is signed in, and the
  * refusal tells them nothing about anyone else.
  */
-export async function requestEmailChange({ db, mail, userId, newEmail, currentPassword, linkFor }: RequestEmailChangeOptions) {
+export async function requestEmailChange({ db, mail, effects, userId, newEmail, currentPassword, linkFor }: RequestEmailChangeOptions) {
   if (!mail.enabled) throw forbidden(NO_MAIL_MESSAGE);
   const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
   if (currentPassword === undefined) throw badRequest('currentPassword: required to change your e-mail address');
@@ -86,6 +90,6 @@ export async function requestEmailChange({ db, mail, userId, newEmail, currentPa
       }),
     });
   });
-  mail.wake();
+  effects.committed({ kind: 'mail.queued' });
   return { email: newEmail, expiresAt };
 }

@@ -2,6 +2,7 @@ import type { PrismaClient } from '../../platform/db.js';
 import { forbidden } from '../../platform/errors.js';
 import { composeMail, freeText, PRODUCT } from '../../mail/compose.js';
 import type { MailOutbox } from '../../mail/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
 import { recordMail } from '../../mail/record-mail.js';
 import { createSetupLink } from './create-setup-link.js';
 
@@ -13,7 +14,10 @@ export const RESET_WINDOW_MS = 3_600_000;
 
 export interface RequestPasswordResetOptions {
   db: PrismaClient;
+  /** Whether this server sends mail (refused when not). */
   mail: MailOutbox;
+  /** What follows the commit ('mail.queued' wakes the mail worker). */
+  effects: Effects;
   /** Lower-cased by the schema. */
   email: string;
   /** The web page that opens a token (`<origin>/join/<token>`). */
@@ -27,7 +31,7 @@ export interface RequestPasswordResetOptions {
  * and per account an hour, counted from the mail outbox, so every process sees the same count),
  * gets no mail and the same answer. A server without SMTP: 403 (ask a site administrator).
  */
-export async function requestPasswordReset({ db, mail, email, linkFor }: RequestPasswordResetOptions): Promise<void> {
+export async function requestPasswordReset({ db, mail, effects, email, linkFor }: RequestPasswordResetOptions): Promise<void> {
   if (!mail.enabled) throw forbidden('email: this server sends no mail; ask a site administrator for a link to set a new password');
   const user = await db.user.findUnique({ where: { email }, select: { id: true, name: true, email: true, status: true } });
   if (!user || user.status !== 'active') return;
@@ -56,5 +60,5 @@ export async function requestPasswordReset({ db, mail, email, linkFor }: Request
       }),
     });
   });
-  mail.wake();
+  effects.committed({ kind: 'mail.queued' });
 }

@@ -89,7 +89,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
       const emailChange =
         email !== undefined && email !== request.actor.email
           ? await checkingPassword(request, () =>
-              requestEmailChange({ db: app.db.prisma, mail: app.mail, userId, newEmail: email, currentPassword: password, linkFor: (token) => joinUrl(app.server, config, token) }),
+              requestEmailChange({ db: app.db.prisma, mail: app.mail, effects: app.effects, userId, newEmail: email, currentPassword: password, linkFor: (token) => joinUrl(app.server, config, token) }),
             )
           : null;
       const user =
@@ -116,7 +116,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ config: Config; throttle: Lo
       },
     },
     async (request) => ({
-      user: presentUser(await confirmEmailChange({ db: app.db.prisma, mail: app.mail, userId: request.actor.userId, token: request.body.token, userChanged })),
+      user: presentUser(await confirmEmailChange({ db: app.db.prisma, effects: app.effects, userId: request.actor.userId, token: request.body.token, userChanged })),
     }),
   );
 

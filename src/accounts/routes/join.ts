@@ -67,7 +67,7 @@ export const joinRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp;
       onResponse: async (request, reply) => {
         if (reply.statusCode !== 202) return;
         const { email } = request.body;
-        resets.push(() => requestPasswordReset({ db: app.db.prisma, mail: app.mail, email, linkFor: (token) => joinUrl(app.server, config, token) }));
+        resets.push(() => requestPasswordReset({ db: app.db.prisma, mail: app.mail, effects: app.effects, email, linkFor: (token) => joinUrl(app.server, config, token) }));
       },
     },
     async (_request, reply) => {

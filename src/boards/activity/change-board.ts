@@ -1,14 +1,19 @@
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { UserChanged } from '../../accounts/users/user-changed.js';
-import type { PrismaClient } from '../../platform/db.js';
+import type { PrismaClient, Tx } from '../../platform/db.js';
+import type { EffectRunners, Effects } from '../../platform/after-commit.js';
 import type { EventBus, StaleData } from './event-bus.js';
 import { z } from 'zod';
-import { changeWithOutbox, type Outbox, type RecordWebhookEvent } from '../../webhooks/outbox.js';
+import { changeWithOutbox, type RecordWebhookEvent } from '../../webhooks/outbox.js';
 import { isPostgresError } from '../../platform/errors.js';
 import { activity, type ActivityRow, type ActivityView, presentActivity } from './present-activity.js';
 
-export type Tx = Prisma.TransactionClient;
+declare module '../../platform/after-commit.js' {
+  interface ChangeData {
+    /** One activity this process committed on a board (published once per activity, in order). */
+    'board.activity': { activity: ActivityView };
+  }
+}
 
 /**
  * One activity to record: a type of src/boards/activity/activity-types.ts with that type's data, so a
@@ -44,10 +49,10 @@ function asPresented(view: ActivityView): object {
 export type InsertedActivity = ActivityRow & { hooked: boolean };
 
 /**
- * Event → what it invalidates in memory: the one table the after-commit steps (afterCommit,
- * afterUserChange) read. Every board activity makes its board stale (the board cache's entry,
- * which also holds the members and their roles, so member.removed and member.role_changed need
- * nothing more); a move to another board is recorded on both boards, so both go. A change to a
+ * Event → what it invalidates in memory: what the 'cache' effect of platform/after-commit.ts's
+ * EFFECTS drops here (boardEffects). Every board activity makes its board stale (the board cache's
+ * entry, which also holds the members and their roles, so member.removed and member.role_changed
+ * need nothing more); a move to another board is recorded on both boards, so both go. A change to a
  * user (name, address, picture) has no activity and makes every board they belong to stale.
  *
  * How the other processes hear of it, in the change's own transaction either way (a NOTIFY that
@@ -63,10 +68,10 @@ export const INVALIDATES = {
 /** Everything a board change is run with: none of it optional, so no write path can forget a step. */
 export interface ChangeOptions {
   db: PrismaClient;
-  /** Publishes after commit (this process) and announces in the transaction (the others). */
+  /** Announces the change to the other processes, in its transaction. */
   events: EventBus;
-  /** Woken after a change whose activity went to board webhooks (absent: their next poll finds it). */
-  outbox?: Outbox | undefined;
+  /** What follows the commit (this process's cache, streams, notifier, dispatcher): platform/after-commit.ts. */
+  effects: Effects;
   actor: Actor | null;
   /** The transaction's bounds, for a change that is long by nature (a board import); default CHANGE_TRANSACTION. */
   transaction?: { timeout: number; maxWait: number } | undefined;
@@ -86,24 +91,38 @@ async function notifyInTransaction(tx: Tx, events: EventBus, activities: { id: n
 }
 
 /**
- * The one step after a board change commits: what each activity invalidates (INVALIDATES) is
- * dropped, then the activity goes to this process's streams and committed-hooks (events.onCommitted).
- * The activity row, the webhook outbox row and the NOTIFY were written in the transaction.
+ * The one step after a board change commits: each activity is reported as 'board.activity', whose
+ * effects (platform/after-commit.ts EFFECTS) drop what it invalidates, feed this process's
+ * streams and wake the follow-ups. The activity row, the webhook outbox row and the NOTIFY were
+ * written in the transaction.
  */
-function afterCommit(events: EventBus, recorded: ActivityView[]) {
-  for (const activity of recorded) events.publish(activity, INVALIDATES.activity(activity));
+function afterCommit(effects: Effects, recorded: ActivityView[]) {
+  for (const activity of recorded) effects.committed({ kind: 'board.activity', activity });
 }
 
 /**
  * The one step after a user's name, address or picture changed: accounts/ calls it as its
  * UserChanged (app.ts, the admin CLI and the avatar routes hand it in; required there, so no
- * write path can forget it). What the change invalidates (INVALIDATES.userChanged) is dropped in
- * this process at once, so its next read shows the change; the other processes were told by the
- * change's own commit (boards/sql/user-changed.sql), not from here after it, where a NOTIFY that
- * failed could only be logged while they kept serving the old name.
+ * write path can forget it). It reports 'user.changed', whose 'cache' effect drops what the change
+ * invalidates (INVALIDATES.userChanged) in this process at once, so its next read shows the change;
+ * the other processes were told by the change's own commit (boards/sql/user-changed.sql), not from
+ * here after it, where a NOTIFY that failed could only be logged while they kept serving the old name.
  */
-export function afterUserChange(events: EventBus): UserChanged {
-  return async (userId) => events.forgetHere(INVALIDATES.userChanged(userId));
+export function afterUserChange(effects: Effects): UserChanged {
+  return async (userId) => effects.committed({ kind: 'user.changed', userId });
+}
+
+/**
+ * The boards' runners of the after-commit effects: 'cache' drops what a change invalidates
+ * (INVALIDATES) from this process's memory, 'stream' sends an activity to this process's open
+ * streams. Other processes heard of the change from its own transaction.
+ */
+export function boardEffects(events: EventBus): Pick<EffectRunners, 'cache' | 'stream'> {
+  return {
+    cache: (change) =>
+      events.forgetHere(change.kind === 'board.activity' ? INVALIDATES.activity(change.activity) : INVALIDATES.userChanged(change.userId)),
+    stream: (change) => events.stream(change.activity),
+  };
 }
 
 /** A board change's transaction: long enough for a change that waits on its boards' locks. */
@@ -131,7 +150,7 @@ async function announce(row: InsertedActivity, recordWebhookEvent: RecordWebhook
 export async function changeBoard<T>(options: ChangeOptions, fn: (tx: Tx, record: RecordActivity) => Promise<T>): Promise<T> {
   let recorded: ActivityView[] = [];
   const result = await changeWithOutbox(
-    { db: options.db, outbox: options.outbox, transaction: options.transaction ?? CHANGE_TRANSACTION },
+    { db: options.db, effects: options.effects, transaction: options.transaction ?? CHANGE_TRANSACTION },
     async (tx, recordWebhookEvent) => {
       recorded = [];
       const value = await fn(tx, async ({ actor, ...input }) => {
@@ -149,7 +168,7 @@ export async function changeBoard<T>(options: ChangeOptions, fn: (tx: Tx, record
       return value;
     },
   );
-  afterCommit(options.events, recorded);
+  afterCommit(options.effects, recorded);
   return result;
 }
 
@@ -182,7 +201,7 @@ export async function changeBoardInOneStatement<T>(
   }
   let recorded: ActivityView[] = [];
   if ('hooked' in outcome) {
-    outcome = await changeWithOutbox({ db: options.db, outbox: options.outbox, transaction: CHANGE_TRANSACTION }, async (tx, recordWebhookEvent) => {
+    outcome = await changeWithOutbox({ db: options.db, effects: options.effects, transaction: CHANGE_TRANSACTION }, async (tx, recordWebhookEvent) => {
       const inside = await call(tx, true);
       if ('hooked' in inside) throw new Error('a change inside its transaction answered hooked');
       recorded = [];
@@ -192,6 +211,6 @@ export async function changeBoardInOneStatement<T>(
   } else {
     recorded = outcome.activities.map(presentActivity);
   }
-  afterCommit(options.events, recorded);
+  afterCommit(options.effects, recorded);
   return outcome.result;
 }

@@ -26,9 +26,6 @@ export const DEAF_AFTER_MS = 1000;
  */
 export type StaleData = { boardId: number } | { userId: number } | { all: true };
 
-/** A follow-up of every activity this process commits (EventBus.onCommitted). */
-export type CommittedHook = (activity: ActivityView) => void;
-
 /**
  * A notification on the channel: an activity (`id`, with its board `b` so receivers can drop what
  * they keep of it before reading the row; `b` is absent from older senders), stale data without
@@ -69,48 +66,24 @@ export class EventBus {
   }
 
   /**
-   * Tells this process of a committed activity: what it makes stale (`stale`, from
-   * change-board.ts's INVALIDATES table) is dropped first, then the board's streams get it.
-   * Other processes were told by the change's own transaction (notifyTarget): a change that
-   * commits cannot miss them, and one whose NOTIFY fails does not commit.
+   * Sends an activity THIS process committed to the board's streams here (the 'stream' effect of
+   * platform/after-commit.ts, after the 'cache' effect dropped what it made stale). Other
+   * processes were told by the change's own transaction (notifyTarget): a change that commits
+   * cannot miss them, and one whose NOTIFY fails does not commit.
    */
-  publish(activity: ActivityView, stale: StaleData[]) {
-    for (const s of stale) this.emitter.emit('stale', s);
+  stream(activity: ActivityView) {
     this.emitter.emit(`board:${activity.boardId}`, activity);
-    for (const hook of this.committedHooks) {
-      try {
-        hook(activity);
-      } catch (error) {
-        // The change is committed and answered: a follow-up that throws must not fail it.
-        this.log?.warn({ err: error, activityId: activity.id }, 'a committed-activity hook failed');
-      }
-    }
   }
 
-  private readonly committedHooks = new Set<CommittedHook>();
-
-  /** Where failed notifications and hooks are reported. */
+  /** Where failed pings are reported. */
   useLog(log: { warn(o: object, m: string): void }) {
     this.log = log;
   }
 
   /**
-   * Calls fn once with every activity THIS process commits, right after its commit (never for a
-   * change that rolled back, nor for other processes' changes: each change is followed up once,
-   * by the process that made it). The hook for follow-ups such as e-mail notifications: narrow
-   * on `activity.type` and `activity.data` is typed (activity-types.ts). Runs synchronously
-   * after the commit: queue slow work (an outbox row, a job) rather than do it here; a throw is
-   * logged, never the request's failure. Returns the unsubscribe function.
-   */
-  onCommitted(fn: CommittedHook): () => void {
-    this.committedHooks.add(fn);
-    return () => this.committedHooks.delete(fn);
-  }
-
-  /**
-   * Tells THIS process that data changed without an activity to say so (a user's name, address or
-   * picture, on every board they belong to: change-board.ts afterUserChange). The other processes
-   * are not told from here, after the fact, where a NOTIFY that fails could only be logged: the
+   * Tells THIS process what a change it committed made stale (an activity's board; a user's name,
+   * address or picture, on every board they belong to): the 'cache' effect, change-board.ts
+   * boardEffects. The other processes are not told from here, after the fact, where a NOTIFY that fails could only be logged: the
    * change's own transaction told them (boards/sql/user-changed.sql), or it did not commit.
    */
   forgetHere(stale: StaleData[]) {

@@ -8,6 +8,7 @@ import { COVER_TYPES } from './cover-types.js';
 import { checkPictureSize } from './picture-size.js';
 import { isStorageKey } from './storage-keys.js';
 import { avatarUrl } from '../presenters.js';
+import type { Effects } from '../../platform/after-commit.js';
 
 /**
  * A person's avatar picture: kept in the attachment store like a card's files, named on the user
@@ -30,6 +31,8 @@ export async function setAvatar(options: {
   store: AttachmentStore;
   maxBytes: number;
   userChanged: UserChanged;
+  /** What follows the commit ('file.deleted' purges the old picture). */
+  effects: Effects;
 }): Promise<string> {
   // The whole picture is kept (at most maxBytes, 2 MB by default) to read every frame's size.
   const upload = await receiveUpload({ ...options, headBytes: options.maxBytes });
@@ -53,12 +56,12 @@ export async function setAvatar(options: {
     throw error;
   }
   await options.userChanged(options.userId);
-  void options.store.purgeDeleted();
+  options.effects.committed({ kind: 'file.deleted' });
   return avatarUrl(upload.blob.key)!;
 }
 
 /** Takes the user's picture off (initials on a colour again); idempotent. */
-export async function removeAvatar(options: { db: DbClient; userId: number; store: AttachmentStore; userChanged: UserChanged }) {
+export async function removeAvatar(options: { db: DbClient; userId: number; effects: Effects; userChanged: UserChanged }) {
   const removed = await options.db.$transaction(async (tx) => {
     const [old] = await tx.$queryRaw<{ avatarKey: string | null }[]>`SELECT "avatarKey" FROM "User" WHERE id = ${options.userId} FOR UPDATE`;
     if (!old?.avatarKey) return false;
@@ -68,7 +71,7 @@ export async function removeAvatar(options: { db: DbClient; userId: number; stor
   });
   if (removed) {
     await options.userChanged(options.userId);
-    void options.store.purgeDeleted();
+    options.effects.committed({ kind: 'file.deleted' });
   }
 }
 

@@ -5,7 +5,7 @@ import type { BoardContext } from '../context.js';
 
 /**
  * Deletes an attachment (admins and members; activity `attachment.deleted`). Its file goes with
- * the row's "DeletedFile" entry, on the store's next purge.
+ * the row's "DeletedFile" entry, purged after the commit (the 'file.deleted' effect).
  */
 export async function deleteAttachment(ctx: BoardContext & { attachmentId: number }) {
   const { row } = await requireAttachment(ctx.db, ctx.actor, ctx.attachmentId);
@@ -14,4 +14,5 @@ export async function deleteAttachment(ctx: BoardContext & { attachmentId: numbe
     if (count === 0) throw notFound('attachment: not found');
     return { activity: { type: 'attachment.deleted', data: { attachmentId: row.id } }, result: null };
   });
+  ctx.effects.committed({ kind: 'file.deleted' }); // its file, after the commit
 }

@@ -1,4 +1,5 @@
-import { actorColumns, changeBoardInOneStatement, type Tx } from '../activity/change-board.js';
+import { actorColumns, changeBoardInOneStatement } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import type { BoardContext } from '../context.js';
 import { type BoardRole, rolesAllowing } from '../policy.js';
 import { RETRY, withRetry } from '../retry.js';

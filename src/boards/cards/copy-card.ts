@@ -1,4 +1,5 @@
-import { changeBoard, type Tx } from '../activity/change-board.js';
+import { changeBoard } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import { requireCard, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';

@@ -1,4 +1,5 @@
-import { changeBoard, type Tx } from '../activity/change-board.js';
+import { changeBoard } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { badRequest } from '../../platform/errors.js';
 import { requireList } from '../access.js';

@@ -24,4 +24,5 @@ export async function deleteCard(ctx: BoardContext & { cardId: number; expectedV
       return current;
     });
   });
+  ctx.effects.committed({ kind: 'file.deleted' }); // the card's files, after the commit
 }

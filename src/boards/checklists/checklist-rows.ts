@@ -1,4 +1,4 @@
-import type { Tx } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { END } from '../shift-positions.js';
 

@@ -1,4 +1,4 @@
-import { type Tx } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
 import type { FieldRow } from '../rows.js';
 

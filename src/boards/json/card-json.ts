@@ -1,6 +1,6 @@
 import type { DbClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
-import type { Tx } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import type { CardSummaryView, CardView } from '../schemas.js';
 import { iso, jsonArray, jsonObject, jsonObjectAgg, jsonText, type JsonText } from './compact-json.js';
 

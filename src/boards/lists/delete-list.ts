@@ -9,10 +9,10 @@ import { RETRY, withRetry } from '../retry.js';
 /**
  * Deletes a list with every card on it, archived ones included (board admins only), closing its
  * gap among the open lists. Answers how many cards went with it; their files are purged after the
- * commit by the caller (the attachment store's purgeDeleted, as for a card).
+ * commit (the 'file.deleted' effect, as for a card).
  */
 export async function deleteList(ctx: BoardContext & { listId: number }) {
-  return withRetry(async () => {
+  const deleted = await withRetry(async () => {
     const { list, role } = await requireList(ctx.db, ctx.actor, ctx.listId);
     authorize(ctx.actor, 'list.delete', role);
     return changeBoard(ctx, async (tx, record) => {
@@ -26,4 +26,6 @@ export async function deleteList(ctx: BoardContext & { listId: number }) {
       return { cards };
     });
   });
+  ctx.effects.committed({ kind: 'file.deleted' }); // the cards' files, after the commit
+  return deleted;
 }

@@ -1,4 +1,5 @@
-import type { RecordActivity, Tx } from '../activity/change-board.js';
+import type { RecordActivity } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import { withUser } from './member-rows.js';
 import { presentMember } from '../presenters.js';
 

@@ -75,6 +75,6 @@ export async function addMember(
     mailed = await recordInvitationMail(tx, ctx.mailer, { ...invitation, token });
     return { kind: 'invitation', invitation: { email, role: invitation.role, expiresAt: invitation.expiresAt, token, mailed } };
   });
-  if (mailed) ctx.mailer!.mail.wake();
+  if (mailed) ctx.effects.committed({ kind: 'mail.queued' });
   return result;
 }

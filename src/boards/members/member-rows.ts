@@ -1,4 +1,4 @@
-import type { Tx } from '../activity/change-board.js';
+import type { Tx } from '../../platform/db.js';
 import { conflict, notFound } from '../../platform/errors.js';
 
 /** What a board shows of a member's user, read with every member row. */

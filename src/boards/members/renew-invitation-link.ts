@@ -26,6 +26,6 @@ export async function renewInvitationLink(ctx: BoardContext & { boardId: number;
     const renewed = await tx.invitation.findUniqueOrThrow({ where: { boardId_email: { boardId: ctx.boardId, email } } });
     return { invitation: renewed, mailed: await recordInvitationMail(tx, ctx.mailer, { ...renewed, token }) };
   });
-  if (mailed) ctx.mailer!.mail.wake();
+  if (mailed) ctx.effects.committed({ kind: 'mail.queued' });
   return { email, role: invitation.role, expiresAt: invitation.expiresAt, token, mailed };
 }

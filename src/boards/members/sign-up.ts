@@ -1,18 +1,18 @@
 import { type CreateUserOptions, createUser, type SignUp } from '../../accounts/users/create-user.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { changeBoard } from '../activity/change-board.js';
-import { EventBus } from '../activity/event-bus.js';
-import type { Outbox } from '../../webhooks/outbox.js';
+import type { EventBus } from '../activity/event-bus.js';
+import type { Effects } from '../../platform/after-commit.js';
 import { acceptInvitations } from './accept-invitations.js';
 
 /**
  * The boards' part of a sign-up: the new user becomes a member of the boards its address was
- * invited to, in the user's own transaction, announced on those boards (after the commit, on
- * `events` and to board webhooks through `outbox`, when given) and attributed to the user.
+ * invited to, in the user's own transaction, announced on those boards (to the other processes
+ * on `events`, in the transaction; after the commit through `effects`) and attributed to the user.
  */
-export function acceptInvitationsOnSignUp({ db, events, outbox }: { db: PrismaClient; events: EventBus; outbox?: Outbox | undefined }): SignUp {
+export function acceptInvitationsOnSignUp({ db, events, effects }: { db: PrismaClient; events: EventBus; effects: Effects }): SignUp {
   return (create) =>
-    changeBoard({ db, events, outbox, actor: null }, async (tx, record) => {
+    changeBoard({ db, events, effects, actor: null }, async (tx, record) => {
       const user = await create(tx);
       await acceptInvitations(tx, (input) => record({ ...input, actor: user }), user);
       return user;
@@ -21,9 +21,8 @@ export function acceptInvitationsOnSignUp({ db, events, outbox }: { db: PrismaCl
 
 /**
  * A new active user, a member of the boards its address was invited to; 409 when the address is
- * taken. Without `events` (a script or a test's factory, outside any server) a bus of its own is
- * used: nothing in this process listens, and no other process is told.
+ * taken. The bus and the effects are the server's, or the admin CLI's own (src/cli/effects.ts).
  */
-export function createUserWithInvitations({ events, outbox, ...options }: Omit<CreateUserOptions, 'signUp'> & { events?: EventBus | undefined; outbox?: Outbox | undefined }) {
-  return createUser({ ...options, signUp: acceptInvitationsOnSignUp({ db: options.db, events: events ?? new EventBus(), outbox }) });
+export function createUserWithInvitations({ events, effects, ...options }: Omit<CreateUserOptions, 'signUp'> & { events: EventBus; effects: Effects }) {
+  return createUser({ ...options, signUp: acceptInvitationsOnSignUp({ db: options.db, events, effects }) });
 }

@@ -69,7 +69,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     );
     scope.addHook('onSend', settleUploadBody);
     // The avatar is on every board the user belongs to: those boards' cached snapshots go.
-    const userChanged = afterUserChange(app.events);
+    const userChanged = afterUserChange(app.effects);
 
     scope.withTypeProvider<ZodTypeProvider>().put(
       '/account/avatar',
@@ -98,6 +98,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
           store: app.attachments,
           maxBytes: Math.min(maxBytes, MAX_AVATAR_BYTES),
           userChanged,
+          effects: app.effects,
         }),
       }),
     );
@@ -190,7 +191,6 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     },
     async (request, reply) => {
       await deleteAttachment({ ...boardContext(request), attachmentId: request.params.id });
-      void app.attachments.purgeDeleted();
       return reply.status(204).send(null);
     },
   );
@@ -250,7 +250,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
       },
     },
     async (request) => {
-      await removeAvatar({ db: app.db.prisma, userId: request.actor.userId, store: app.attachments, userChanged: afterUserChange(app.events) });
+      await removeAvatar({ db: app.db.prisma, userId: request.actor.userId, effects: app.effects, userChanged: afterUserChange(app.effects) });
       return { avatarUrl: null };
     },
   );

@@ -121,7 +121,6 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await deleteBoard({ ...boardContext(request), boardId: request.params.id });
-      void app.attachments.purgeDeleted(); // the board's files, after the commit
       return reply.status(204).send(null);
     },
   );

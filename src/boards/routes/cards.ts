@@ -171,7 +171,6 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await deleteCard({ ...boardContext(request), cardId: request.params.id, expectedVersion: expectedVersion(request) });
-      void app.attachments.purgeDeleted(); // the card's files, after the commit
       return reply.status(204).send(null);
     },
   );

@@ -7,7 +7,7 @@ import type { CardView } from '../schemas.js';
 
 /** The board context of a request: the app's database and bus, and the authenticated actor. */
 export function boardContext(request: FastifyRequest): BoardContext {
-  return { db: request.server.db.prisma, events: request.server.events, outbox: request.server.webhooks, actor: request.actor };
+  return { db: request.server.db.prisma, events: request.server.events, effects: request.server.effects, actor: request.actor };
 }
 
 /**

@@ -103,7 +103,6 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await deleteList({ ...boardContext(request), listId: request.params.id });
-      void app.attachments.purgeDeleted(); // the cards' files, after the commit
       return reply.status(204).send(null);
     },
   );

@@ -194,7 +194,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
     },
     async (request, reply) => {
       const scope = await boardWebhookScope({ db, actor: request.actor, webhookId: request.params.id, action: 'manage' });
-      const delivery = await redeliverOne({ db, scope, endpointId: request.params.id, deliveryId: request.params.deliveryId, outbox: app.webhooks });
+      const delivery = await redeliverOne({ db, scope, endpointId: request.params.id, deliveryId: request.params.deliveryId, effects: app.effects });
       return reply.status(202).send(presentDelivery(delivery));
     },
   );
@@ -214,7 +214,7 @@ export const boardWebhookRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
     },
     async (request, reply) => {
       const scope = await boardWebhookScope({ db, actor: request.actor, webhookId: request.params.id, action: 'manage' });
-      const redelivered = await redeliverFailedSince({ db, scope, endpointId: request.params.id, since: new Date(request.body.since), outbox: app.webhooks });
+      const redelivered = await redeliverFailedSince({ db, scope, endpointId: request.params.id, since: new Date(request.body.since), effects: app.effects });
       return reply.status(202).send({ redelivered });
     },
   );

@@ -125,7 +125,7 @@ export const mcpRoutes: FastifyPluginAsync<{ server: AuthorizationServerHandle; 
       actor: actorOf(credential),
       credential,
       log: request.log,
-      outbox: app.webhooks,
+      effects: app.effects,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -23,7 +23,7 @@ export const limit = (fallback: number, max: number) => {
   return z.number({ message }).int({ message }).min(1, { message }).max(max, { message }).default(fallback).describe(`Page size, 1-${max} (default ${fallback}).`);
 };
 
-const board = (ctx: ToolContext) => ({ db: ctx.db, events: ctx.events, outbox: ctx.outbox, actor: ctx.actor });
+const board = (ctx: ToolContext) => ({ db: ctx.db, events: ctx.events, effects: ctx.effects, actor: ctx.actor });
 
 /** The board tools: the same domain functions and presenters as the /api routes. */
 export const boardTools = [

@@ -89,8 +89,8 @@ export const supportTools = [
     },
     async run(ctx, { workspaceId: wid, requester, ...input }) {
       const workspace = await member(ctx, wid);
-      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } }, outbox: ctx.outbox,
-        cards: new TicketCards({ db: ctx.db, events: ctx.events, outbox: ctx.outbox, log: ctx.log }) });
+      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } }, effects: ctx.effects,
+        cards: new TicketCards({ db: ctx.db, events: ctx.events, effects: ctx.effects, log: ctx.log }) });
       return created.ticket;
     },
   }),

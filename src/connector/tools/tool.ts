@@ -6,7 +6,7 @@ import type { Actor } from '../../accounts/credentials/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from '../../boards/activity/event-bus.js';
 import type { BoardCache } from '../../boards/board-cache.js';
-import type { Outbox } from '../../webhooks/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
 import type { ToolAccess } from '../policy.js';
 import type { ConnectorCredential } from '../resolve-connector-token.js';
 
@@ -23,8 +23,8 @@ export interface ToolContext {
   actor: Actor;
   credential: ConnectorCredential;
   log: FastifyBaseLogger;
-  /** This process's webhook outbox, woken by the changes that record events. */
-  outbox: Outbox;
+  /** What follows the commit of a tool's change (platform/after-commit.ts): the server's own. */
+  effects: Effects;
 }
 
 /** One MCP tool: its zod input (validated by the SDK), what it does to data, and its domain call. */

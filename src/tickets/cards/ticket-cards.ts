@@ -12,7 +12,7 @@ import { authorize } from '../../boards/policy.js';
 import { TEXT_LIMIT } from '../../boards/schemas.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
-import type { Outbox } from '../../webhooks/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
 import type { TicketCommentHub } from '../comments/comment-hub.js';
 import type { ReplyMail } from '../replies/reply-mail.js';
 import { createTicketComment } from '../comments/create-ticket-comment.js';
@@ -43,9 +43,9 @@ type Log = { warn(o: object, m: string): void };
  * Module direction: tickets → boards. The boards module knows nothing of tickets; this file calls
  * its public domain functions (createCard, moveCard, createComment, createLabel) as the
  * workspace's team (teamWriter), so every rule, activity, stream event and board webhook of
- * those changes is the boards module's own (changeBoard, its one owner of after-commit effects).
- * The way back — a card moved by a person — reaches tickets through the boards' committed-activity
- * hook (EventBus.onCommitted, registered in ./plugin.ts), and the ticket's change goes through
+ * those changes is the boards module's own (changeBoard, which reports them to the one owner of
+ * after-commit effects, platform/after-commit.ts). The way back — a card moved by a person —
+ * reaches tickets through that owner's 'ticketCards' effect (ticketCardsEffect, ./plugin.ts), and the ticket's change goes through
  * updateTicket like any other (its ticket.updated webhook included).
  *
  * Each follow-up runs after the change that causes it has committed (a ticket's card after the
@@ -54,14 +54,14 @@ type Log = { warn(o: object, m: string): void };
  * (the ticket stays right; its card lags until the next change).
  */
 export class TicketCards implements TicketFollowUps {
-  constructor(private readonly deps: { db: PrismaClient; events: EventBus; outbox?: Outbox | undefined; log: Log; hub?: TicketCommentHub | undefined }) {}
+  constructor(private readonly deps: { db: PrismaClient; events: EventBus; effects: Effects; log: Log; hub?: TicketCommentHub | undefined }) {}
 
   private async target(workspaceId: number) {
     return this.deps.db.workspace.findUnique({ where: { id: workspaceId }, select: { ticketsBoardId: true, ticketsListId: true, ticketsSolvedListId: true } });
   }
 
   private ctx(actor: Actor) {
-    return { db: this.deps.db, events: this.deps.events, outbox: this.deps.outbox, actor };
+    return { db: this.deps.db, events: this.deps.events, effects: this.deps.effects, actor };
   }
 
   private async follow(what: string, ticketId: number, work: () => Promise<unknown>) {
@@ -135,7 +135,7 @@ export class TicketCards implements TicketFollowUps {
   }
 
   /**
-   * A committed card move (EventBus.onCommitted): a ticket's card put in the solved list solves
+   * A committed card move (the 'ticketCards' effect): a ticket's card put in the solved list solves
    * the ticket; taken out of it, the ticket is open again. Moves within a list are not looked at.
    */
   async cardMoved(activity: ActivityView): Promise<void> {
@@ -152,7 +152,7 @@ export class TicketCards implements TicketFollowUps {
     if (!status) return;
     const changed = status;
     await this.follow('the moved card\'s ticket', row.id, () =>
-      updateTicket({ db: this.deps.db, workspaceId: row.workspaceId, id: String(row.id), changes: { status: changed }, outbox: this.deps.outbox, hub: this.deps.hub, cards: this }));
+      updateTicket({ db: this.deps.db, workspaceId: row.workspaceId, id: String(row.id), changes: { status: changed }, effects: this.deps.effects, hub: this.deps.hub, cards: this }));
   }
 
   /**
@@ -196,7 +196,7 @@ export class TicketCards implements TicketFollowUps {
     const ticket = await this.deps.db.ticket.findUnique({ where: { cardId }, select: { id: true, workspaceId: true } });
     if (!ticket) throw notFound('ticket: this card is not a ticket\'s card');
     const { comment } = await createTicketComment({
-      db: this.deps.db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body, public: true }, author: 'team', userId: actor.userId, outbox: this.deps.outbox, hub, mail,
+      db: this.deps.db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body, public: true }, author: 'team', userId: actor.userId, effects: this.deps.effects, hub, mail,
     });
     return comment;
   }

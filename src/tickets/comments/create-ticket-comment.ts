@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../platform/db.js';
-import { changeWithOutbox, type Outbox } from '../../webhooks/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
+import { changeWithOutbox } from '../../webhooks/outbox.js';
 import { getTicket } from '../get-ticket.js';
 import { presentTicket } from '../presenters.js';
 import { recordReplyMail, type ReplyMail } from '../replies/reply-mail.js';
@@ -18,14 +19,14 @@ export function presentTicketComment(c: { id: number; ticketId: number; body: st
  * acknowledges it (replies/reply-mail.ts). After the commit a public comment goes to the ticket's
  * open widgets (hub); how many were listening is returned.
  */
-export async function createTicketComment({ db, workspaceId, ticketId, input, author, userId, outbox, hub, mail }: {
+export async function createTicketComment({ db, workspaceId, ticketId, input, author, userId, effects, hub, mail }: {
   db: PrismaClient;
   workspaceId: number;
   ticketId: string;
   input: { body: string; public: boolean };
   author: 'team' | 'requester';
   userId?: number | undefined;
-  outbox?: Outbox | undefined;
+  effects: Effects;
   hub?: TicketCommentHub | undefined;
   /**
    * How a team's public reply is mailed (app.replyMail); null only where no team reply can be
@@ -35,7 +36,7 @@ export async function createTicketComment({ db, workspaceId, ticketId, input, au
 }): Promise<{ comment: TicketCommentView; listeners: number }> {
   const ticket = await getTicket({ db, workspaceId, id: ticketId });
   let mailed = false;
-  const comment = await changeWithOutbox({ db, outbox }, async (tx, record) => {
+  const comment = await changeWithOutbox({ db, effects }, async (tx, record) => {
     const row = await tx.ticketComment.create({
       data: { ticketId: ticket.id, workspaceId, body: input.body, public: author === 'requester' ? true : input.public, author, userId: userId ?? null },
     });
@@ -58,7 +59,7 @@ export async function createTicketComment({ db, workspaceId, ticketId, input, au
     return view;
   });
   // Woken now: it finds the mail not yet due and looks again when it is (the mail worker's own timer).
-  if (mailed) mail?.outbox.wake();
+  if (mailed) effects.committed({ kind: 'mail.queued' });
   const listeners = comment.public && hub ? hub.publish(comment) : 0;
   return { comment, listeners };
 }

@@ -9,7 +9,7 @@ export const REPLY_LINK_DAYS = 30;
 /** The mail kind of a team's reply: uncapped in MAIL_CAPS (a reply to a customer's own ticket is bounded by that ticket). */
 export const REPLY_MAIL_KIND = 'ticket-reply';
 
-/** What a team reply needs to be mailed: the outbox to wake, the origin of its link, and how long an open widget has to acknowledge it. */
+/** What a team reply needs to be mailed: whether the server mails, the origin of its link, and how long an open widget has to acknowledge it. */
 export interface ReplyMail {
   outbox: MailOutbox;
   /** publicOrigin(): never the request's Host (a link a stranger can point elsewhere hands over its token). */

@@ -137,7 +137,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     },
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      const delivery = await redeliverOne({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId, outbox: app.webhooks });
+      const delivery = await redeliverOne({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, deliveryId: request.params.deliveryId, effects: app.effects });
       return reply.status(202).send(presentDelivery(delivery));
     },
   );
@@ -156,7 +156,7 @@ export const webhookConsoleRoutes: FastifyPluginAsyncZod<{ config: Config }> = a
     async (request, reply) => {
       const workspace = await consoleWorkspace(request, 'manage');
       const since = new Date(request.body.since);
-      const redelivered = await redeliverFailedSince({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, since, outbox: app.webhooks });
+      const redelivered = await redeliverFailedSince({ db, scope: { workspaceId: workspace.id }, endpointId: request.params.endpointId, since, effects: app.effects });
       return reply.status(202).send({ redelivered });
     },
   );

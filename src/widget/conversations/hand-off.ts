@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
 import { createTicket } from '../../tickets/create-ticket.js';
 import type { TicketFollowUps } from '../../tickets/follow-ups.js';
-import type { Outbox } from '../../webhooks/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
 import type { WidgetVisitor } from '../../generated/prisma/client.js';
 import { findVisitorConversation } from './visitor-conversation.js';
 
@@ -12,11 +12,11 @@ import { findVisitorConversation } from './visitor-conversation.js';
  * ticket per conversation: a second request (a double click) gets the same ticket, the first
  * one's Idempotency-Key holding concurrent ones back. A verified visitor's address is the one signed.
  */
-export async function handOff({ db, visitor, input, outbox, cards }: {
+export async function handOff({ db, visitor, input, effects, cards }: {
   db: PrismaClient;
   visitor: WidgetVisitor;
   input: { conversationId: string; email?: string | undefined; subject?: string | undefined };
-  outbox?: Outbox | undefined;
+  effects: Effects;
   /** The new ticket's card (tickets as cards). */
   cards: TicketFollowUps;
 }) {
@@ -36,7 +36,7 @@ export async function handOff({ db, visitor, input, outbox, cards }: {
     input: { subject, description, requester: { email }, conversationId: input.conversationId },
     // The whole request is the conversation's hand-off: a retry with other words is the same hand-off.
     idempotencyKey: `widget-handoff:${input.conversationId}`,
-    outbox,
+    effects,
     cards,
   }).catch(async (error: unknown) => {
     const ticket = await db.ticket.findFirst({ where: { conversationId: input.conversationId, workspaceId }, orderBy: { id: 'asc' } });

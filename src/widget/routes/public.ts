@@ -125,7 +125,7 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
         attachmentReader: app.attachmentReader,
         semanticRanking: app.semanticRanking,
         startedAt: performance.now() - reply.elapsedTime,
-        outbox: app.webhooks,
+        effects: app.effects,
         hub: app.ticketComments,
       });
     },
@@ -148,7 +148,7 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
     },
     async (request, reply) => {
       const visitor = await resolveVisitor({ db, widgetId: request.widget.id, token: visitorTokenOf(request) });
-      return reply.status(201).send(await handOff({ db, visitor, input: request.body, outbox: app.webhooks, cards: app.ticketCards }));
+      return reply.status(201).send(await handOff({ db, visitor, input: request.body, effects: app.effects, cards: app.ticketCards }));
     },
   );
 

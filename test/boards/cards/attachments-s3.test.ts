@@ -11,6 +11,7 @@ import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { buildTestApp, createTestDatabase, LogCapture, type TestAppHandle, testConfig, useTestApp } from '../../helper.js';
 import { freePort } from '../../net.js';
 import { startTestS3, type TestS3 } from '../../s3-server.js';
+import { EventBus } from '../../../src/boards/activity/event-bus.js';
 
 /**
  * Attachments in an S3-compatible bucket (ATTACHMENTS_S3_URL), against s3rver on loopback: the
@@ -250,7 +251,7 @@ describe('crash leftovers in the bucket', () => {
     const own = await startTestS3();
     const db = await createTestDatabase();
     const config = testConfig({ ...BOARD_TEST_ENV, ATTACHMENTS_S3_URL: own.url });
-    const first = await buildApp({ config, db, logStream: new LogCapture() });
+    const first = await buildApp({ events: new EventBus(), config, db, logStream: new LogCapture() });
     let second: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
       const user = await makeUser(db);
@@ -276,7 +277,7 @@ describe('crash leftovers in the bucket', () => {
       for (const name of [row.storageKey!, orphan]) await own.age(name, 2 * 60 * 60 * 1000);
       expect(await own.keys()).toContain(`${own.prefix}database-id`);
 
-      second = await buildApp({ config, db, logStream: new LogCapture() });
+      second = await buildApp({ events: new EventBus(), config, db, logStream: new LogCapture() });
       await second.ready();
       const objects = (name: string) => `${own.prefix}objects/${name}`;
       await eventually(async () => {

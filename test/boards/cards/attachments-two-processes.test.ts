@@ -9,6 +9,7 @@ import { BOARD_TEST_ENV, client, expectError, expectNoContent, expectStatus, mak
 import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { buildTestApp, LogCapture, type TestApp, testConfig } from '../../helper.js';
 import { startTestS3, type TestS3 } from '../../s3-server.js';
+import { EventBus } from '../../../src/boards/activity/event-bus.js';
 
 /**
  * Two server instances (as two processes behind a load balancer would be) on one PostgreSQL
@@ -30,6 +31,7 @@ beforeAll(async () => {
   twoDb = openPostgres({ url });
   twoDir = await mkdtemp(path.join(os.tmpdir(), 'tb-test-data-'));
   two = await buildApp({
+    events: new EventBus(),
     config: testConfig({ ...BOARD_TEST_ENV, DATA_DIR: twoDir, ATTACHMENTS_S3_URL: s3.url }),
     db: twoDb,
     logStream: new LogCapture(),

@@ -10,6 +10,7 @@ import { sniffMimeType } from '../../../src/boards/attachments/attachment-sniff.
 import { BOARD_TEST_ENV, client, expectError, expectFieldError, expectNoContent, expectStatus, makeCard, makeList, makeTeam } from '../../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { createTestDatabase, LogCapture, type TestAppHandle, testConfig, useTestApp } from '../../helper.js';
+import { EventBus } from '../../../src/boards/activity/event-bus.js';
 
 /**
  * Attachments (SPEC §3): multipart upload streamed to the store, sniffed type, limits and
@@ -635,7 +636,7 @@ describe('start-up', () => {
     const db = await createTestDatabase();
     const dataDir = tempDir('att-sweep-');
     const config = testConfig({ ...BOARD_TEST_ENV, DATA_DIR: dataDir });
-    const first = await buildApp({ config, db, logStream: new LogCapture() });
+    const first = await buildApp({ events: new EventBus(), config, db, logStream: new LogCapture() });
     const user = await makeUser(db);
     const key = await makeKey(db, user.id);
     const api = client(first, key.auth);
@@ -667,7 +668,7 @@ describe('start-up', () => {
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
     for (const f of [keptFile, orphan, staleTmp]) utimesSync(f, old, old);
 
-    const second = await buildApp({ config, db, logStream: new LogCapture() });
+    const second = await buildApp({ events: new EventBus(), config, db, logStream: new LogCapture() });
     try {
       await second.ready();
       await eventually(() => !existsSync(orphan) && !existsSync(staleTmp) && !existsSync(purged), 'the leftovers to be removed');

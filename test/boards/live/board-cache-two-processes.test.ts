@@ -6,6 +6,7 @@ import { runCommand } from '../../../src/cli/run-command.js';
 import { openPostgres } from '../../../src/platform/db.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../../factories.js';
 import { buildTestApp, LogCapture, type TestApp } from '../../helper.js';
+import { cliEffects } from '../../../src/cli/effects.js';
 
 /**
  * The board cache with two server instances on one PostgreSQL database (as two processes would
@@ -22,7 +23,7 @@ beforeAll(async () => {
   one = await buildTestApp();
   url = (one.db.pool!.options as { connectionString: string }).connectionString;
   twoDb = openPostgres({ url });
-  two = await buildApp({ config: one.config, db: twoDb, logStream: new LogCapture() });
+  two = await buildApp({ events: new EventBus(), config: one.config, db: twoDb, logStream: new LogCapture() });
   await hearing();
 });
 afterAll(async () => {
@@ -111,7 +112,7 @@ it.runIf(onPostgres)('drops a board on the other instance when a member renames 
   cliBus.notifyOnly(cliDb);
   const deleted = staleOnTwo((stale) => 'userId' in stale && stale.userId === other.id);
   try {
-    const outcome = await runCommand(['user', 'delete', '--email', other.email], { db: cliDb, config: one.config, events: cliBus });
+    const outcome = await runCommand(['user', 'delete', '--email', other.email], { db: cliDb, config: one.config, events: cliBus, effects: cliEffects(cliBus) });
     expect(outcome.exitCode).toBe(0);
   } finally {
     await cliBus.close();
@@ -146,7 +147,9 @@ it.runIf(onPostgres)("drops a user's boards on the other instance when no applic
   const newEmail = `moved-${user.id}@example.test`;
   const moved = staleOnTwo((stale) => 'userId' in stale && stale.userId === user.id);
   try {
-    const outcome = await runCommand(['user', 'set-email', '--email', user.email, '--new-email', newEmail], { db: cliDb, config: one.config });
+    // A bus that notifies nobody: only the change's own commit can tell instance two.
+    const silent = new EventBus();
+    const outcome = await runCommand(['user', 'set-email', '--email', user.email, '--new-email', newEmail], { db: cliDb, config: one.config, events: silent, effects: cliEffects(silent) });
     expect(outcome.exitCode).toBe(0);
   } finally {
     await cliDb.close();

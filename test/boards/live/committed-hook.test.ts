@@ -1,30 +1,36 @@
 import { expect, it } from 'vitest';
 import type { ActivityView } from '../../../src/boards/activity/present-activity.js';
+import type { Change } from '../../../src/platform/after-commit.js';
 import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { useTestApp } from '../../helper.js';
 
 /**
- * EventBus.onCommitted, the typed hook a follow-up (an e-mail notification) hangs off: once per
- * activity this process commits, after the commit, from both write paths (a move is one SQL
- * statement; a list is created through changeBoard), never for a refused change, and a hook that
- * throws does not fail the request.
+ * A board change reports each activity it committed to the owner of what follows a commit
+ * (platform/after-commit.ts, 'board.activity'), whose effects are the follow-ups (the board cache,
+ * the streams, the notifier, tickets as cards): once per activity this process commits, after the
+ * commit, from both write paths (a move is one SQL statement; a list is created through
+ * changeBoard), never for a refused change. (That a runner which throws fails nothing is
+ * test/platform/after-commit-effects.test.ts's.)
  */
 const t = useTestApp();
 
-it('calls the hook once per committed activity, typed by type, never for a refusal; a throwing hook fails nothing', async () => {
+it('reports each committed activity once, typed by type, never a refusal', async () => {
   const user = await makeUser(t.db);
   const board = await makeBoard(t.db, user.id);
   const { auth } = await makeKey(t.db, user.id);
   const seen: ActivityView[] = [];
   const moves: number[] = [];
-  const stop = t.app.events.onCommitted((activity) => {
-    seen.push(activity);
-    // Narrowing on the type gives that type's data.
-    if (activity.type === 'card.moved') moves.push(activity.data.to.position);
-  });
-  const stopThrowing = t.app.events.onCommitted(() => {
-    throw new Error('a follow-up that fails');
-  });
+  const effects = t.app.effects;
+  const committed = effects.committed.bind(effects);
+  effects.committed = (change: Change) => {
+    if (change.kind === 'board.activity' && change.activity.boardId === board.id) {
+      const { activity } = change;
+      seen.push(activity);
+      // Narrowing on the type gives that type's data.
+      if (activity.type === 'card.moved') moves.push(activity.data.to.position);
+    }
+    committed(change);
+  };
   try {
     const lists = [];
     for (const name of ['A', 'B']) {
@@ -44,7 +50,6 @@ it('calls the hook once per committed activity, typed by type, never for a refus
     const recorded = await t.db.prisma.activity.findMany({ where: { boardId: board.id }, orderBy: { id: 'asc' } });
     expect(seen.map((a) => a.id)).toEqual(recorded.map((a) => a.id));
   } finally {
-    stop();
-    stopThrowing();
+    effects.committed = committed;
   }
 });

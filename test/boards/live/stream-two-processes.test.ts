@@ -4,6 +4,7 @@ import { openPostgres } from '../../../src/platform/db.js';
 import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { buildTestApp, type TestApp } from '../../helper.js';
 import { SseClient } from '../../sse-client.js';
+import { EventBus } from '../../../src/boards/activity/event-bus.js';
 
 /**
  * Two server instances on one PostgreSQL database (as two processes would be): a change made
@@ -19,7 +20,7 @@ beforeAll(async () => {
   one = await buildTestApp();
   const url = (one.db.pool!.options as { connectionString: string }).connectionString;
   twoDb = openPostgres({ url });
-  two = await buildApp({ config: one.config, db: twoDb });
+  two = await buildApp({ events: new EventBus(), config: one.config, db: twoDb });
 });
 afterAll(async () => {
   if (!onPostgres) return;

@@ -106,7 +106,7 @@ describe('GET /api/boards/{id}/events', () => {
     const email = `cli-invitee-${Date.now()}@example.com`;
     expect((await call(adminKey.auth, 'POST', `/api/boards/${board.id}/members`, { email, role: 'member' })).status).toBe(202);
     // What the admin socket runs inside the server: the CLI's change goes through the server's bus.
-    const created = await runCommand(['user', 'create', '--email', email, '--password', 'long enough'], { db: t.db, config: t.config, events: t.app.events });
+    const created = await runCommand(['user', 'create', '--email', email, '--password', 'long enough'], { db: t.db, config: t.config, events: t.app.events, effects: t.app.effects });
     expect(created.exitCode).toBe(0);
     const events = await stream.waitFor(2);
     expect(events.map((e) => e.event)).toEqual(['member.invited', 'member.added']);

@@ -13,6 +13,7 @@ import { makeKey, makeUser } from '../../factories.js';
 import { testConfig, useTestApp } from '../../helper.js';
 import { adminQuery, testServerUrl, withDatabaseName } from '../../postgres-server.js';
 import { plainTrelloExport } from './large-export.js';
+import { EventBus } from '../../../src/boards/activity/event-bus.js';
 
 /*
  * Board imports as large as the 20 MB limit allows (issue #44, item 7): 50,000 cards (8.5 MB) and
@@ -137,7 +138,7 @@ describe.skipIf(!serverAnswers)('on PostgreSQL with the production database budg
     const config = testConfig({ ...BOARD_TEST_ENV, DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     db = openPostgres({ url, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS });
     await migrate(db);
-    app = await buildApp({ config, db, docsAtStart: false });
+    app = await buildApp({ events: new EventBus(), config, db, docsAtStart: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

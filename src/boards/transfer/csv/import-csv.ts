@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { changeBoard, type Tx } from '../../activity/change-board.js';
+import { changeBoard } from '../../activity/change-board.js';
+import type { Tx } from '../../../platform/db.js';
 import { badRequest } from '../../../platform/errors.js';
 import { requireRole } from '../../access.js';
 import type { BoardContext } from '../../context.js';
