@@ -12,7 +12,7 @@ import type { OpenStreams } from './stream.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Notifications (#34 item 5): the notifier, and the signals and open streams of the live unread count. */
+    /** Notifications: the notifier, and the signals and open streams of the live unread count. */
     notifications: { notifier: Notifier; signals: NotificationSignals; streams: OpenStreams };
   }
 }

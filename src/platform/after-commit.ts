@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 
 /**
- * What follows a commit, in one place (#48 item 2). A module reports what it committed
+ * What follows a commit, in one place. A module reports what it committed
  * (`effects.committed({ kind: 'mail.queued' })`) once its transaction is done; the EFFECTS table
  * says what each kind of change sets off, and the runners, one per effect, do it. A route or a
  * domain file never wakes a worker, purges a file or feeds a stream itself.

@@ -10,7 +10,7 @@ import { generateToken, hashToken } from '../credentials/tokens.js';
 
 /** How long a confirmation link works. */
 export const EMAIL_CHANGE_HOURS = 24;
-/** At most this many e-mail change requests (each a mail to the address named) per account an hour (#44 item 5). */
+/** At most this many e-mail change requests (each a mail to the address named) per account an hour: a mail to an address the requester need not own, so nobody can make the server flood it. */
 export const EMAIL_CHANGES_PER_HOUR = 5;
 
 export interface RequestEmailChangeOptions {
@@ -79,7 +79,7 @@ export async function requestEmailChange({ db, mail, effects, userId, newEmail, 
       to: newEmail,
       subject: `Confirm your new e-mail address for ${PRODUCT}`,
       ...composeMail({
-        // To an address nobody has confirmed yet: the requester's chosen name is quoted, not a greeting (#44 item 10).
+        // To an address nobody has confirmed yet: the requester's chosen name is quoted, not a greeting, so a name like "Security team: reset at …" cannot pose as our own words.
         greeting: 'Hello,',
         paragraphs: [
           `The ${PRODUCT} account ${quoted(user.name)} (${user.email}) asked to sign in with this address (${newEmail}) from now on.`,

@@ -29,7 +29,7 @@ export async function recordInvitationMail(
     tx.board.findUniqueOrThrow({ where: { id: invitation.boardId }, select: { name: true } }),
     tx.user.findUnique({ where: { id: invitation.invitedById }, select: { name: true } }),
   ]);
-  // Names anyone can choose are quoted as names, with no link in them (#44 item 10).
+  // Names anyone can choose are quoted as names, with no link in them: a name like "Security team: reset at …" must not read as our own words.
   const who = inviter ? quoted(inviter.name) : 'A board admin';
   const boardName = quoted(board.name);
   return recordMail(tx, {
