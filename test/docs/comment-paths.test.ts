@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issueReferences, namedFiles, resolver, sourceComments } from './source-comments.js';
 
-/**
- * Files whose issue-number comments are another change's to rewrite (what follows a commit is being
- * reworked in them at the same time); remove each from here when that change has landed.
- */
-
 // A comment a reader follows must lead somewhere: a file it names exists (files get split and
 // renamed; their comments must follow), and it says the reason itself rather than an issue number,
 // which means nothing to someone reading the code.
