@@ -212,8 +212,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(afterCommitPlugin, {
     runners: {
       ...boardEffects(app.events),
-      notifications: notificationsEffect(app),
-      ticketCards: ticketCardsEffect(app),
+      notifierWake: notificationsEffect(app),
+      ticketFollowsCard: ticketCardsEffect(app),
       webhookWake: () => app.webhooks.wake(),
       mailWake: () => app.mail.wake(),
       filePurge: () => void app.attachments.purgeDeleted(),

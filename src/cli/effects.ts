@@ -16,9 +16,9 @@ export function cliEffects(events: EventBus): AfterCommit {
   return new AfterCommit(
     {
       ...boardEffects(events),
-      notifications: theServersPoll,
+      notifierWake: theServersPoll,
       // A card the CLI moves does not move its ticket here, as before: no ticket follow-up runs in the CLI.
-      ticketCards: theServersPoll,
+      ticketFollowsCard: theServersPoll,
       webhookWake: theServersPoll,
       mailWake: theServersPoll,
       filePurge: theServersPoll,

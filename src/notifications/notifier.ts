@@ -67,7 +67,7 @@ type PendingRow = { id: number; kind: NotificationKind; boardId: number; cardId:
  * ones above it) says what was read, and is moved in the same transaction as the notifications it
  * writes, so a crash before the commit leaves the activities to be read again and one after it
  * writes nothing twice (one notification per person per cause: a unique key). The post-commit
- * effect 'notifications' (platform/after-commit.ts, wakeNotifier) only wakes it; the poll finds what other processes and the CLI did.
+ * effect 'notifierWake' (platform/after-commit.ts, wakeNotifier) only wakes it; the poll finds what other processes and the CLI did.
  * A person's pending notifications become one mail, written to the mail outbox in the same
  * transaction that marks them mailed: the outbox's guarantees (nothing lost, never twice) hold.
  */

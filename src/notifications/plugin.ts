@@ -20,10 +20,10 @@ declare module 'fastify' {
 const types: ReadonlySet<string> = new Set(NOTIFYING_TYPES);
 
 /**
- * The 'notifications' effect (platform/after-commit.ts): a board activity this process committed,
+ * The 'notifierWake' effect (platform/after-commit.ts): a board activity this process committed,
  * of a type that notifies someone, wakes the notifier (which reads the activity table itself).
  */
-export function notificationsEffect(app: FastifyInstance): EffectRunners['notifications'] {
+export function notificationsEffect(app: FastifyInstance): EffectRunners['notifierWake'] {
   return ({ activity }) => {
     if (types.has(activity.type)) app.notifications.notifier.wake();
   };

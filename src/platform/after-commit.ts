@@ -19,9 +19,9 @@ export type Effect =
   /** Send the change to this process's open event streams (SSE). */
   | 'stream'
   /** Wake this process's notifier, which reads the activity for notifications and their mail. */
-  | 'notifications'
+  | 'notifierWake'
   /** A ticket's card moved between lists: its ticket follows (tickets as cards). */
-  | 'ticketCards'
+  | 'ticketFollowsCard'
   /** Wake this process's webhook dispatcher: deliveries are due now. */
   | 'webhookWake'
   /** Wake this process's mail worker: mail is due now. */
@@ -55,7 +55,7 @@ export type Change<K extends ChangeKind = ChangeKind> = K extends ChangeKind ? {
  * transaction (a NOTIFY, boards/activity/change-board.ts), so nothing commits unannounced.
  */
 export const EFFECTS = {
-  'board.activity': ['cache', 'stream', 'notifications', 'ticketCards'],
+  'board.activity': ['cache', 'stream', 'notifierWake', 'ticketFollowsCard'],
   'user.changed': ['cache'],
   'webhook.queued': ['webhookWake'],
   'mail.queued': ['mailWake'],

@@ -51,7 +51,7 @@ const offenders = (pattern: RegExp, allowed: string[]) =>
 describe('the table', () => {
   it('maps each kind of change to its effects, in the order they run', () => {
     expect(EFFECTS).toEqual({
-      'board.activity': ['cache', 'stream', 'notifications', 'ticketCards'],
+      'board.activity': ['cache', 'stream', 'notifierWake', 'ticketFollowsCard'],
       'user.changed': ['cache'],
       'webhook.queued': ['webhookWake'],
       'mail.queued': ['mailWake'],
@@ -75,8 +75,8 @@ describe('the table', () => {
         ran.push('stream');
         throw new Error('a stream that fails');
       },
-      notifications: runner('notifications'),
-      ticketCards: runner('ticketCards'),
+      notifierWake: runner('notifierWake'),
+      ticketFollowsCard: runner('ticketFollowsCard'),
       webhookWake: runner('webhookWake'),
       mailWake: runner('mailWake'),
       filePurge: runner('filePurge'),
@@ -85,7 +85,7 @@ describe('the table', () => {
     const activity = { id: 1, boardId: 1, type: 'list.created', data: { listId: 1, name: 'A' } } as never;
     owner.committed({ kind: 'board.activity', activity });
     owner.committed({ kind: 'mail.queued' });
-    expect(ran).toEqual(['cache', 'stream', 'notifications', 'ticketCards', 'mailWake']);
+    expect(ran).toEqual(['cache', 'stream', 'notifierWake', 'ticketFollowsCard', 'mailWake']);
     expect(warnings).toEqual([expect.objectContaining({ change: 'board.activity', effect: 'stream' })]);
     const kinds: ChangeKind[] = ['user.changed', 'webhook.queued', 'file.deleted'];
     ran.length = 0;
@@ -101,7 +101,7 @@ describe('no one else does what follows a commit', () => {
     expect(
       offenders(/\.wake\(\)/, [
         'app.ts', // the runners: webhookWake, mailWake
-        'notifications/plugin.ts', // the 'notifications' runner
+        'notifications/plugin.ts', // the 'notifierWake' runner
         'platform/outbox-waker.ts',
         'webhooks/dispatcher.ts',
         'mail/worker.ts',

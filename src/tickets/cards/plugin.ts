@@ -11,12 +11,12 @@ declare module 'fastify' {
 }
 
 /**
- * The 'ticketCards' effect (platform/after-commit.ts): a card this process moved between lists
+ * The 'ticketFollowsCard' effect (platform/after-commit.ts): a card this process moved between lists
  * reaches its ticket, if it is a ticket's. Only moves between lists can concern a ticket; the
  * follow-up starts on the next turn of the event loop, after the move's own response has gone (on
  * the embedded database its queries hold the loop).
  */
-export function ticketCardsEffect(app: FastifyInstance): EffectRunners['ticketCards'] {
+export function ticketCardsEffect(app: FastifyInstance): EffectRunners['ticketFollowsCard'] {
   return ({ activity }) => {
     if (activity.type !== 'card.moved' || activity.data.from.listId === activity.data.to.listId) return;
     setImmediate(() => void app.ticketCards.cardMoved(activity).catch((err: unknown) => app.log.warn({ err }, 'tickets as cards: a card move failed to reach its ticket')));
@@ -25,7 +25,7 @@ export function ticketCardsEffect(app: FastifyInstance): EffectRunners['ticketCa
 
 /**
  * The process's TicketCards, and the two ways a board or a reply reaches it after its commit:
- * committed card moves (the 'ticketCards' effect, ticketCardsEffect) and committed public ticket
+ * committed card moves (the 'ticketFollowsCard' effect, ticketCardsEffect) and committed public ticket
  * comments (the ticket-comment hub). Both run once, in the process that made the change.
  */
 export const ticketCardsPlugin = fp(

@@ -45,7 +45,7 @@ type Log = { warn(o: object, m: string): void };
  * workspace's team (teamWriter), so every rule, activity, stream event and board webhook of
  * those changes is the boards module's own (changeBoard, which reports them to the one owner of
  * after-commit effects, platform/after-commit.ts). The way back — a card moved by a person —
- * reaches tickets through that owner's 'ticketCards' effect (ticketCardsEffect, ./plugin.ts), and the ticket's change goes through
+ * reaches tickets through that owner's 'ticketFollowsCard' effect (ticketCardsEffect, ./plugin.ts), and the ticket's change goes through
  * updateTicket like any other (its ticket.updated webhook included).
  *
  * Each follow-up runs after the change that causes it has committed (a ticket's card after the
@@ -135,7 +135,7 @@ export class TicketCards implements TicketFollowUps {
   }
 
   /**
-   * A committed card move (the 'ticketCards' effect): a ticket's card put in the solved list solves
+   * A committed card move (the 'ticketFollowsCard' effect): a ticket's card put in the solved list solves
    * the ticket; taken out of it, the ticket is open again. Moves within a list are not looked at.
    */
   async cardMoved(activity: ActivityView): Promise<void> {
