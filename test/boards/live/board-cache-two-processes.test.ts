@@ -65,13 +65,19 @@ async function cachedOnTwo() {
   const board = await makeBoard(one.db, user.id);
   const { auth } = await makeKey(one.db, user.id);
   const getTwo = (headers: Record<string, string> = {}) => two.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: { ...auth, ...headers } });
-  const first = await getTwo();
-  expect(first.statusCode).toBe(200);
-  // Two serves it from memory: a write no event announces is not seen there.
-  await one.db.prisma.board.update({ where: { id: board.id }, data: { description: 'written behind the cache' } });
-  const cached = await getTwo();
-  expect(cached.body).toBe(first.body);
-  return { user, board, auth, getTwo, etag: first.headers.etag as string };
+  // Two serves it from memory: a write no event announces is not seen there. Only while two hears
+  // the others (its own ping back within DEAF_AFTER_MS): on a loaded box a late ping makes it serve
+  // from the database, by design, and this premise is then tried again on a quiet moment.
+  for (let attempt = 1; ; attempt++) {
+    await hearing();
+    await one.db.prisma.board.update({ where: { id: board.id }, data: { description: '' } });
+    const first = await getTwo();
+    expect(first.statusCode).toBe(200);
+    await one.db.prisma.board.update({ where: { id: board.id }, data: { description: 'written behind the cache' } });
+    const cached = await getTwo();
+    if (cached.body === first.body) return { user, board, auth, getTwo, etag: first.headers.etag as string };
+    if (attempt === 5) expect(cached.body, 'five times, two served the write behind its cache: it never cached the board').toBe(first.body);
+  }
 }
 
 it.runIf(onPostgres)('serves the new board, not the cached one, once the change made through the other instance is heard', async () => {
