@@ -5,10 +5,11 @@
  * and a 1,000-card board in a fresh
  * database, starts both servers as child processes and drives them with autocannon over loopback.
  * Usage: npx tsx bench/boards.ts [seconds per run]   (BENCH_DATABASE_URL, default the local server;
- * BENCH_ONLY=moves runs the moves alone; BENCH_CPU_PROF=<dir> profiles the app)
+ * BENCH_ONLY=moves runs the moves alone; BENCH_CPU_PROF=<dir> profiles the app; BENCH_SERVER_LOG=<dir> keeps
+ * each server's log there, app-<port>.log, to tell which guard answered a non-2xx)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -52,7 +53,7 @@ try {
       ? spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, '--import', 'tsx', 'src/server.ts'], {
           cwd: root,
           env: { ...process.env, ...env },
-          stdio: ['ignore', 'ignore', 'inherit'],
+          stdio: ['ignore', serverLog(env.PORT), 'inherit'],
         })
       : start(['src/server.ts'], env);
   const cachedApp = startApp(appEnv);
@@ -60,6 +61,7 @@ try {
   const uncachedPort = await freePort();
   const uncachedApp = startApp({ ...appEnv, PORT: String(uncachedPort), BOARD_CACHE_MB: '0' });
   children.push(cachedApp, uncachedApp);
+  if (process.env.BENCH_SERVER_LOG) console.error(`server logs: the app with its cache server-${appPort}.log, without it server-${uncachedPort}.log`);
   if (process.env.BENCH_CPU_PROF) console.log(`CPU profiles: the app with its cache is pid ${cachedApp.pid} (card fetches, moves), without it pid ${uncachedApp.pid} (board fetches)`);
   const floorServer = start(['bench/floor-server.ts'], { DATABASE_URL: url, PORT: String(floorPort) });
   children.push(floorServer);
@@ -224,7 +226,13 @@ async function run(options: autocannon.Options): Promise<Result> {
 }
 
 function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(tsx, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(tsx, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', serverLog(env.PORT), 'inherit'] });
+}
+
+/** Where a server's stdout (its pino log) goes: a file under BENCH_SERVER_LOG, or nowhere. */
+function serverLog(port: string | undefined): 'ignore' | number {
+  const dir = process.env.BENCH_SERVER_LOG;
+  return dir ? openSync(path.join(path.resolve(dir), `server-${port}.log`), 'a') : 'ignore';
 }
 
 async function ready(url: string) {

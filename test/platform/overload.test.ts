@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LoopLag } from '../../src/platform/loop-lag.js';
 import { buildTestApp, useTestApp } from '../helper.js';
 
 /** Blocks the event loop, as a CPU-bound burst does. */
@@ -45,6 +46,56 @@ describe('an overloaded process (event-loop delay over OVERLOAD_MAX_EVENT_LOOP_D
     // Recovers by itself once quiet samples come in (two, on a quiet machine: about a second).
     await expect.poll(async () => (await t.app.inject({ method: 'GET', url: '/api/boards' })).statusCode, { timeout: 15_000, interval: 250 }).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe('one pause of the loop is not overload', () => {
+  it('two loop iterations of 1.2 s in a row (board fetches finishing together on a starved CPU) shed nothing at the default limit', async () => {
+    // The old check was one half-second sample of the loop's delay, recorded once per iteration:
+    // after two long iterations in a row a sample held nothing but a late record, and every request
+    // was shed until the next sample (510 of one bench run's 32-client board fetch, in 1.2 s).
+    const t = await buildTestApp({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '1000' });
+    try {
+      await t.app.ready();
+      await expect.poll(async () => (await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, { timeout: 15_000, interval: 250 }).toBe(200);
+      await sleep(2500); // armed, and the window holds only punctual ticks
+      const codes: number[] = [];
+      busy(1200);
+      await sleep(1); // the timers due during the block run, then the next iteration is as long
+      busy(1200);
+      for (let i = 0; i < 12; i++) {
+        codes.push((await t.app.inject({ method: 'GET', url: '/api/boards' })).statusCode);
+        await sleep(100);
+      }
+      expect(codes).toEqual(Array(12).fill(401));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('LoopLag: the mean lateness over the window, an overdue tick counted, old ticks dropped (made-up clock)', () => {
+    const lag = new LoopLag(250, 2000, 0);
+    for (let now = 250; now <= 2000; now += 250) lag.tick(now);
+    expect(lag.mean(2000)).toBe(0);
+    // One 1.2-s block: the tick due at 2250 fires at 3200, then the timer is punctual again.
+    expect(lag.mean(3199)).toBeCloseTo(949 / 5, 0); // overdue now, beside the 4 punctual ticks of the last 2 s
+    lag.tick(3200);
+    expect(lag.mean(3200)).toBeCloseTo(950 / 5, 0);
+    for (let now = 3450; now <= 5000; now += 250) lag.tick(now); // 7 punctual ticks, the last at 4950
+    expect(lag.mean(5000)).toBeCloseTo(950 / 8, 0);
+    expect(lag.mean(5200)).toBeLessThan(1); // the late tick has left the window, and the next is not yet due
+  });
+
+  it('LoopLag: a loop that stays behind is over the limit whatever the window (made-up clock)', () => {
+    const lag = new LoopLag(250, 2000, 0);
+    // Every request blocks the loop 1.5 s in turn: each tick fires 1.25 s late.
+    let now = 0;
+    for (let i = 0; i < 6; i++) {
+      now += 1500;
+      lag.tick(now);
+    }
+    expect(lag.mean(now)).toBeGreaterThan(1000);
+    expect(lag.last()).toBe(1250);
   });
 });
 
