@@ -9,6 +9,8 @@
  * Rate limits are lifted for the run (RATE_LIMIT_MAX): they are per-operator settings, and the
  * question is what the server does at 20 a second, not what a limit refuses.
  * Usage: npx tsx bench/widget.ts [seconds per phase, default 30] [visitors, default 200]
+ * BENCH_DATABASE=postgres: the server runs on a fresh database of the local PostgreSQL server
+ * (BENCH_DATABASE_URL, as bench/boards.ts) instead of an embedded one.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,12 +21,13 @@ import path from 'node:path';
 import { createAgent } from '../src/answers/agents/create-agent.js';
 import { createAnswerKey } from '../src/answers/keys/create-answer-key.js';
 import { importArticles } from '../src/answers/knowledge/upsert-article.js';
-import { openEmbedded } from '../src/platform/db.js';
+import { openEmbedded, openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createWidget } from '../src/widget/widgets/create-widget.js';
 import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { freePort } from '../test/net.js';
 import { QUESTIONS, thousandArticles } from './answer-knowledge.js';
+import { withBenchDatabase } from './bench-database.js';
 
 const seconds = Number(process.argv[2] ?? 30);
 const visitors = Number(process.argv[3] ?? 200);
@@ -35,8 +38,10 @@ const root = path.resolve(import.meta.dirname, '..');
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
-async function seed(dataDir: string) {
-  const db = await openEmbedded(dataDir);
+const onPostgres = process.env.BENCH_DATABASE === 'postgres';
+
+async function seed(dataDir: string, databaseUrl: string) {
+  const db = databaseUrl ? openPostgres({ url: databaseUrl, poolSize: 4 }) : await openEmbedded(dataDir);
   try {
     await migrate(db);
     const user = await db.prisma.user.create({ data: { email: 'widget-bench@example.com', name: 'Bench' } });
@@ -104,70 +109,74 @@ async function openLoop(send: (n: number) => Promise<number>) {
 }
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'widget-bench-'));
-let server: ChildProcess | null = null;
-const streams: { close(): void }[] = [];
-try {
-  const { widgetId, token } = await seed(dataDir);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitForHealth(base);
-  const api = `${base}/v1/widgets/${widgetId}`;
-  const origin = { origin: ORIGIN };
-  // Warm-up: the first answers build the index.
-  for (let n = 0; n < 30; n++) await json(await fetch(`${base}/v1/answer`, { method: 'POST', headers: { 'x-api-key': token, 'content-type': 'application/json' }, body: JSON.stringify({ message: QUESTIONS[n % QUESTIONS.length], channel: 'bench' }) }));
+await (onPostgres ? withBenchDatabase('widget', run) : run(''));
 
-  // The visitors: a token each, a first question (their conversation), then their stream, open throughout.
-  const people: { token: string; conversationId: string }[] = [];
-  for (let i = 0; i < visitors; i += 10) {
-    people.push(
-      ...(await Promise.all(
-        Array.from({ length: Math.min(10, visitors - i) }, async (_, k) => {
-          const { token: visitor } = await json(await fetch(`${api}/visitors`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' }));
-          const auth = { ...origin, authorization: `Bearer ${visitor}`, 'content-type': 'application/json' };
-          const first = await json(await fetch(`${api}/messages`, { method: 'POST', headers: auth, body: JSON.stringify({ message: QUESTIONS[(i + k) % QUESTIONS.length] }) }));
-          return { token: visitor as string, conversationId: first.conversationId as string };
-        }),
-      )),
-    );
-  }
-  await new Promise((r) => setTimeout(r, 2000));
-  const before = rssMb(server.pid!);
-  for (const p of people) streams.push(await openStream(`${api}/conversations/${p.conversationId}/events`, { ...origin, authorization: `Bearer ${p.token}` }));
-  await new Promise((r) => setTimeout(r, 2000));
-  const after = rssMb(server.pid!);
-
-  const widget = await openLoop(async (n) => {
-    const p = people[n % people.length]!;
-    const res = await fetch(`${api}/messages`, {
-      method: 'POST',
-      headers: { ...origin, authorization: `Bearer ${p.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: QUESTIONS[n % QUESTIONS.length], conversationId: p.conversationId }),
+async function run(databaseUrl: string) {
+  let server: ChildProcess | null = null;
+  const streams: { close(): void }[] = [];
+  try {
+    const { widgetId, token } = await seed(dataDir, databaseUrl);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000' },
+      stdio: ['ignore', 'ignore', 'inherit'],
     });
-    await res.arrayBuffer();
-    return res.status;
-  });
-  const answer = await openLoop(async (n) => {
-    const res = await fetch(`${base}/v1/answer`, { method: 'POST', headers: { 'x-api-key': token, 'content-type': 'application/json' }, body: JSON.stringify({ message: QUESTIONS[n % QUESTIONS.length], channel: 'bench' }) });
-    await res.arrayBuffer();
-    return res.status;
-  });
-  const line = (name: string, r: Awaited<ReturnType<typeof openLoop>>) =>
-    `${name}: p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${r.ok} answered, ${r.fivexx} 5xx or failed, ${r.refused} 4xx (by status: ${JSON.stringify(r.statuses)})`;
-  console.log(`${visitors} visitors with a stream open each, ${RATE} questions a second for ${seconds} s, 1,000 articles, embedded database, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
-  console.log(line('widget  POST /v1/widgets/{id}/messages', widget));
-  console.log(line('answer  POST /v1/answer (same questions, same rate)', answer));
-  console.log(`server memory: ${before.toFixed(0)} MB before the streams, ${after.toFixed(0)} MB with ${visitors} open: ${(((after - before) * 1024) / visitors).toFixed(1)} KB a stream`);
-} finally {
-  for (const s of streams) s.close();
-  if (server) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
+    await waitForHealth(base);
+    const api = `${base}/v1/widgets/${widgetId}`;
+    const origin = { origin: ORIGIN };
+    // Warm-up: the first answers build the index.
+    for (let n = 0; n < 30; n++) await json(await fetch(`${base}/v1/answer`, { method: 'POST', headers: { 'x-api-key': token, 'content-type': 'application/json' }, body: JSON.stringify({ message: QUESTIONS[n % QUESTIONS.length], channel: 'bench' }) }));
+
+    // The visitors: a token each, a first question (their conversation), then their stream, open throughout.
+    const people: { token: string; conversationId: string }[] = [];
+    for (let i = 0; i < visitors; i += 10) {
+      people.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, visitors - i) }, async (_, k) => {
+            const { token: visitor } = await json(await fetch(`${api}/visitors`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' }));
+            const auth = { ...origin, authorization: `Bearer ${visitor}`, 'content-type': 'application/json' };
+            const first = await json(await fetch(`${api}/messages`, { method: 'POST', headers: auth, body: JSON.stringify({ message: QUESTIONS[(i + k) % QUESTIONS.length] }) }));
+            return { token: visitor as string, conversationId: first.conversationId as string };
+          }),
+        )),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    const before = rssMb(server.pid!);
+    for (const p of people) streams.push(await openStream(`${api}/conversations/${p.conversationId}/events`, { ...origin, authorization: `Bearer ${p.token}` }));
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = rssMb(server.pid!);
+
+    const widget = await openLoop(async (n) => {
+      const p = people[n % people.length]!;
+      const res = await fetch(`${api}/messages`, {
+        method: 'POST',
+        headers: { ...origin, authorization: `Bearer ${p.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: QUESTIONS[n % QUESTIONS.length], conversationId: p.conversationId }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    });
+    const answer = await openLoop(async (n) => {
+      const res = await fetch(`${base}/v1/answer`, { method: 'POST', headers: { 'x-api-key': token, 'content-type': 'application/json' }, body: JSON.stringify({ message: QUESTIONS[n % QUESTIONS.length], channel: 'bench' }) });
+      await res.arrayBuffer();
+      return res.status;
+    });
+    const line = (name: string, r: Awaited<ReturnType<typeof openLoop>>) =>
+      `${name}: p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${r.ok} answered, ${r.fivexx} 5xx or failed, ${r.refused} 4xx (by status: ${JSON.stringify(r.statuses)})`;
+    console.log(`${visitors} visitors with a stream open each, ${RATE} questions a second for ${seconds} s, 1,000 articles, ${databaseUrl ? 'PostgreSQL' : 'embedded database'}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log(line('widget  POST /v1/widgets/{id}/messages', widget));
+    console.log(line('answer  POST /v1/answer (same questions, same rate)', answer));
+    console.log(`server memory: ${before.toFixed(0)} MB before the streams, ${after.toFixed(0)} MB with ${visitors} open: ${(((after - before) * 1024) / visitors).toFixed(1)} KB a stream`);
+  } finally {
+    for (const s of streams) s.close();
+    if (server) {
+      const exited = new Promise((r) => server!.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
   }
-  await rm(dataDir, { recursive: true, force: true });
 }
