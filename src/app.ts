@@ -21,8 +21,8 @@ import { ticketConsoleRoutes } from './tickets/routes/console.js';
 import { workspaceTokenIdentifier } from './tickets/resolve-workspace-token.js';
 import { ticketRoutes } from './tickets/routes/tickets.js';
 import { replyLinkRoutes } from './tickets/routes/reply-links.js';
-import { ticketCommentsPlugin } from './tickets/comments/plugin.js';
-import { ticketCardsEffect, ticketCardsPlugin } from './tickets/cards/plugin.js';
+import { ticketCommentsPlugin, ticketStreamEffect } from './tickets/comments/plugin.js';
+import { cardFollowsTicketEffect, ticketCardsEffect, ticketCardsPlugin } from './tickets/cards/plugin.js';
 import { ticketCardRoutes } from './tickets/routes/cards.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { connectionRoutes, connectorPlugin } from './connector/plugin.js';
@@ -209,11 +209,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(eventBusPlugin, { bus: options.events });
   // What follows a commit: one table (platform/after-commit.ts EFFECTS), one runner per effect,
   // each the module's own. The runners read the decorations registered below when a change commits.
+  const boards = boardEffects(app.events);
+  const ticketStreams = ticketStreamEffect(app);
   await app.register(afterCommitPlugin, {
     runners: {
-      ...boardEffects(app.events),
+      cache: boards.cache,
+      // Board changes to the board streams, ticket changes to the widget streams (this process's).
+      stream: (change) => (change.kind === 'board.activity' ? boards.stream(change) : ticketStreams(change)),
       notifierWake: notificationsEffect(app),
       ticketFollowsCard: ticketCardsEffect(app),
+      cardFollowsTicket: cardFollowsTicketEffect(app),
       webhookWake: () => app.webhooks.wake(),
       mailWake: () => app.mail.wake(),
       filePurge: () => void app.attachments.purgeDeleted(),

@@ -13,12 +13,16 @@ import { AfterCommit } from '../platform/after-commit.js';
  */
 export function cliEffects(events: EventBus): AfterCommit {
   const theServersPoll = () => {};
+  const boards = boardEffects(events);
   return new AfterCommit(
     {
-      ...boardEffects(events),
+      cache: boards.cache,
+      // Its board streams only: the CLI holds no widget stream (and writes no ticket).
+      stream: (change) => (change.kind === 'board.activity' ? boards.stream(change) : undefined),
       notifierWake: theServersPoll,
       // A card the CLI moves does not move its ticket here, as before: no ticket follow-up runs in the CLI.
       ticketFollowsCard: theServersPoll,
+      cardFollowsTicket: theServersPoll,
       webhookWake: theServersPoll,
       mailWake: theServersPoll,
       filePurge: theServersPoll,

@@ -22,6 +22,8 @@ export type Effect =
   | 'notifierWake'
   /** A ticket's card moved between lists: its ticket follows (tickets as cards). */
   | 'ticketFollowsCard'
+  /** A ticket was created, changed or publicly commented: its card follows (tickets as cards). */
+  | 'cardFollowsTicket'
   /** Wake this process's webhook dispatcher: deliveries are due now. */
   | 'webhookWake'
   /** Wake this process's mail worker: mail is due now. */
@@ -31,7 +33,8 @@ export type Effect =
 
 /**
  * The data each kind of change carries. The kinds the ground can describe are here; a module
- * adds its own (boards/activity/change-board.ts: 'board.activity'). Every kind needs a row in EFFECTS.
+ * adds its own (boards/activity/change-board.ts: 'board.activity'; tickets/ticket-changes.ts: the
+ * tickets' three). Every kind needs a row in EFFECTS.
  */
 export interface ChangeData {
   /** A user's name, address, picture or status changed (on every board they belong to). */
@@ -50,12 +53,16 @@ export type ChangeKind = keyof ChangeData;
 export type Change<K extends ChangeKind = ChangeKind> = K extends ChangeKind ? { kind: K } & ChangeData[K] : never;
 
 /**
- * Change → its effects, in the order they run: the one table of what follows a commit. What a
- * change makes stale in other processes is not here: they were told in the change's own
- * transaction (a NOTIFY, boards/activity/change-board.ts), so nothing commits unannounced.
+ * Change → its effects, in the order they start: the one table of what follows a commit. What a
+ * change makes stale in other processes, or shows on their streams, is not here: they were told
+ * in the change's own transaction (a NOTIFY, boards/activity/change-board.ts), so nothing commits
+ * unannounced.
  */
 export const EFFECTS = {
   'board.activity': ['cache', 'stream', 'notifierWake', 'ticketFollowsCard'],
+  'ticket.created': ['cardFollowsTicket'],
+  'ticket.updated': ['stream', 'cardFollowsTicket'],
+  'ticket.commented': ['stream', 'cardFollowsTicket'],
   'user.changed': ['cache'],
   'webhook.queued': ['webhookWake'],
   'mail.queued': ['mailWake'],
@@ -65,19 +72,27 @@ export const EFFECTS = {
 /** The kinds of change that set off an effect. */
 export type KindsWith<E extends Effect> = { [K in ChangeKind]: E extends (typeof EFFECTS)[K][number] ? K : never }[ChangeKind];
 
-/** One runner per effect, each given only the kinds of change the table sends it. */
-export type EffectRunners = { [E in Effect]: (change: Change<KindsWith<E>>) => void };
+/**
+ * One runner per effect, each given only the kinds of change the table sends it. A runner that
+ * does slow work returns its promise (the card a new ticket gets), which the change may wait for.
+ */
+export type EffectRunners = { [E in Effect]: (change: Change<KindsWith<E>>) => void | Promise<void> };
 
 /** What a change reports to after its commit; every write path that has effects takes one (required). */
 export interface Effects {
-  /** Runs the change's effects (EFFECTS), now: call it after the commit, never inside the transaction. */
-  committed(change: Change): void;
+  /**
+   * Starts the change's effects (EFFECTS), now: call it after the commit, never inside the
+   * transaction. Settles once every one has finished (a change that must answer with its
+   * follow-up done awaits it: a new ticket's card); never rejects.
+   */
+  committed(change: Change): Promise<void>;
 }
 
 /**
- * The owner of what follows a commit: runs each reported change's effects in table order. A
- * runner that throws is logged: the change is committed and answered, so its follow-up must not
- * fail it; runners queue slow work (an outbox row, a wake) rather than do it here.
+ * The owner of what follows a commit: starts each reported change's effects in table order. A
+ * runner that throws or rejects is logged: the change is committed and answered, so its follow-up
+ * must not fail it; runners queue slow work (an outbox row, a wake) rather than do it here, or
+ * hand back its promise.
  */
 export class AfterCommit implements Effects {
   constructor(
@@ -85,14 +100,18 @@ export class AfterCommit implements Effects {
     private readonly log: { warn(o: object, m: string): void },
   ) {}
 
-  committed(change: Change): void {
+  committed(change: Change): Promise<void> {
+    const running: Promise<void>[] = [];
     for (const effect of EFFECTS[change.kind]) {
+      const failed = (error: unknown) => this.log.warn({ err: error, change: change.kind, effect }, 'an effect after a commit failed');
       try {
-        (this.runners[effect] as (change: Change) => void)(change);
+        const ran: unknown = (this.runners[effect] as (change: Change) => void | Promise<void>)(change);
+        if (ran instanceof Promise) running.push(ran.catch(failed));
       } catch (error) {
-        this.log.warn({ err: error, change: change.kind, effect }, 'an effect after a commit failed');
+        failed(error);
       }
     }
+    return running.length === 0 ? Promise.resolve() : Promise.all(running).then(() => undefined);
   }
 }
 

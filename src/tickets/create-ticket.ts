@@ -4,7 +4,6 @@ import type { DbClient, PrismaClient } from '../platform/db.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import type { Effects } from '../platform/after-commit.js';
 import { changeWithOutbox, type RecordWebhookEvent } from '../webhooks/outbox.js';
-import type { TicketFollowUps } from './follow-ups.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
 
@@ -59,19 +58,20 @@ export async function createTicket({
   input,
   idempotencyKey,
   effects,
-  cards,
 }: {
   db: PrismaClient;
   workspaceId: number;
   input: TicketInput;
   idempotencyKey?: string | undefined;
-  /** After the commit: the ticket.created deliveries' wake ('webhook.queued'). */
+  /**
+   * After the commit: the ticket.created deliveries' wake ('webhook.queued'), and the new ticket's
+   * card ('ticket.created', waited for: the ticket is answered with its card made; a replayed
+   * request makes none).
+   */
   effects: Effects;
-  /** After the commit: the new ticket's card (a replayed request makes none). */
-  cards: TicketFollowUps;
 }): Promise<CreatedTicket> {
   const created = await insertOnce({ db, workspaceId, input, idempotencyKey, effects });
-  if (!created.replayed) await cards.ticketCreated(created.ticket);
+  if (!created.replayed) await effects.committed({ kind: 'ticket.created', ticket: created.ticket });
   return created;
 }
 

@@ -1,39 +1,38 @@
+import type { EventBus } from '../boards/activity/event-bus.js';
 import type { PrismaClient } from '../platform/db.js';
 import type { Effects } from '../platform/after-commit.js';
 import { changeWithOutbox } from '../webhooks/outbox.js';
-import type { TicketFollowUps } from './follow-ups.js';
 import { getTicket } from './get-ticket.js';
 import { presentTicket } from './presenters.js';
 import type { TicketView } from './schemas.js';
-import type { TicketCommentHub } from './comments/comment-hub.js';
+import { TICKET_TOPICS } from './ticket-changes.js';
 
 /**
  * Changes a ticket's status or priority. A real change emits `ticket.updated` in the same
  * transaction (its `data` is the ticket as changed, plus `previous` with the old values of the
- * fields that changed); a request that changes nothing emits nothing.
+ * fields that changed), announces a new status to the other processes there (their open widgets),
+ * and is reported after the commit as 'ticket.updated' (this process's widgets, the ticket's card,
+ * which it waits for); a request that changes nothing emits nothing.
  */
 export async function updateTicket({
   db,
   workspaceId,
   id,
   changes,
+  events,
   effects,
-  hub,
-  cards,
 }: {
   db: PrismaClient;
   workspaceId: number;
   id: string;
   changes: { status?: TicketView['status'] | undefined; priority?: TicketView['priority'] | undefined };
-  /** After the commit: the ticket.updated deliveries' wake ('webhook.queued'). */
+  /** Where the other processes hear of a new status, in the change's transaction (app.events). */
+  events: EventBus;
+  /** After the commit: the ticket.updated deliveries' wake, this process's widgets, the card. */
   effects: Effects;
-  /** Told of a new status after the commit (open widgets ask for a rating once it is solved). */
-  hub?: TicketCommentHub | undefined;
-  /** After a committed change: the ticket's card follows its status and priority. */
-  cards: TicketFollowUps;
 }) {
   const { id: ticketId } = await getTicket({ db, workspaceId, id });
-  let changedStatus: string | null = null;
+  let statusChanged = false;
   let changed = false;
   const result = await changeWithOutbox({ db, effects }, async (tx, record) => {
     // The row lock orders concurrent changes, so each event's `previous` is what it replaced.
@@ -45,11 +44,13 @@ export async function updateTicket({
     if (Object.keys(previous).length === 0) return presentTicket(await tx.ticket.findUniqueOrThrow({ where: { id: ticketId } }));
     const ticket = presentTicket(await tx.ticket.update({ where: { id: ticketId }, data: { status: changes.status, priority: changes.priority } }));
     await record({ workspaceId, type: 'ticket.updated', data: { ...ticket, previous }, at: new Date(ticket.updatedAt) });
-    if (previous.status !== undefined) changedStatus = ticket.status;
+    if (previous.status !== undefined) {
+      statusChanged = true;
+      await events.announceInTransaction(tx, TICKET_TOPICS.status, { ticketId: ticket.id, status: ticket.status });
+    }
     changed = true;
     return ticket;
   });
-  if (changedStatus !== null) hub?.publishStatus(ticketId, changedStatus);
-  if (changed) await cards.ticketChanged(result);
+  if (changed) await effects.committed({ kind: 'ticket.updated', ticket: result, statusChanged });
   return result;
 }

@@ -13,8 +13,9 @@ import { webhookWorkspace } from '../webhooks/webhook-fixtures.js';
 /**
  * #48 item 2: what follows a commit has one owner, platform/after-commit.ts. Its table says what
  * each kind of change sets off; every change reports to it; no route or domain file wakes a
- * worker, purges files, feeds a stream or hangs a follow-up off a hook itself; and the owner's
- * inputs are required (no optional outbox, no bus made up on the spot).
+ * worker, purges files, feeds a stream (a board's or a widget's) or runs a follow-up (a ticket's
+ * card) itself; and the owner's inputs are required (no optional outbox, mailer, hub or bus, no bus
+ * made up on the spot).
  */
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
@@ -52,6 +53,9 @@ describe('the table', () => {
   it('maps each kind of change to its effects, in the order they run', () => {
     expect(EFFECTS).toEqual({
       'board.activity': ['cache', 'stream', 'notifierWake', 'ticketFollowsCard'],
+      'ticket.created': ['cardFollowsTicket'],
+      'ticket.updated': ['stream', 'cardFollowsTicket'],
+      'ticket.commented': ['stream', 'cardFollowsTicket'],
       'user.changed': ['cache'],
       'webhook.queued': ['webhookWake'],
       'mail.queued': ['mailWake'],
@@ -77,6 +81,7 @@ describe('the table', () => {
       },
       notifierWake: runner('notifierWake'),
       ticketFollowsCard: runner('ticketFollowsCard'),
+      cardFollowsTicket: runner('cardFollowsTicket'),
       webhookWake: runner('webhookWake'),
       mailWake: runner('mailWake'),
       filePurge: runner('filePurge'),
@@ -93,6 +98,30 @@ describe('the table', () => {
     owner.committed({ kind: 'webhook.queued' });
     owner.committed({ kind: 'file.deleted' });
     expect(ran).toEqual(kinds.flatMap((kind) => [...EFFECTS[kind]]));
+  });
+
+  it('settles once a runner\'s promise has (a new ticket waits for its card); a rejected one is logged, never the change\'s failure', async () => {
+    const warnings: object[] = [];
+    let cardMade = false;
+    let fail = false;
+    const none = () => {};
+    const owner = new AfterCommit(
+      {
+        cache: none, stream: none, notifierWake: none, ticketFollowsCard: none, webhookWake: none, mailWake: none, filePurge: none,
+        cardFollowsTicket: async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          if (fail) throw new Error('no card');
+          cardMade = true;
+        },
+      },
+      { warn: (o) => void warnings.push(o) },
+    );
+    const ticket = { id: 1 } as never;
+    await owner.committed({ kind: 'ticket.created', ticket });
+    expect(cardMade).toBe(true);
+    fail = true;
+    await expect(owner.committed({ kind: 'ticket.created', ticket })).resolves.toBeUndefined();
+    expect(warnings).toEqual([expect.objectContaining({ change: 'ticket.created', effect: 'cardFollowsTicket' })]);
   });
 });
 
@@ -121,8 +150,25 @@ describe('no one else does what follows a commit', () => {
     expect(offenders(/\.publish\(\s*activity|onCommitted\(/, [])).toEqual([]);
   });
 
-  it('takes its inputs required: no optional outbox, no event bus made up where one is missing', () => {
+  it('feeds the widgets\' streams only from the tickets\' stream runner and from what other processes announced', () => {
+    // The 'stream' runner and the announcements' receiver are both in the tickets' comments plugin.
+    expect(offenders(/\.(streamComment|streamStatus)\(/, ['tickets/comments/plugin.ts'])).toEqual([]);
+    // Nor by whatever name the hub is held, nor by whatever its sending is called.
+    expect(offenders(/\b(hub|ticketComments)\??\.(publish|stream|emit)\w*\(/, ['tickets/comments/plugin.ts'])).toEqual([]);
+    // What another process must show is announced in the change's transaction, on the boards' one channel.
+    expect(offenders(/\.announceInTransaction\(/, ['tickets/comments/create-ticket-comment.ts', 'tickets/update-ticket.ts'])).toEqual([]);
+    expect(offenders(/pg_notify/, ['boards/activity/change-board.ts', 'boards/activity/event-bus.ts'])).toEqual([]);
+  });
+
+  it('makes a ticket\'s card follow it, and a card\'s ticket follow the card, only from their runners', () => {
+    expect(offenders(/\.(ticketCreated|ticketChanged|commentPublished|cardMoved)\(/, ['tickets/cards/plugin.ts'])).toEqual([]);
+    // One TicketCards, the server's: no caller makes its own follow-ups on the side.
+    expect(offenders(/new TicketCards\(/, ['tickets/cards/plugin.ts'])).toEqual([]);
+  });
+
+  it('takes its inputs required: no optional outbox, mailer, hub, bus or owner, no event bus made up where one is missing', () => {
     expect(offenders(/\boutbox\?:/, [])).toEqual([]);
+    expect(offenders(/\b(mailer|hub|effects)\?:|\bevents\?:\s*EventBus/, [])).toEqual([]);
     expect(offenders(/\?\?\s*new EventBus\(/, [])).toEqual([]);
     // The two processes that own a bus build it: the server (src/server.ts) and the admin CLI of its own.
     expect(offenders(/new EventBus\(/, ['server.ts', 'cli/main.ts'])).toEqual([]);

@@ -216,6 +216,23 @@ describe('tickets as cards: both ways', () => {
     expect(await t.db.prisma.notification.count({ where: { userId: bob.id } })).toBe(0);
   });
 
+  it('the customer\'s answer in the widget to a solved ticket opens it again, and its card comes back from the solved list', async () => {
+    const w = await ticketBoard();
+    await w.web('PUT', `/agent/workspaces/${w.W}/tickets-board`, { boardId: w.board.id, listId: w.inbox.id, solvedListId: w.solved.id });
+    const widgetId = (await admin('widget', 'create', '--agent', w.agentId, '--origin', 'https://shop.example.com')).body.id as string;
+    const widget = (url: string, token?: string, payload?: object) =>
+      t.app.inject({ method: 'POST', url: `/v1/widgets/${widgetId}${url}`, headers: { origin: 'https://shop.example.com', ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload: payload ?? {} });
+    const visitor = (await widget('/visitors')).json().token as string;
+    const conversationId = (await widget('/messages', visitor, { message: 'Can I talk to a human?' })).json().conversationId as string;
+    const ticketId = (await widget('/handoff', visitor, { conversationId, email: 'ana@customer.example' })).json().ticketId as number;
+    const cardId = (await t.db.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).cardId!;
+    expect((await w.api('PATCH', `/v1/tickets/${ticketId}`, { status: 'solved' })).statusCode).toBe(200);
+    expect((await t.db.prisma.card.findUniqueOrThrow({ where: { id: cardId } })).listId).toBe(w.solved.id);
+    expect((await widget('/messages', visitor, { message: 'It smokes again.', conversationId })).statusCode).toBe(200);
+    expect((await w.api('GET', `/v1/tickets/${ticketId}`)).json().status).toBe('open');
+    await expect.poll(async () => (await t.db.prisma.card.findUniqueOrThrow({ where: { id: cardId } })).listId, { timeout: 30_000 }).toBe(w.inbox.id);
+  });
+
   it('archiving or deleting the card never deletes the ticket', async () => {
     const w = await ticketBoard();
     const { ticketId, cardId } = await linked(w);

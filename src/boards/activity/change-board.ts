@@ -1,7 +1,7 @@
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { UserChanged } from '../../accounts/users/user-changed.js';
 import type { PrismaClient, Tx } from '../../platform/db.js';
-import type { EffectRunners, Effects } from '../../platform/after-commit.js';
+import type { Change, EffectRunners, Effects } from '../../platform/after-commit.js';
 import type { EventBus, StaleData } from './event-bus.js';
 import { z } from 'zod';
 import { changeWithOutbox, type RecordWebhookEvent } from '../../webhooks/outbox.js';
@@ -115,9 +115,10 @@ export function afterUserChange(effects: Effects): UserChanged {
 /**
  * The boards' runners of the after-commit effects: 'cache' drops what a change invalidates
  * (INVALIDATES) from this process's memory, 'stream' sends an activity to this process's open
- * streams. Other processes heard of the change from its own transaction.
+ * board streams (its part of that effect: the server's runner hands other kinds, a ticket's, to
+ * their module). Other processes heard of the change from its own transaction.
  */
-export function boardEffects(events: EventBus): Pick<EffectRunners, 'cache' | 'stream'> {
+export function boardEffects(events: EventBus): { cache: EffectRunners['cache']; stream: (change: Change<'board.activity'>) => void } {
   return {
     cache: (change) =>
       events.forgetHere(change.kind === 'board.activity' ? INVALIDATES.activity(change.activity) : INVALIDATES.userChanged(change.userId)),

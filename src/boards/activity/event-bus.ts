@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { type ActivityView, presentActivity } from './present-activity.js';
-import type { Database } from '../../platform/db.js';
+import type { Database, Tx } from '../../platform/db.js';
 
 /** The LISTEN/NOTIFY channel; boards/sql/user-changed.sql names it too (a test holds the two equal). */
 export const CHANNEL = 'tb_board_events';
@@ -29,10 +29,11 @@ export type StaleData = { boardId: number } | { userId: number } | { all: true }
 /**
  * A notification on the channel: an activity (`id`, with its board `b` so receivers can drop what
  * they keep of it before reading the row; `b` is absent from older senders), stale data without
- * an activity (`s`: a user's change, sent by the database itself, boards/sql/user-changed.sql), or
- * a process's ping to itself (`p`).
+ * an activity (`s`: a user's change, sent by the database itself, boards/sql/user-changed.sql), a
+ * process's ping to itself (`p`), or a module's own message (`t` its topic, `d` its small JSON data:
+ * announceInTransaction).
  */
-type Message = { o: string; id: number; b?: number } | { o: string; s: StaleData } | { o: string; p: number };
+type Message = { o: string; id: number; b?: number } | { o: string; s: StaleData } | { o: string; p: number } | { o: string; t: string; d: unknown };
 
 /**
  * Board changes, published after their transaction commits, to whoever listens on the board
@@ -97,6 +98,29 @@ export class EventBus {
    */
   get notifyTarget(): string[] | null {
     return this.notify ? [CHANNEL, this.origin] : null;
+  }
+
+  /**
+   * Announces a module's own message to the other processes, in its change's transaction, on the
+   * same channel and with the same guarantee as an activity (delivered at commit, in commit order;
+   * a NOTIFY that cannot be queued fails the change): the tickets' public comments and statuses,
+   * for the widget streams another process holds. Data is small (ids; NOTIFY payloads stay under
+   * 8000 bytes): receivers read rows themselves. Nothing is sent on an embedded database (one process).
+   */
+  async announceInTransaction(tx: Tx, topic: string, data: object): Promise<void> {
+    if (!this.notifyTarget) return;
+    await tx.$executeRaw`SELECT pg_notify(${CHANNEL}::text, ${JSON.stringify({ o: this.origin, t: topic, d: data } satisfies Message)}::text)`;
+  }
+
+  /**
+   * Calls fn with the data of each message of `topic` that ANOTHER process committed
+   * (announceInTransaction); this process's own changes reach their streams as effects after the
+   * commit. Returns the unsubscribe function.
+   */
+  onAnnounced(topic: string, fn: (data: unknown) => void): () => void {
+    const name = `topic:${topic}`;
+    this.emitter.on(name, fn);
+    return () => this.emitter.off(name, fn);
   }
 
   /** Calls fn with whatever may have changed, in this process or another; returns the unsubscribe function. */
@@ -204,6 +228,10 @@ export class EventBus {
         return;
       }
       if (message.o === this.origin) return;
+      if ('t' in message) {
+        this.emitter.emit(`topic:${message.t}`, message.d);
+        return;
+      }
       if ('s' in message) {
         this.emitter.emit('stale', message.s);
         return;

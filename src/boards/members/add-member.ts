@@ -26,7 +26,7 @@ export type AddMemberResult =
  * invitation is replaced by a new one.
  */
 export async function addMember(
-  ctx: BoardContext & { boardId: number; email: string; role: BoardRole; invitesPerDay: number; mailer?: InvitationMailer | undefined },
+  ctx: BoardContext & { boardId: number; email: string; role: BoardRole; invitesPerDay: number; mailer: InvitationMailer },
 ): Promise<AddMemberResult> {
   const actorRole = await requireRole(ctx.db, ctx.actor, ctx.boardId);
   authorize(ctx.actor, 'members.manage', actorRole);

@@ -14,15 +14,15 @@ export interface InvitationMailer {
 /**
  * Writes the invitation's mail in the change's transaction, when the server sends mail: the
  * invitee gets the link themselves (the inviting admin still sees it, to copy). Whether one was
- * written; the caller wakes `mail` after its commit. 429 (the change rolls back) when the address
+ * written; the caller reports 'mail.queued' after its commit. 429 (the change rolls back) when the address
  * had its day's invitation mails (MAIL_CAPS).
  */
 export async function recordInvitationMail(
   tx: DbClient,
-  mailer: InvitationMailer | undefined,
+  mailer: InvitationMailer,
   invitation: { id: number; boardId: number; email: string; role: string; expiresAt: Date; invitedById: number; token: string },
 ): Promise<boolean> {
-  if (!mailer?.mail.enabled) return false;
+  if (!mailer.mail.enabled) return false;
   // An address gets at most MAIL_CAPS.invitation a day, re-sent links and re-invitations included: 429 past it, nothing changed.
   await requireMailAllowance(tx, { kind: 'invitation', to: invitation.email });
   const [board, inviter] = await Promise.all([

@@ -12,7 +12,7 @@ import { authorize } from '../policy.js';
  * On a server that sends mail, the new link is mailed to the address too (resend), in the same
  * transaction.
  */
-export async function renewInvitationLink(ctx: BoardContext & { boardId: number; email: string; mailer?: InvitationMailer | undefined }) {
+export async function renewInvitationLink(ctx: BoardContext & { boardId: number; email: string; mailer: InvitationMailer }) {
   const role = await requireRole(ctx.db, ctx.actor, ctx.boardId);
   authorize(ctx.actor, 'members.manage', role);
   const email = ctx.email.toLowerCase();

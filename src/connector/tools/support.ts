@@ -15,7 +15,6 @@ import { presentWorkspace } from '../../workspaces/presenters.js';
 import { searchKnowledge } from '../../answers/knowledge/search-knowledge.js';
 import { limit } from './boards.js';
 import { tool, type ToolContext } from './tool.js';
-import { TicketCards } from '../../tickets/cards/ticket-cards.js';
 
 /** The channel the connector's questions are recorded on, so metrics can tell them apart. */
 export const ASSISTANT_CHANNEL = 'assistant';
@@ -89,8 +88,7 @@ export const supportTools = [
     },
     async run(ctx, { workspaceId: wid, requester, ...input }) {
       const workspace = await member(ctx, wid);
-      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } }, effects: ctx.effects,
-        cards: new TicketCards({ db: ctx.db, events: ctx.events, effects: ctx.effects, log: ctx.log }) });
+      const created = await createTicket({ db: ctx.db, workspaceId: workspace.id, input: { ...input, requester: requester ?? { email: ctx.actor.email } }, effects: ctx.effects });
       return created.ticket;
     },
   }),

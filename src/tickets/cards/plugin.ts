@@ -24,18 +24,28 @@ export function ticketCardsEffect(app: FastifyInstance): EffectRunners['ticketFo
 }
 
 /**
- * The process's TicketCards, and the two ways a board or a reply reaches it after its commit:
- * committed card moves (the 'ticketFollowsCard' effect, ticketCardsEffect) and committed public ticket
- * comments (the ticket-comment hub). Both run once, in the process that made the change.
+ * The 'cardFollowsTicket' effect (platform/after-commit.ts): a ticket this process created, changed
+ * or publicly commented reaches its card, once, in this process (the others only show it to their
+ * widgets). Its promise is the card's: createTicket and updateTicket answer once it is done; a reply
+ * does not wait for its copy on the card. Each follow-up logs its own failure.
  */
+export function cardFollowsTicketEffect(app: FastifyInstance): EffectRunners['cardFollowsTicket'] {
+  return (change) => {
+    switch (change.kind) {
+      case 'ticket.created':
+        return app.ticketCards.ticketCreated(change.ticket);
+      case 'ticket.updated':
+        return app.ticketCards.ticketChanged(change.ticket);
+      case 'ticket.commented':
+        return app.ticketCards.commentPublished(change.comment);
+    }
+  };
+}
+
+/** The process's TicketCards, which the two effects above reach after a commit. */
 export const ticketCardsPlugin = fp(
   async (app) => {
-    const cards = new TicketCards({ db: app.db.prisma, events: app.events, effects: app.effects, log: app.log, hub: app.ticketComments });
-    app.decorate('ticketCards', cards);
-    const stopComments = app.ticketComments.subscribeAll((comment) => void cards.commentPublished(comment));
-    app.addHook('onClose', async () => {
-      stopComments();
-    });
+    app.decorate('ticketCards', new TicketCards({ db: app.db.prisma, events: app.events, effects: app.effects, log: app.log }));
   },
-  { name: 'ticket-cards', dependencies: ['db', 'event-bus', 'after-commit', 'ticket-comments'] },
+  { name: 'ticket-cards', dependencies: ['db', 'event-bus', 'after-commit'] },
 );

@@ -13,12 +13,10 @@ import { TEXT_LIMIT } from '../../boards/schemas.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import type { Effects } from '../../platform/after-commit.js';
-import type { TicketCommentHub } from '../comments/comment-hub.js';
 import type { ReplyMail } from '../replies/reply-mail.js';
 import { createTicketComment } from '../comments/create-ticket-comment.js';
 import type { TicketCommentView } from '../comments/schemas.js';
 import { presentTicket } from '../presenters.js';
-import type { TicketFollowUps } from '../follow-ups.js';
 import type { TicketView } from '../schemas.js';
 import { updateTicket } from '../update-ticket.js';
 import { ticketCardText } from './card-text.js';
@@ -44,17 +42,20 @@ type Log = { warn(o: object, m: string): void };
  * its public domain functions (createCard, moveCard, createComment, createLabel) as the
  * workspace's team (teamWriter), so every rule, activity, stream event and board webhook of
  * those changes is the boards module's own (changeBoard, which reports them to the one owner of
- * after-commit effects, platform/after-commit.ts). The way back — a card moved by a person —
- * reaches tickets through that owner's 'ticketFollowsCard' effect (ticketCardsEffect, ./plugin.ts), and the ticket's change goes through
- * updateTicket like any other (its ticket.updated webhook included).
+ * after-commit effects, platform/after-commit.ts). The way there — a ticket created, changed or
+ * publicly commented — reaches the card through that owner's 'cardFollowsTicket' effect
+ * (cardFollowsTicketEffect, ./plugin.ts); the way back — a card moved by a person — reaches tickets
+ * through its 'ticketFollowsCard' effect (ticketCardsEffect), and the ticket's change goes through
+ * updateTicket like any other (its ticket.updated webhook included). Nothing else calls the
+ * follow-ups below (test/platform/after-commit-effects.test.ts).
  *
  * Each follow-up runs after the change that causes it has committed (a ticket's card after the
  * ticket, a ticket's status after its card's move): a failure is logged and never fails the change
  * that caused it. Not durable: a process that stops between the two leaves the follow-up undone
  * (the ticket stays right; its card lags until the next change).
  */
-export class TicketCards implements TicketFollowUps {
-  constructor(private readonly deps: { db: PrismaClient; events: EventBus; effects: Effects; log: Log; hub?: TicketCommentHub | undefined }) {}
+export class TicketCards {
+  constructor(private readonly deps: { db: PrismaClient; events: EventBus; effects: Effects; log: Log }) {}
 
   private async target(workspaceId: number) {
     return this.deps.db.workspace.findUnique({ where: { id: workspaceId }, select: { ticketsBoardId: true, ticketsListId: true, ticketsSolvedListId: true } });
@@ -72,7 +73,7 @@ export class TicketCards implements TicketFollowUps {
     }
   }
 
-  /** After a ticket's commit: its card in the workspace's tickets list, if the workspace has one. */
+  /** After a ticket's commit (the 'cardFollowsTicket' effect of 'ticket.created'): its card in the workspace's tickets list, if the workspace has one. */
   async ticketCreated(ticket: TicketView): Promise<void> {
     await this.follow('the new ticket\'s card', ticket.id, async () => {
       const target = await this.target(ticket.workspaceId);
@@ -98,7 +99,7 @@ export class TicketCards implements TicketFollowUps {
   }
 
   /**
-   * After a ticket's change (status or priority): a solved (or closed) ticket's card goes to the
+   * After a ticket's change (status or priority; the 'cardFollowsTicket' effect of 'ticket.updated'): a solved (or closed) ticket's card goes to the
    * solved list, a ticket open again (the customer answered) comes back to the tickets list, and the
    * card wears the label of its ticket's priority (the other priorities' labels taken off). What is
    * already so is left alone.
@@ -152,12 +153,12 @@ export class TicketCards implements TicketFollowUps {
     if (!status) return;
     const changed = status;
     await this.follow('the moved card\'s ticket', row.id, () =>
-      updateTicket({ db: this.deps.db, workspaceId: row.workspaceId, id: String(row.id), changes: { status: changed }, effects: this.deps.effects, hub: this.deps.hub, cards: this }));
+      updateTicket({ db: this.deps.db, workspaceId: row.workspaceId, id: String(row.id), changes: { status: changed }, events: this.deps.events, effects: this.deps.effects }));
   }
 
   /**
    * A public ticket comment as committed, wherever it was written (the widget, the reply page, the
-   * console, the API, the card): it appears on the ticket's card, so the card keeps the whole
+   * console, the API, the card; the 'cardFollowsTicket' effect of 'ticket.commented'): it appears on the ticket's card, so the card keeps the whole
    * conversation. The customer's answers by the requester (a name without an account); the team's
    * replies by the person who wrote them when they can write the board (else by the team's writer:
    * a reply through the API has no person), marked as replies to the customer.
@@ -190,13 +191,13 @@ export class TicketCards implements TicketFollowUps {
    * (the one function for replies: widget, mail, webhook), written by the person; like every public
    * ticket comment it then appears on the card (commentPublished). Writers of the board only.
    */
-  async replyFromCard({ actor, cardId, body, hub, mail }: { actor: Actor; cardId: number; body: string; hub: TicketCommentHub; mail: ReplyMail | null }) {
+  async replyFromCard({ actor, cardId, body, mail }: { actor: Actor; cardId: number; body: string; mail: ReplyMail | null }) {
     const { role } = await requireCard(this.deps.db, actor, cardId);
     authorize(actor, 'card.write', role);
     const ticket = await this.deps.db.ticket.findUnique({ where: { cardId }, select: { id: true, workspaceId: true } });
     if (!ticket) throw notFound('ticket: this card is not a ticket\'s card');
     const { comment } = await createTicketComment({
-      db: this.deps.db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body, public: true }, author: 'team', userId: actor.userId, effects: this.deps.effects, hub, mail,
+      db: this.deps.db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body, public: true }, author: 'team', userId: actor.userId, events: this.deps.events, effects: this.deps.effects, mail,
     });
     return comment;
   }

@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { TicketCommentView } from './schemas.js';
 
 /**
- * Public ticket comments as they are committed, for this process's open widgets (their event
- * streams subscribe by ticket). In-process: a comment written through another process reaches
- * an open widget when it next loads the conversation, and by mail.
+ * This process's open widgets, by ticket (their event streams subscribe). Fed only by the tickets'
+ * 'stream' runner (a change this process committed, comments/plugin.ts ticketStreamEffect) and by
+ * what other processes announced on the event channel (the same plugin): never by a domain file.
  */
 export class TicketCommentHub {
   private readonly emitter = new EventEmitter();
@@ -13,12 +13,9 @@ export class TicketCommentHub {
     this.emitter.setMaxListeners(0);
   }
 
-  /** Tells the open widgets of the ticket; how many were listening. */
-  publish(comment: TicketCommentView): number {
-    const listeners = this.emitter.listenerCount(`t:${comment.ticketId}`);
+  /** Shows a public comment to the ticket's open widgets here. */
+  streamComment(comment: TicketCommentView): void {
     this.emitter.emit(`t:${comment.ticketId}`, comment);
-    this.emitter.emit('all', comment);
-    return listeners;
   }
 
   /** How many of this process's widgets have the ticket's conversation open now. */
@@ -26,8 +23,8 @@ export class TicketCommentHub {
     return this.emitter.listenerCount(`t:${ticketId}`);
   }
 
-  /** Tells the open widgets of the ticket that its status changed (a solved ticket asks "How did we do?"). */
-  publishStatus(ticketId: number, status: string): void {
+  /** Tells the ticket's open widgets here that its status changed (a solved ticket asks "How did we do?"). */
+  streamStatus(ticketId: number, status: string): void {
     this.emitter.emit(`s:${ticketId}`, status);
   }
 
@@ -35,12 +32,6 @@ export class TicketCommentHub {
   subscribeStatus(ticketId: number, listener: (status: string) => void): () => void {
     this.emitter.on(`s:${ticketId}`, listener);
     return () => this.emitter.off(`s:${ticketId}`, listener);
-  }
-
-  /** Calls `listener` with every public comment this process commits (tickets as cards: the customer's answers on the card). */
-  subscribeAll(listener: (comment: TicketCommentView) => void): () => void {
-    this.emitter.on('all', listener);
-    return () => this.emitter.off('all', listener);
   }
 
   /** Calls `listener` with each public comment of the ticket until the returned function is called. */

@@ -39,7 +39,7 @@ export const ticketCardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const comment = await app.ticketCards.replyFromCard({ actor: request.actor, cardId: request.params.id, body: request.body.body, hub: app.ticketComments, mail: app.replyMail });
+      const comment = await app.ticketCards.replyFromCard({ actor: request.actor, cardId: request.params.id, body: request.body.body, mail: app.replyMail });
       return reply.status(201).send(comment);
     },
   );

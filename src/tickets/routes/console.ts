@@ -91,7 +91,7 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      return updateTicket({ db, workspaceId: workspace.id, id: request.params.ticketId, changes: request.body, effects: app.effects, hub: app.ticketComments, cards: app.ticketCards });
+      return updateTicket({ db, workspaceId: workspace.id, id: request.params.ticketId, changes: request.body, events: app.events, effects: app.effects });
     },
   );
 
@@ -127,7 +127,7 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const workspace = await consoleWorkspace(request, 'review');
       const { comment } = await createTicketComment({
         db, workspaceId: workspace.id, ticketId: request.params.ticketId, input: request.body, author: 'team', userId: request.actor.userId,
-        effects: app.effects, hub: app.ticketComments, mail: app.replyMail,
+        events: app.events, effects: app.effects, mail: app.replyMail,
       });
       return reply.status(201).send(comment);
     },

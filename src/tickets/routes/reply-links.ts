@@ -52,7 +52,7 @@ export const replyLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const ticket = await openReplyLink({ db, token: request.params.token });
       const { comment } = await createTicketComment({
-        db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body: request.body.body, public: true }, author: 'requester', effects: app.effects, hub: app.ticketComments, mail: null,
+        db, workspaceId: ticket.workspaceId, ticketId: String(ticket.id), input: { body: request.body.body, public: true }, author: 'requester', events: app.events, effects: app.effects, mail: null,
       });
       return reply.status(201).send(comment);
     },

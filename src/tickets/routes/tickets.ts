@@ -49,7 +49,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'], effects: app.effects, cards: app.ticketCards });
+      const created = await createTicket({ db, workspaceId: request.ticketWorkspaceId, input: request.body, idempotencyKey: request.headers['idempotency-key'], effects: app.effects });
       if (created.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(created.status).send(created.ticket);
     },
@@ -98,7 +98,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, effects: app.effects, hub: app.ticketComments, cards: app.ticketCards });
+      return updateTicket({ db, workspaceId: request.ticketWorkspaceId, id: request.params.id, changes: request.body, events: app.events, effects: app.effects });
     },
   );
 
@@ -122,7 +122,7 @@ export const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { comment } = await createTicketComment({
-        db, workspaceId: request.ticketWorkspaceId, ticketId: request.params.id, input: request.body, author: 'team', effects: app.effects, hub: app.ticketComments, mail: app.replyMail,
+        db, workspaceId: request.ticketWorkspaceId, ticketId: request.params.id, input: request.body, author: 'team', events: app.events, effects: app.effects, mail: app.replyMail,
       });
       return reply.status(201).send(comment);
     },

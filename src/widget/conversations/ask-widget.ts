@@ -6,7 +6,7 @@ import type { AttachmentReader } from '../../answers/attachment-reader/reader-po
 import type { SemanticRanking } from '../../answers/retrieval/vectors/semantic-ranking.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { createTicketComment } from '../../tickets/comments/create-ticket-comment.js';
-import type { TicketCommentHub } from '../../tickets/comments/comment-hub.js';
+import type { EventBus } from '../../boards/activity/event-bus.js';
 import type { Effects } from '../../platform/after-commit.js';
 import { badRequest } from '../../platform/errors.js';
 import type { Widget, WidgetVisitor } from '../../generated/prisma/client.js';
@@ -18,7 +18,7 @@ import { articleLinks, findVisitorConversation } from './visitor-conversation.js
  * (its knowledge, its decision, the workspace's monthly conversation limit), in a new conversation
  * or one of the visitor's own. The conversation is the visitor's from its first turn.
  */
-export async function askWidget({ db, generator, widget, visitor, input, attachmentReader, semanticRanking, startedAt = performance.now(), effects, hub }: {
+export async function askWidget({ db, generator, widget, visitor, input, attachmentReader, semanticRanking, startedAt = performance.now(), events, effects }: {
   db: PrismaClient;
   generator: Generator;
   widget: Widget;
@@ -27,9 +27,10 @@ export async function askWidget({ db, generator, widget, visitor, input, attachm
   attachmentReader?: AttachmentReader | undefined;
   semanticRanking?: SemanticRanking | null | undefined;
   startedAt?: number;
+  /** Where the other processes hear of a customer's answer on a ticket, in its transaction (app.events). */
+  events: EventBus;
   /** What follows the commit of a customer's answer on a ticket (platform/after-commit.ts). */
   effects: Effects;
-  hub?: TicketCommentHub | undefined;
 }) {
   if (input.attachments?.length && !widget.attachmentsAllowed) throw badRequest('attachments: this widget takes no attachments');
   const existing = input.conversationId ? await findVisitorConversation({ db, visitor, conversationId: input.conversationId }) : null;
@@ -37,7 +38,7 @@ export async function askWidget({ db, generator, widget, visitor, input, attachm
   const ticket = existing ? await db.ticket.findFirst({ where: { conversationId: existing.conversationId, workspaceId: widget.workspaceId }, orderBy: { id: 'asc' }, select: { id: true } }) : null;
   if (existing && ticket) {
     if (input.attachments?.length) throw badRequest('attachments: the team reads text replies only; describe the file or send it by mail');
-    await createTicketComment({ db, workspaceId: widget.workspaceId, ticketId: String(ticket.id), input: { body: input.message, public: true }, author: 'requester', effects, hub, mail: null });
+    await createTicketComment({ db, workspaceId: widget.workspaceId, ticketId: String(ticket.id), input: { body: input.message, public: true }, author: 'requester', events, effects, mail: null });
     return { conversationId: existing.conversationId, message: '', sources: [], needs_human: true, forwarded: true };
   }
   // A new conversation gets a ref of its own, so that answerMessage continues it on the next message.

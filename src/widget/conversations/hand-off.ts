@@ -1,7 +1,6 @@
 import type { PrismaClient } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
 import { createTicket } from '../../tickets/create-ticket.js';
-import type { TicketFollowUps } from '../../tickets/follow-ups.js';
 import type { Effects } from '../../platform/after-commit.js';
 import type { WidgetVisitor } from '../../generated/prisma/client.js';
 import { findVisitorConversation } from './visitor-conversation.js';
@@ -12,13 +11,12 @@ import { findVisitorConversation } from './visitor-conversation.js';
  * ticket per conversation: a second request (a double click) gets the same ticket, the first
  * one's Idempotency-Key holding concurrent ones back. A verified visitor's address is the one signed.
  */
-export async function handOff({ db, visitor, input, effects, cards }: {
+export async function handOff({ db, visitor, input, effects }: {
   db: PrismaClient;
   visitor: WidgetVisitor;
   input: { conversationId: string; email?: string | undefined; subject?: string | undefined };
+  /** After the commit: the ticket's webhook and card (platform/after-commit.ts). */
   effects: Effects;
-  /** The new ticket's card (tickets as cards). */
-  cards: TicketFollowUps;
 }) {
   const found = await findVisitorConversation({ db, visitor, conversationId: input.conversationId });
   const workspaceId = found.conversation.workspaceId;
@@ -37,7 +35,6 @@ export async function handOff({ db, visitor, input, effects, cards }: {
     // The whole request is the conversation's hand-off: a retry with other words is the same hand-off.
     idempotencyKey: `widget-handoff:${input.conversationId}`,
     effects,
-    cards,
   }).catch(async (error: unknown) => {
     const ticket = await db.ticket.findFirst({ where: { conversationId: input.conversationId, workspaceId }, orderBy: { id: 'asc' } });
     if (ticket) return { ticket: { id: ticket.id, status: ticket.status, requester: { email: ticket.requesterEmail } } };

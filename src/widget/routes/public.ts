@@ -126,7 +126,7 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
         semanticRanking: app.semanticRanking,
         startedAt: performance.now() - reply.elapsedTime,
         effects: app.effects,
-        hub: app.ticketComments,
+        events: app.events,
       });
     },
   );
@@ -148,7 +148,7 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
     },
     async (request, reply) => {
       const visitor = await resolveVisitor({ db, widgetId: request.widget.id, token: visitorTokenOf(request) });
-      return reply.status(201).send(await handOff({ db, visitor, input: request.body, effects: app.effects, cards: app.ticketCards }));
+      return reply.status(201).send(await handOff({ db, visitor, input: request.body, effects: app.effects }));
     },
   );
 
@@ -214,8 +214,8 @@ export const widgetPublicRoutes: FastifyPluginAsyncZod<{ config: Config; generat
         summary: 'The team\'s public replies in the conversation, live (server-sent events)',
         description:
           'Each reply as `event: reply` with the entry as data (acknowledge it: POST …/replies/{id}/seen holds its mail back), and each ' +
-          'change of the ticket\'s status as `event: status` (`{"status"}`; solved: ask for a rating), within a second of its commit on ' +
-          'this server. Read it with fetch (it takes the visitor token in Authorization); `: ping` every 20 s.',
+          'change of the ticket\'s status as `event: status` (`{"status"}`; solved: ask for a rating), within a second of its commit, ' +
+          'whichever server process wrote it (on PostgreSQL). Read it with fetch (it takes the visitor token in Authorization); `: ping` every 20 s.',
         params: z.strictObject({ ...idParam, conversationId: z.string().max(40) }),
         response: { 200: z.string().describe('text/event-stream'), ...errors },
       },

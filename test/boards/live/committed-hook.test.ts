@@ -29,7 +29,7 @@ it('reports each committed activity once, typed by type, never a refusal', async
       // Narrowing on the type gives that type's data.
       if (activity.type === 'card.moved') moves.push(activity.data.to.position);
     }
-    committed(change);
+    return committed(change);
   };
   try {
     const lists = [];
