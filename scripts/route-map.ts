@@ -96,13 +96,17 @@ function routes(): Route[] {
 
 /**
  * The text of `name`'s definition in `file`: a function declaration up to its closing brace at
- * column 0, or a const up to the end of its statement; the whole file when it is not found.
+ * column 0, or a const up to the end of its statement (its line, when it ends there); the whole
+ * file when it is not found.
  */
 function definitionOf(file: string, name: string): string {
   const text = read(file);
   const at = new RegExp(`^(?:export\\s+)?(?:async\\s+)?(?:function\\s*\\*?\\s*${name}\\b|(?:const|let)\\s+${name}\\b)`, 'm').exec(text);
   if (!at) return text;
   const rest = text.slice(at.index);
+  // A const written on one line ends there.
+  const first = rest.slice(0, rest.indexOf('\n') + 1 || rest.length);
+  if (!at[0].includes('function') && /;\s*$/.test(first)) return first;
   const close = /^(?:\}|\};|\);|`;)\s*$/m.exec(rest.slice(1));
   return close ? rest.slice(0, close.index + 1 + close[0].length) : rest;
 }
@@ -156,6 +160,32 @@ function rulesOf(entry: { name: string; file: string }, sql: Map<string, string>
   return { rules: functions, sql: [...sqlUsed].map(([name, f]) => ({ name, file: f })) };
 }
 
+/**
+ * Route file → the prefix app.ts registers it under (`{ prefix: '/api' }`): the route plugins
+ * registered inside a prefixed register call are read from app.ts's text, and each is traced to
+ * the file it is imported from.
+ */
+function prefixes(): Map<string, string> {
+  const app = path.join(SRC, 'app.ts');
+  const text = read(app);
+  const imports = importsOf(app);
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/\{\s*prefix:\s*'([^']+)'\s*\}/g)) {
+    // Back to the `(` that opens this register call's arguments.
+    let depth = 0;
+    let at = m.index - 1;
+    for (; at >= 0; at--) {
+      if (text[at] === ')') depth++;
+      else if (text[at] === '(' && depth-- === 0) break;
+    }
+    for (const r of text.slice(at, m.index).matchAll(/\.register\(\s*(\w+)/g)) {
+      const file = imports.get(r[1]!);
+      if (file) out.set(file, m[1]!);
+    }
+  }
+  return out;
+}
+
 const code = (s: string) => `\`${s}\``;
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
@@ -163,6 +193,7 @@ export function routeMap(): string {
   const all = routes();
   const sql = sqlFunctions();
   const boardWrites = all.filter((r) => rel(r.file).startsWith('src/boards/') && r.method !== 'GET');
+  const prefixOf = prefixes();
   const lines = [
     '# Route map',
     '',
@@ -177,7 +208,7 @@ export function routeMap(): string {
     '',
   ];
   for (const r of boardWrites) {
-    lines.push(`### ${r.method} /api${r.url}${r.operationId ? ` (${code(r.operationId)})` : ''}`, '');
+    lines.push(`### ${r.method} ${prefixOf.get(r.file) ?? ''}${r.url}${r.operationId ? ` (${code(r.operationId)})` : ''}`, '');
     lines.push(`- route: [${rel(r.file)}](../${rel(r.file)})`);
     for (const c of r.handlerCalls) {
       const { rules, sql: used } = rulesOf(c, sql);
@@ -189,7 +220,7 @@ export function routeMap(): string {
   }
   lines.push('## Every route', '', '| route | operationId | declared in | calls |', '| --- | --- | --- | --- |');
   for (const r of all) {
-    const prefix = rel(r.file).startsWith('src/boards/') ? '/api' : '';
+    const prefix = prefixOf.get(r.file) ?? '';
     lines.push(
       `| ${cell(`${r.method} ${prefix}${r.url}`)} | ${r.operationId ? code(r.operationId) : ''} | [${rel(r.file)}](../${rel(r.file)}) | ${r.handlerCalls
         .map((c) => `${code(c.name)} (${rel(c.file)})`)

@@ -31,7 +31,10 @@ import { webhookConsoleRoutes } from './webhooks/routes/console.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
 import { notificationsEffect, notificationsPlugin } from './notifications/plugin.js';
-import { notificationRoutes, notificationSettingsRoutes, unsubscribeRoutes } from './notifications/routes.js';
+import { cardWatchRoutes } from './notifications/routes/card-watch.js';
+import { mailSettingsRoutes } from './notifications/routes/mail-settings.js';
+import { notificationRoutes } from './notifications/routes/notifications.js';
+import { unsubscribeRoutes } from './notifications/routes/unsubscribe.js';
 import { accountRoutes } from './accounts/routes/account.js';
 import { adminRoutes } from './accounts/routes/admin.js';
 import { authRoutes } from './accounts/routes/auth.js';
@@ -285,6 +288,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scoped.register(eventRoutes);
         await scoped.register(boardWebhookRoutes, { config });
         await scoped.register(notificationRoutes);
+        await scoped.register(cardWatchRoutes);
         await scoped.register(ticketCardRoutes);
       },
       { prefix: '/api' },
@@ -308,7 +312,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await web.register(async (session) => {
         session.addHook('onRequest', sessionAuthentication(config));
         await session.register(accountRoutes, { config, throttle: loginThrottle, userChanged });
-        await session.register(notificationSettingsRoutes);
+        await session.register(mailSettingsRoutes);
         await session.register(keyRoutes);
         await session.register(connectionRoutes, { config });
         await session.register(adminRoutes, { config, signUp, userChanged });

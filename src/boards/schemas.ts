@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { email } from '../accounts/schemas.js';
 import { id, idParams, MAX_ID, queryBoolean, queryInteger, text } from '../platform/schemas.js';
-import { dueInstant } from './field-values.js';
+import { parseDueDate } from './parse-due-date.js';
 
 export const boardId = idParams('Board');
 export const listId = idParams('List');
@@ -55,7 +55,7 @@ export const dueAtInput = z
   .nullable()
   .transform((v, ctx) => {
     if (v === null) return null;
-    const at = dueInstant(v);
+    const at = parseDueDate(v);
     if (!at) ctx.addIssue({ code: 'custom', message: DUE_MESSAGE });
     return at ?? z.NEVER;
   })
@@ -68,7 +68,7 @@ export const dueAtInput = z
 export const dueBeforeQuery = z
   .string()
   .transform((v, ctx) => {
-    const at = dueInstant(v);
+    const at = parseDueDate(v);
     if (!at) ctx.addIssue({ code: 'custom', message: 'must be an ISO-8601 date-time or a date (YYYY-MM-DD)' });
     return at ?? z.NEVER;
   })
@@ -381,7 +381,7 @@ export const cardPage = z
 
 /**
  * A custom-field value as sent, documented per field type. The server checks it against the
- * field's type (`fitValue`, which names what is wrong); here only its JSON type is checked, so the
+ * field's type (`fitFieldValue`, which names what is wrong); here only its JSON type is checked, so the
  * branches are no stricter than string, number or boolean.
  */
 export const fieldValueInput = z

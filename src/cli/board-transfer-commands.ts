@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { findUserByEmail } from '../accounts/users/find-user.js';
 import * as s from '../accounts/schemas.js';
-import { boardCsv } from '../boards/transfer/board-csv.js';
+import { formatBoardCsv } from '../boards/transfer/format-board-csv.js';
 import { exportBoard, unsafeBoardFile } from '../boards/transfer/export-board.js';
 import { importBoard } from '../boards/transfer/import-board.js';
 import { MAX_IMPORT_BYTES, tooLarge } from '../boards/transfer/read-board-file.js';
@@ -38,7 +38,7 @@ export const boardExport = defineCommand({
   run: async ({ db }, f) => {
     const user = await findUserByEmail({ db: db.prisma, email: f.email });
     const file = await exportBoard({ db: db.prisma, actor: userActor(user, 'read'), boardId: f.board });
-    const text = f.format === 'csv' ? boardCsv(file) : JSON.stringify(file, null, 2);
+    const text = f.format === 'csv' ? formatBoardCsv(file) : JSON.stringify(file, null, 2);
     await writeFile(f.out, text);
     return { board: f.board, file: f.out, bytes: Buffer.byteLength(text) };
   },

@@ -63,7 +63,7 @@ export function presentCardSummary(c: CardRow & CardRelations): CardSummaryView 
     dueAt: iso(c.dueAt),
     labelIds: c.labels.map((l) => l.labelId),
     memberIds: c.assignees.map((a) => a.userId),
-    // Values are stored only as fitValue makes them (src/boards/field-values.ts), so a JSON column holds a FieldValue.
+    // Values are stored only as fitFieldValue makes them (src/boards/fit-field-value.ts), so a JSON column holds a FieldValue.
     fieldValues: Object.fromEntries(c.fieldValues.map((v) => [String(v.fieldId), v.value as FieldValueView])),
     checklistItems: { total: items.length, checked: items.filter((i) => i.checked).length },
     commentCount: c._count.comments,

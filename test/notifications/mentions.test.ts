@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionedMembers } from '../../src/notifications/mentions.js';
+import { matchMentions } from '../../src/notifications/match-mentions.js';
 
 const members = [
   { userId: 1, name: 'Ada Lovelace', email: 'ada-12@example.test' },
@@ -10,27 +10,27 @@ const members = [
 
 describe('@mentions', () => {
   it('match a whole name, a first name, or the address before @, ignoring case and punctuation', () => {
-    expect(mentionedMembers('@AdaLovelace look', members)).toEqual([1]);
-    expect(mentionedMembers('cc @ada.lovelace.', members)).toEqual([1]);
-    expect(mentionedMembers('@ADA-12: done?', members)).toEqual([1]);
-    expect(mentionedMembers('thanks @grace!', members)).toEqual([3]);
-    expect(mentionedMembers('@élodie', members)).toEqual([4]);
+    expect(matchMentions('@AdaLovelace look', members)).toEqual([1]);
+    expect(matchMentions('cc @ada.lovelace.', members)).toEqual([1]);
+    expect(matchMentions('@ADA-12: done?', members)).toEqual([1]);
+    expect(matchMentions('thanks @grace!', members)).toEqual([3]);
+    expect(matchMentions('@élodie', members)).toEqual([4]);
   });
 
   it('a first name two members share mentions both', () => {
-    expect(mentionedMembers('@ada please', members)).toEqual([1, 2]);
+    expect(matchMentions('@ada please', members)).toEqual([1, 2]);
   });
 
   it('an e-mail address, a bare @ or an unknown name mentions nobody', () => {
-    expect(mentionedMembers('write to grace@example.test', members)).toEqual([]);
-    expect(mentionedMembers('meet @ 5pm, @nobody', members)).toEqual([]);
-    expect(mentionedMembers('no mention here', members)).toEqual([]);
+    expect(matchMentions('write to grace@example.test', members)).toEqual([]);
+    expect(matchMentions('meet @ 5pm, @nobody', members)).toEqual([]);
+    expect(matchMentions('no mention here', members)).toEqual([]);
   });
 });
 
 describe('notification texts cut short', () => {
   it('never cut through an emoji (a lone surrogate reads as "�" in mail subjects and the bell)', async () => {
-    const { shorten } = await import('../../src/notifications/derive.js');
+    const { shorten } = await import('../../src/notifications/shorten-text.js');
     const text = `${'a'.repeat(118)}😀 and more`;
     const cut = shorten(text, 120);
     expect(cut.endsWith('…')).toBe(true);

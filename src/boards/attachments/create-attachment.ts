@@ -1,7 +1,7 @@
 import { requireCard } from '../access.js';
-import { sniffMimeType } from './attachment-sniff.js';
+import { sniffMimeType } from './sniff-mime-type.js';
 import type { AttachmentStore } from './attachment-store.js';
-import { receiveUpload, type UploadPart } from './attachment-upload.js';
+import { receiveUpload, type UploadPart } from './receive-upload.js';
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';

@@ -5,10 +5,10 @@ import { badRequest } from '../../platform/errors.js';
 import { requireList } from '../access.js';
 import type { FieldRow } from '../rows.js';
 import { listArchivedRefusal } from './card-refusal.js';
-import { lockLabelsOnBoard } from '../label-on-board.js';
+import { lockLabelsOnBoard } from '../lock-labels-on-board.js';
 import { fullCard, summaryOf } from '../json/card-json.js';
 import type { BoardContext } from '../context.js';
-import { type FieldValue, fitValue } from '../field-values.js';
+import { type FieldValue, fitFieldValue } from '../fit-field-value.js';
 import { authorize } from '../policy.js';
 import { countCards, END, shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
@@ -46,7 +46,7 @@ export async function createCard(ctx: BoardContext & { listId: number } & NewCar
       if (locked === RETRY) return RETRY;
       if (locked.archived) throw listArchivedRefusal('list');
       const position = targetPosition(ctx.position, await countCards(tx, list.id));
-      const labelIds = await lockLabelsOnBoard(tx, 'labelIds', ctx.labelIds ?? [], locked.boardId);
+      const labelIds = await lockLabelsOnBoard(tx, { field: 'labelIds', labelIds: ctx.labelIds ?? [], boardId: locked.boardId });
       const values = await lockAndFitValues(tx, ctx.fieldValues ?? {}, locked.boardId);
       const memberIds = await lockMemberships(tx, ctx.memberIds ?? [], locked.boardId);
       await shiftCards(tx, list.id, position, END, 1);
@@ -90,7 +90,7 @@ async function lockMemberships(tx: Tx, userIds: number[], boardId: number) {
 
 /**
  * The field definitions, locked shared as PUT /cards/{id}/fields/{fieldId} locks its one, and each
- * value checked against its field's type by the same rule (`fitValue`); nulls set nothing.
+ * value checked against its field's type by the same rule (`fitFieldValue`); nulls set nothing.
  */
 async function lockAndFitValues(tx: Tx, fieldValues: Record<string, FieldValue | null>, boardId: number) {
   const ids = sorted(Object.keys(fieldValues).map(Number));
@@ -105,7 +105,7 @@ async function lockAndFitValues(tx: Tx, fieldValues: Record<string, FieldValue |
     if (!field) throw badRequest(`fieldValues: custom field ${id} is not on this list's board`);
     const value = fieldValues[String(id)];
     if (value === null || value === undefined) continue;
-    const fit = fitValue(field, value);
+    const fit = fitFieldValue(field, value);
     if ('error' in fit) throw badRequest(`fieldValues.${id}: ${fit.error}`);
     values.push({ fieldId: id, value: fit.ok });
   }

@@ -5,7 +5,7 @@ import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
 import { presentCustomField } from '../presenters.js';
 import { withRetry } from '../retry.js';
-import { lockField } from './field-definition.js';
+import { lockField } from './lock-field.js';
 
 /** Deletes a field and every card's value for it (board admins). */
 export async function deleteCustomField(ctx: BoardContext & { fieldId: number }) {

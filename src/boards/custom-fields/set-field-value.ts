@@ -3,8 +3,8 @@ import { badRequest } from '../../platform/errors.js';
 import type { FieldRow } from '../rows.js';
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
-import { fitValue } from '../field-values.js';
-import { lockField } from './field-definition.js';
+import { fitFieldValue } from '../fit-field-value.js';
+import { lockField } from './lock-field.js';
 
 /** Sets (or with null, clears) a card's value for a field of its board, checked against the field's type. */
 export async function setFieldValue(ctx: BoardContext & { cardId: number; fieldId: number; value: unknown }) {
@@ -23,7 +23,7 @@ export async function setFieldValue(ctx: BoardContext & { cardId: number; fieldI
         await tx.cardFieldValue.delete({ where: key });
         return { activity: { type: 'card.field_set', data: { fieldId: field.id, value: null } }, result: null };
       }
-      const fit = fitValue(field, ctx.value);
+      const fit = fitFieldValue(field, ctx.value);
       if ('error' in fit) throw badRequest(`value: ${fit.error}`);
       if (existing && existing.value === fit.ok) return { activity: null, result: null };
       const value = fit.ok as Prisma.InputJsonValue;

@@ -3,13 +3,12 @@ import { badRequest } from '../../platform/errors.js';
 import { requireCustomField } from '../access.js';
 import { touchCards } from '../touch-cards.js';
 import type { BoardContext } from '../context.js';
-import { carryValue } from '../field-values.js';
+import { carryFieldValue } from '../carry-field-value.js';
 import { authorize } from '../policy.js';
 import { presentCustomField } from '../presenters.js';
 import { withRetry } from '../retry.js';
-import type { FieldType } from './field-definition.js';
-import { checkOptions } from './field-definition.js';
-import { lockField } from './field-definition.js';
+import { checkFieldOptions, type FieldType } from './check-field-options.js';
+import { lockField } from './lock-field.js';
 
 /**
  * Renames a field, changes its type or its options (board admins). Values that no longer fit
@@ -26,12 +25,12 @@ export async function updateCustomField(
       if (!current) throw badRequest('custom field: no longer exists');
       const type = ctx.type ?? current.type;
       const options = ctx.options ?? (type === 'list' ? current.options : []);
-      checkOptions(type, options);
+      checkFieldOptions(type, options);
       // Values are carried over only when what they are checked against changed: a rename keeps them as they are.
       const redefined = type !== current.type || options.join('\u0000') !== current.options.join('\u0000');
       const values = redefined ? await tx.cardFieldValue.findMany({ where: { fieldId: current.id } }) : [];
       const changed = values
-        .map((v) => ({ cardId: v.cardId, before: v.value, after: carryValue({ type, options }, v.value) }))
+        .map((v) => ({ cardId: v.cardId, before: v.value, after: carryFieldValue({ type, options }, v.value) }))
         .filter((v) => v.after !== v.before);
       await touchCards(tx, changed.map((v) => v.cardId));
       const cleared = changed.filter((v) => v.after === null).map((v) => v.cardId);

@@ -1,6 +1,6 @@
 import type { RecordActivity } from '../activity/change-board.js';
 import type { Tx } from '../../platform/db.js';
-import { withUser } from './member-rows.js';
+import { withUser } from './list-members.js';
 import { presentMember } from '../presenters.js';
 
 /** Turns a new user's pending, unexpired invitations into memberships (`member.added` on each board). */

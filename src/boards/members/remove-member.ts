@@ -2,7 +2,8 @@ import { changeBoard } from '../activity/change-board.js';
 import { requireRole } from '../access.js';
 import { touchCards } from '../touch-cards.js';
 import type { BoardContext } from '../context.js';
-import { keepAnAdmin, requireMember } from './member-rows.js';
+import { keepAnAdmin } from './keep-an-admin.js';
+import { requireMember } from './require-member.js';
 import { authorize } from '../policy.js';
 import { lockBoards } from '../lock-boards.js';
 import { presentMember } from '../presenters.js';
@@ -14,8 +15,8 @@ export async function removeMember(ctx: BoardContext & { boardId: number; userId
   authorize(ctx.actor, 'members.manage', actorRole);
   await withRetry(() => changeBoard(ctx, async (tx, record) => {
     await lockBoards(tx, [ctx.boardId]);
-    const member = await requireMember(tx, ctx.boardId, ctx.userId);
-    if (member.role === 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
+    const member = await requireMember(tx, { boardId: ctx.boardId, userId: ctx.userId });
+    if (member.role === 'admin') await keepAnAdmin(tx, { boardId: ctx.boardId, userId: ctx.userId });
     await tx.boardMember.delete({ where: { boardId_userId: { boardId: ctx.boardId, userId: ctx.userId } } });
     // Leaving a board unassigns the user's cards there.
     const assigned = await tx.cardAssignee.findMany({ where: { userId: ctx.userId, card: { boardId: ctx.boardId } }, select: { cardId: true } });

@@ -2,7 +2,7 @@ import { generateToken, hashToken } from '../../accounts/credentials/tokens.js';
 import { notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
-import { type InvitationMailer, recordInvitationMail } from './invitation-mail.js';
+import { type InvitationMailer, recordInvitationMail } from './record-invitation-mail.js';
 import { authorize } from '../policy.js';
 
 /**

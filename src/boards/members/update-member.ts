@@ -1,7 +1,9 @@
 import { changeBoard } from '../activity/change-board.js';
 import { requireRole } from '../access.js';
 import type { BoardContext } from '../context.js';
-import { keepAnAdmin, requireMember, withUser } from './member-rows.js';
+import { keepAnAdmin } from './keep-an-admin.js';
+import { withUser } from './list-members.js';
+import { requireMember } from './require-member.js';
 import { authorize, type BoardRole } from '../policy.js';
 import { lockBoards } from '../lock-boards.js';
 import { presentMember } from '../presenters.js';
@@ -12,8 +14,8 @@ export async function updateMember(ctx: BoardContext & { boardId: number; userId
   authorize(ctx.actor, 'members.manage', actorRole);
   return changeBoard(ctx, async (tx, record) => {
     await lockBoards(tx, [ctx.boardId]);
-    const member = await requireMember(tx, ctx.boardId, ctx.userId);
-    if (member.role === 'admin' && ctx.role !== 'admin') await keepAnAdmin(tx, ctx.boardId, ctx.userId);
+    const member = await requireMember(tx, { boardId: ctx.boardId, userId: ctx.userId });
+    if (member.role === 'admin' && ctx.role !== 'admin') await keepAnAdmin(tx, { boardId: ctx.boardId, userId: ctx.userId });
     const updated = await tx.boardMember.update({
       where: { boardId_userId: { boardId: ctx.boardId, userId: ctx.userId } },
       data: { role: ctx.role },

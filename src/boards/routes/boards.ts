@@ -12,7 +12,7 @@ import { listArchived } from '../list-archived.js';
 import { listBoards } from '../list-boards.js';
 import { presentBoard, presentList } from '../presenters.js';
 import * as s from '../schemas.js';
-import { searchCards } from '../search/search.js';
+import { searchCards } from '../search/search-cards.js';
 import { decodeSearchCursor, searchAllBoards } from '../search/search-all-boards.js';
 import { updateBoard } from '../update-board.js';
 import { boardContext, ifNoneMatch } from './context.js';

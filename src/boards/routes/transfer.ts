@@ -3,13 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import { type FastifyPluginAsyncZod, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badRequest } from '../../platform/errors.js';
-import { malformed } from '../attachments/attachment-upload.js';
+import { malformed } from '../attachments/receive-upload.js';
 import { errorBody } from '../../platform/openapi.js';
 import * as s from '../schemas.js';
 import { boardFile } from '../transfer/board-file.js';
-import { boardCsv } from '../transfer/board-csv.js';
+import { formatBoardCsv } from '../transfer/format-board-csv.js';
 import { exportBoard } from '../transfer/export-board.js';
-import { CSV_FIELDS } from '../transfer/csv/csv-cards.js';
+import { CSV_FIELDS } from '../transfer/csv/read-csv-cards.js';
 import { csvImportResult, importCsvCards } from '../transfer/csv/import-csv.js';
 import { importBoard } from '../transfer/import-board.js';
 import { importResult } from '../transfer/import-result.js';
@@ -150,7 +150,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await exportBoard({ db: app.db.prisma, actor: request.actor, boardId: request.params.id });
       const name = `board-${request.params.id}.${request.query.format}`;
       reply.header('content-disposition', `attachment; filename="${name}"`);
-      if (request.query.format === 'csv') return reply.type('text/csv; charset=utf-8').serializer((p: unknown) => p as string).send(boardCsv(file) as never);
+      if (request.query.format === 'csv') return reply.type('text/csv; charset=utf-8').serializer((p: unknown) => p as string).send(formatBoardCsv(file) as never);
       return file;
     },
   );

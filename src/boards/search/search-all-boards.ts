@@ -2,7 +2,7 @@ import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { boardsVisibleTo } from '../access.js';
 import { decodeCursor, encodeCursor, isCursorId } from '../page-cursor.js';
-import { rankCards } from './search.js';
+import { rankCards } from './rank-cards.js';
 
 export interface SearchCursor {
   score: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from '../../platform/schemas.js';
-import { dueInstant } from '../field-values.js';
+import { parseDueDate } from '../parse-due-date.js';
 import * as s from '../schemas.js';
 
 /*
@@ -16,8 +16,8 @@ const key = (what: string) => text().min(1, { message: 'must be 1-64 characters'
 const flag = z.boolean({ message: 'must be true or false' });
 const count = (max: number, what: string) => ({ message: `must have at most ${max} ${what}` });
 const DATE_MESSAGE = 'must be an ISO-8601 date-time, years 0001-9999';
-// The years the rest of the API keeps (dueInstant): PostgreSQL has no year 0, and such a date was a 500.
-const isoDate = z.iso.datetime({ offset: true, message: DATE_MESSAGE }).refine((v) => dueInstant(v) !== null, { message: DATE_MESSAGE });
+// The years the rest of the API keeps (parseDueDate): PostgreSQL has no year 0, and such a date was a 500.
+const isoDate = z.iso.datetime({ offset: true, message: DATE_MESSAGE }).refine((v) => parseDueDate(v) !== null, { message: DATE_MESSAGE });
 const index = z.number({ message: 'must be a whole number' }).int({ message: 'must be a whole number' }).min(0, { message: 'must be 0 or more' }).max(1_000_000, { message: 'must be at most 1000000' });
 
 const fileLabel = z

@@ -2,7 +2,7 @@ import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { requireRole } from '../access.js';
-import type { FieldValue } from '../field-values.js';
+import type { FieldValue } from '../fit-field-value.js';
 import type { BOARD_COLORS } from '../schemas.js';
 import { BOARD_FILE_FORMAT, type BoardFile, type FileCard } from './board-file.js';
 
@@ -80,7 +80,7 @@ export async function unsafeBoardFile(db: DbClient, boardId: number): Promise<Bo
           createdAt: card.createdAt.toISOString(),
           labels: card.labels.map((l) => String(l.labelId)),
           members: card.assignees.map((a) => `u${a.userId}`),
-          // Stored only as fitValue makes them (field-values.ts): a string, number or boolean.
+          // Stored only as fitFieldValue makes them (fit-field-value.ts): a string, number or boolean.
           fieldValues: Object.fromEntries(card.fieldValues.map((v) => [String(v.fieldId), v.value as FieldValue])),
           checklists: card.checklists.map((c) => ({ name: c.name, items: c.items.map((i) => ({ name: i.name, checked: i.checked })) })),
           comments: card.comments.map((c) => ({ author: authorKey(c), authorName: c.authorName, text: c.text, createdAt: c.createdAt.toISOString() })),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AppError, badRequest } from '../../platform/errors.js';
-import { fitValue } from '../field-values.js';
+import { fitFieldValue } from '../fit-field-value.js';
 import { BOARD_FILE_FORMAT, type BoardFile, boardFile } from './board-file.js';
 import { boardFileFromTrello } from './from-trello.js';
 import { ImportReport, type UnmappedEntry } from './import-report.js';
@@ -106,7 +106,7 @@ function checkKeys(file: BoardFile) {
       for (const [key, value] of Object.entries(card.fieldValues)) {
         const field = fields.get(key);
         if (!field) throw badRequest(`file: ${at}.fieldValues: "${key}" is not a key of customFields`);
-        const fit = fitValue(field, value);
+        const fit = fitFieldValue(field, value);
         if ('error' in fit) throw badRequest(`file: ${at}.fieldValues.${key}: ${fit.error}`);
       }
     }),

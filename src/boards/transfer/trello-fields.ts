@@ -1,4 +1,4 @@
-import { fitValue, type FieldValue } from '../field-values.js';
+import { fitFieldValue, type FieldValue } from '../fit-field-value.js';
 import type { BoardFile } from './board-file.js';
 import { type ImportReport, fitText } from './import-report.js';
 import type { TrelloCard, TrelloExport } from './trello-export.js';
@@ -53,7 +53,7 @@ export function fieldsFromTrello(t: TrelloExport, report: ImportReport) {
     else if (def.type === 'number') raw = v.number === undefined ? undefined : Number(v.number);
     else if (def.type === 'date') raw = v.date;
     else raw = v.checked === undefined ? undefined : v.checked === 'true';
-    const fit = raw === undefined ? null : fitValue(def, raw);
+    const fit = raw === undefined ? null : fitFieldValue(def, raw);
     if (fit && 'ok' in fit) return fit.ok;
     report.add('custom field values that do not fit their field (left out)', `${card.name}: ${def.name}`);
     return undefined;
@@ -71,7 +71,7 @@ export function fieldsFromTrello(t: TrelloExport, report: ImportReport) {
       }
       if (card.start) {
         const at = new Date(card.start);
-        const fit = fitValue(START_FIELD, Number.isNaN(at.getTime()) ? card.start : at.toISOString());
+        const fit = fitFieldValue(START_FIELD, Number.isNaN(at.getTime()) ? card.start : at.toISOString());
         if ('ok' in fit) values[START_FIELD.key] = fit.ok;
         else report.add('start dates that are not dates (left out)', `${card.name}: ${card.start}`);
       }

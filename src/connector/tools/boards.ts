@@ -12,7 +12,7 @@ import { decodeDueCursor, listAssignedCards } from '../../boards/cards/list-assi
 import { listBoards } from '../../boards/list-boards.js';
 import { presentBoard } from '../../boards/presenters.js';
 import * as s from '../../boards/schemas.js';
-import { searchCards } from '../../boards/search/search.js';
+import { searchCards } from '../../boards/search/search-cards.js';
 import { decodeSearchCursor, searchAllBoards } from '../../boards/search/search-all-boards.js';
 import { id } from '../../platform/schemas.js';
 import { tool, type ToolContext } from './tool.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
-import { sniffMimeType } from '../../../src/boards/attachments/attachment-sniff.js';
+import { sniffMimeType } from '../../../src/boards/attachments/sniff-mime-type.js';
 import { BOARD_TEST_ENV, client, expectError, expectFieldError, expectNoContent, expectStatus, makeCard, makeList, makeTeam } from '../../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { createTestDatabase, LogCapture, type TestAppHandle, testConfig, useTestApp } from '../../helper.js';

@@ -3,7 +3,7 @@ import { BOARD_TEST_ENV, client, makeTeam } from '../../board-factories.js';
 import { makeBoard, makeKey, makeUser } from '../../factories.js';
 import { useTestApp } from '../../helper.js';
 import { readBoardFile } from '../../../src/boards/transfer/read-board-file.js';
-import { MAX_CSV_COLUMNS, readCsvCards } from '../../../src/boards/transfer/csv/csv-cards.js';
+import { MAX_CSV_COLUMNS, readCsvCards } from '../../../src/boards/transfer/csv/read-csv-cards.js';
 
 // Found by an independent review of the import (session 13): each of these failed before its fix.
 const t = useTestApp(BOARD_TEST_ENV);

@@ -1,4 +1,4 @@
--- A card's search document (search.ts ranks cards by it): title (weight A), description (B),
+-- A card's search document (rank-cards.ts ranks cards by it): title (weight A), description (B),
 -- checklist items (C) and comments (D), in the card's "search" column and its GIN index, kept
 -- current by the triggers below, so a change is searchable as soon as it commits. This file is
 -- their one text: the migration that first made them (20261121084626_…) is history, and this

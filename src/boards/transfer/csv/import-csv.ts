@@ -11,7 +11,7 @@ import { loadCardSummaries } from '../../json/card-json.js';
 import { presentLabel, presentList } from '../../presenters.js';
 import type { CardRow } from '../../rows.js';
 import { ImportReport, unmappedEntry } from '../import-report.js';
-import { type CsvCard, type CsvField, csvProblem, readCsvCards } from './csv-cards.js';
+import { type CsvCard, type CsvField, csvProblem, readCsvCards } from './read-csv-cards.js';
 
 export const csvImportResult = z
   .object({

@@ -10,7 +10,7 @@ import { badRequest } from '../platform/errors.js';
  * (create-card.ts, add-card-label.ts, remove-card-label.ts); `field` is the caller's (labelId or
  * labelIds). Answers the ids, sorted and without repeats.
  */
-export async function lockLabelsOnBoard(tx: Tx, field: 'labelId' | 'labelIds', labelIds: number[], boardId: number): Promise<number[]> {
+export async function lockLabelsOnBoard(tx: Tx, { field, labelIds, boardId }: { field: 'labelId' | 'labelIds'; labelIds: number[]; boardId: number }): Promise<number[]> {
   const ids = [...new Set(labelIds)].sort((a, b) => a - b);
   if (ids.length === 0) return [];
   const rows = await tx.$queryRaw<{ id: number }[]>`

@@ -23,7 +23,7 @@ export function csvCell(value: string | number | boolean | null): string {
  * description, labels, due date, assignees, archived, checklist items done/total, comments, then
  * one column per custom field. Fields are named by their names, labels and people by theirs.
  */
-export function boardCsv(file: BoardFile): string {
+export function formatBoardCsv(file: BoardFile): string {
   const labels = new Map(file.labels.map((l) => [l.key, l.name]));
   const members = new Map(file.members.map((m) => [m.key, m.name]));
   const header = ['List', 'Title', 'Description', 'Labels', 'Due', 'Members', 'Archived', 'Checklist items done', 'Checklist items', 'Comments', ...file.customFields.map((f) => f.name)];

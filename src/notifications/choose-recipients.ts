@@ -1,17 +1,21 @@
 import type { ActivityView } from '../boards/activity/present-activity.js';
 import type { DbClient } from '../platform/db.js';
 import type { NotificationKind } from '../generated/prisma/client.js';
-import { type Mentionable, mentionedMembers } from './mentions.js';
+import { type Mentionable, matchMentions } from './match-mentions.js';
+import { shorten } from './shorten-text.js';
 
 /** One notification to write: who is told, of what kind, and the sentence they read. */
-export interface Candidate {
+export interface Recipient {
   userId: number;
   kind: NotificationKind;
   text: string;
 }
 
-/** What a watcher reads after the actor's name, by activity type: the card changes they are told of. */
-const WATCHED: Partial<Record<ActivityView['type'], string>> = {
+/**
+ * What a watcher reads after the actor's name, by activity type: the card changes a card's watchers
+ * are told of ("Ada moved “Fix the login page”"), and so the only ones findWatchers reads watchers for.
+ */
+export const WATCHED_CHANGES: Partial<Record<ActivityView['type'], string>> = {
   'card.updated': 'edited',
   'card.moved': 'moved',
   'card.archived': 'archived',
@@ -35,14 +39,7 @@ const WATCHED: Partial<Record<ActivityView['type'], string>> = {
 };
 
 /** The activity types that can tell anyone anything: the notifier reads only these (a card created with assignees tells them). */
-export const NOTIFYING_TYPES: string[] = [...Object.keys(WATCHED), 'card.created', 'card.copied'];
-
-/** The text cut to `max` characters with an ellipsis, never through an emoji's surrogate pair (which reads as "�"). */
-export function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const part = text.slice(0, max - 1);
-  return `${/[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part}…`;
-}
+export const NOTIFYING_TYPES: string[] = [...Object.keys(WATCHED_CHANGES), 'card.created', 'card.copied'];
 
 const quote = (title: string) => `“${shorten(title, 120)}”`;
 const excerpt = (text: string) => shorten(text.replace(/\s+/g, ' ').trim(), 200);
@@ -53,7 +50,14 @@ const excerpt = (text: string) => shorten(text.replace(/\s+/g, ' ').trim(), 200)
  * on this board. Not there (the card came from another board, the comment from an import):
  * those never told of a mention on this card, so that nobody is told twice of one comment.
  */
-async function newlyMentioned(db: DbClient, activity: ActivityView, commentId: number, cardId: number, mentioned: number[], people: Mentionable[]): Promise<number[]> {
+async function newlyMentioned({ db, activity, commentId, cardId, mentioned, people }: {
+  db: DbClient;
+  activity: ActivityView;
+  commentId: number;
+  cardId: number;
+  mentioned: number[];
+  people: Mentionable[];
+}): Promise<number[]> {
   // Walks this board's log back from the edit ((boardId, id) index); edits that mention someone are few.
   const [before] = await db.$queryRaw<{ text: string | null }[]>`
     SELECT data->'comment'->>'text' AS text FROM "Activity"
@@ -62,40 +66,19 @@ async function newlyMentioned(db: DbClient, activity: ActivityView, commentId: n
     ORDER BY id DESC LIMIT 1`;
   const earlier =
     typeof before?.text === 'string'
-      ? mentionedMembers(before.text, people)
+      ? matchMentions(before.text, people)
       : (await db.notification.findMany({ where: { userId: { in: mentioned }, cardId, kind: 'mentioned' }, select: { userId: true } })).map((n) => n.userId);
   return mentioned.filter((id) => !earlier.includes(id));
 }
 
 /**
- * The watchers of the cards a page of activities changed, read in one statement (a query per
- * activity was most of the notifier's work while cards moved by the hundred a second).
- */
-export async function watchersOf(db: DbClient, activities: ActivityView[]): Promise<Map<number, number[]>> {
-  const cardIds = new Set<number>();
-  for (const activity of activities) {
-    const cardId = (activity.data as { cardId?: unknown }).cardId;
-    if (WATCHED[activity.type] && typeof cardId === 'number') cardIds.add(cardId);
-  }
-  const map = new Map<number, number[]>();
-  if (!cardIds.size) return map;
-  const rows = await db.cardWatch.findMany({ where: { cardId: { in: [...cardIds] } }, select: { cardId: true, userId: true } });
-  for (const row of rows) {
-    const watching = map.get(row.cardId);
-    if (watching) watching.push(row.userId);
-    else map.set(row.cardId, [row.userId]);
-  }
-  return map;
-}
-
-/**
  * Who one committed activity tells, and what: the member assigned (card.member_added), the members
  * @mentioned in a new comment or newly mentioned by an edit of one, and the card's watchers (any
- * change to it). Never the actor, and only active users who are members of the board now (who can
+ * change to it: a card moved, edited, archived, commented on …, WATCHED_CHANGES). Never the actor, and only active users who are members of the board now (who can
  * still see it). One notification per person per activity: assigned before mentioned before watched.
- * `watchers`: the watchers of the page's cards, read together beforehand (watchersOf).
+ * `watchers`: the watchers of the page's cards, read together beforehand (findWatchers).
  */
-export async function deriveNotifications(db: DbClient, activity: ActivityView, watchers: ReadonlyMap<number, number[]>): Promise<Candidate[]> {
+export async function chooseRecipients({ db, activity, watchers }: { db: DbClient; activity: ActivityView; watchers: ReadonlyMap<number, number[]> }): Promise<Recipient[]> {
   const data = activity.data as {
     cardId?: number;
     card?: { title: string; boardId: number; memberIds?: number[] };
@@ -113,7 +96,7 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView, 
   const byName = data.comment?.author?.userId === null;
   const actor = byName ? data.comment!.author!.name : activity.actor.name;
   const title = quote(data.card.title);
-  const out = new Map<number, Candidate>();
+  const out = new Map<number, Recipient>();
   const add = (userId: number, kind: NotificationKind, text: string) => {
     if ((userId === activity.actor.userId && !byName) || out.has(userId)) return;
     out.set(userId, { userId, kind, text });
@@ -134,14 +117,14 @@ export async function deriveNotifications(db: DbClient, activity: ActivityView, 
   let members = mentions === null ? null : await activeMembers();
   if (mentions !== null && members) {
     const people = members.map((m) => ({ userId: m.userId, ...m.user }));
-    let mentioned = mentionedMembers(mentions, people);
+    let mentioned = matchMentions(mentions, people);
     if (activity.type === 'comment.updated' && mentioned.length && typeof data.commentId === 'number') {
-      mentioned = await newlyMentioned(db, activity, data.commentId, data.cardId, mentioned, people);
+      mentioned = await newlyMentioned({ db, activity, commentId: data.commentId, cardId: data.cardId, mentioned, people });
     }
     for (const userId of mentioned) add(userId, 'mentioned', `${actor} mentioned you on ${title}: “${excerpt(mentions)}”`);
   }
 
-  const verb = WATCHED[activity.type];
+  const verb = WATCHED_CHANGES[activity.type];
   if (verb) {
     const watching = watchers.get(data.cardId) ?? [];
     const said = activity.type === 'comment.created' && data.comment ? `: “${excerpt(data.comment.text)}”` : '';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { reauthenticate } from '../accounts/credentials/auth.js';
 import { beginEventStream } from '../boards/stream/open-stream.js';
-import type { NotificationSignals } from './live.js';
-import { unreadCount } from './list.js';
+import { countUnreadNotifications } from './count-unread-notifications.js';
+import type { NotificationSignals } from './notification-signals.js';
 
 /** Streams open in this process, ended on shutdown. */
 export type OpenStreams = Set<() => void>;
@@ -20,7 +20,7 @@ const RECHECK_MS = 10_000;
  * (coalesced: one count at a time), re-counted every 10 s for the others; a `: ping` every 15 s.
  * Ends when the credential stops working or the server shuts down.
  */
-export function openNotificationStream({ request, reply, signals, streams }: { request: FastifyRequest; reply: FastifyReply; signals: NotificationSignals; streams: OpenStreams }) {
+export function openUnreadStream({ request, reply, signals, streams }: { request: FastifyRequest; reply: FastifyReply; signals: NotificationSignals; streams: OpenStreams }) {
   const db = request.server.db.prisma;
   const who = { userId: request.actor.userId, boardIds: request.actor.boardIds };
   const res = reply.raw;
@@ -40,7 +40,7 @@ export function openNotificationStream({ request, reply, signals, streams }: { r
     try {
       do {
         again = false;
-        const unread = await unreadCount({ db, who });
+        const unread = await countUnreadNotifications({ db, who });
         if (!closed && unread !== last) {
           last = unread;
           res.write(`event: unread\ndata: ${JSON.stringify({ unread })}\n\n`);

@@ -7,7 +7,7 @@ export type FieldValue = string | number | boolean;
 const MAX_TEXT = 1000;
 const isoDateTime = z.iso.datetime({ offset: true });
 /** "YYYY-MM-DD" naming a real day (years 0000-9999). */
-function isCalendarDate(v: string) {
+export function isCalendarDate(v: string) {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (!m) return false;
   const d = new Date(0);
@@ -16,33 +16,17 @@ function isCalendarDate(v: string) {
 }
 
 /** A date-time in UTC, as toISOString() writes it, when its year is 0000-9999 (else null). */
-function utcDateTime(v: string) {
+export function utcDateTime(v: string) {
   if (!isoDateTime.safeParse(v).success) return null;
   const utc = new Date(v).toISOString();
   return /^\d{4}-/.test(utc) ? utc : null;
 }
 
 /**
- * The instant a due date names: an ISO-8601 date-time (in UTC), or a date "YYYY-MM-DD" (the same
- * dates date fields take), which means 00:00 UTC of that day; null when it is neither, or outside
- * the years 0001-9999.
- */
-export function dueInstant(v: string): Date | null {
-  const utc = isCalendarDate(v) ? `${v}T00:00:00.000Z` : utcDateTime(v);
-  return utc && !utc.startsWith('0000-') ? new Date(utc) : null;
-}
-
-/** Decimal text that reads back as the same number ("12", "-0.5"; not "0x1A", "1e3" or " 12 "). */
-function exactNumber(v: string) {
-  const n = Number(v);
-  return /^-?\d+(\.\d+)?$/.test(v) && Number.isFinite(n) && String(n) === v ? n : null;
-}
-
-/**
  * The value as stored for a field of this type, or the reason it does not fit. Dates are kept as
  * "YYYY-MM-DD" when given so, and date-times normalised to UTC.
  */
-export function fitValue(field: Pick<FieldRow, 'type' | 'options'>, value: unknown): { ok: FieldValue } | { error: string } {
+export function fitFieldValue(field: Pick<FieldRow, 'type' | 'options'>, value: unknown): { ok: FieldValue } | { error: string } {
   switch (field.type) {
     case 'text':
       if (typeof value !== 'string') return { error: 'must be a string for a text field' };
@@ -67,18 +51,4 @@ export function fitValue(field: Pick<FieldRow, 'type' | 'options'>, value: unkno
       }
       return { ok: value };
   }
-}
-
-/**
- * A stored value carried over to a field's new definition: kept when it still fits, converted
- * where nothing is lost (a number or date to text, a numeric text to a number), else null
- * (cleared). No card is ever left holding a value its field would refuse.
- */
-export function carryValue(field: Pick<FieldRow, 'type' | 'options'>, value: unknown): FieldValue | null {
-  const direct = fitValue(field, value);
-  if ('ok' in direct) return direct.ok;
-  if (field.type === 'text' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
-  if (field.type === 'number' && typeof value === 'string' && exactNumber(value) !== null) return exactNumber(value);
-  if (field.type === 'checkbox' && (value === 'true' || value === 'false')) return value === 'true';
-  return null;
 }

@@ -1,7 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
-import { requireRole } from '../access.js';
 import { loadCardSummaries } from '../json/card-json.js';
 import type { CardSummaryView } from '../schemas.js';
 
@@ -33,10 +31,4 @@ export async function rankCards(
   const summaries = await loadCardSummaries(db, hits.map((h) => h.id));
   const score = new Map(hits.map((h) => [h.id, h.score]));
   return summaries.map((card): SearchHit => ({ ...card, score: score.get(card.id)! }));
-}
-
-/** Full-text search of one board's cards (titles, descriptions, checklist items, comments), best first. */
-export async function searchCards({ db, actor, boardId, q, limit, archived }: { db: DbClient; actor: Actor; boardId: number; q: string; limit: number; archived: boolean }) {
-  await requireRole(db, actor, boardId);
-  return rankCards(db, { boardIds: [boardId], q, limit, archived });
 }

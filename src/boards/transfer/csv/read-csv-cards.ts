@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../../platform/errors.js';
-import { dueInstant } from '../../field-values.js';
+import { parseDueDate } from '../../parse-due-date.js';
 import { TEXT_LIMIT } from '../../schemas.js';
 import { parseCsv } from './parse-csv.js';
 
@@ -68,7 +68,7 @@ export function readCsvCards(text: string, columns: Record<string, CsvField> = {
       else if (field === 'labels') card.labels = split(value);
       else if (field === 'members') card.members = split(value);
       else if (field === 'due' && value) {
-        const at = dueInstant(value.length > 10 && !/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? `${value}Z` : value);
+        const at = parseDueDate(value.length > 10 && !/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? `${value}Z` : value);
         if (at) card.dueAt = at;
         else problems.push({ row, message: `due: "${value}" is not a date (YYYY-MM-DD or ISO-8601)` });
       }

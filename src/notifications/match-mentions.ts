@@ -16,7 +16,7 @@ const handle = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
  * and punctuation, with the member's whole name, its first word, and the address's local part.
  * A first name two members share mentions both.
  */
-export function mentionedMembers(text: string, members: Mentionable[]): number[] {
+export function matchMentions(text: string, members: Mentionable[]): number[] {
   const said = new Set<string>();
   for (const match of text.matchAll(MENTION)) said.add(handle(match[1]!.replace(/[._-]+$/, '')));
   said.delete('');

@@ -1,5 +1,5 @@
 import { AppError, badRequest } from '../../platform/errors.js';
-import { SNIFF_BYTES } from './attachment-sniff.js';
+import { SNIFF_BYTES } from './sniff-mime-type.js';
 import type { AttachmentStore } from './attachment-store.js';
 import type { PendingBlob } from './blob-store.js';
 

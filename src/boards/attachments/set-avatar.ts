@@ -1,12 +1,11 @@
 import type { UserChanged } from '../../accounts/users/user-changed.js';
 import type { DbClient } from '../../platform/db.js';
-import { badRequest, notFound } from '../../platform/errors.js';
-import { sniffMimeType } from './attachment-sniff.js';
+import { badRequest } from '../../platform/errors.js';
+import { sniffMimeType } from './sniff-mime-type.js';
 import type { AttachmentStore } from './attachment-store.js';
-import { receiveUpload, type UploadPart } from './attachment-upload.js';
+import { receiveUpload, type UploadPart } from './receive-upload.js';
 import { COVER_TYPES } from './cover-types.js';
 import { checkPictureSize } from './picture-size.js';
-import { isStorageKey } from './storage-keys.js';
 import { avatarUrl } from '../presenters.js';
 import type { Effects } from '../../platform/after-commit.js';
 
@@ -58,32 +57,4 @@ export async function setAvatar(options: {
   await options.userChanged(options.userId);
   options.effects.committed({ kind: 'file.deleted' });
   return avatarUrl(upload.blob.key)!;
-}
-
-/** Takes the user's picture off (initials on a colour again); idempotent. */
-export async function removeAvatar(options: { db: DbClient; userId: number; effects: Effects; userChanged: UserChanged }) {
-  const removed = await options.db.$transaction(async (tx) => {
-    const [old] = await tx.$queryRaw<{ avatarKey: string | null }[]>`SELECT "avatarKey" FROM "User" WHERE id = ${options.userId} FOR UPDATE`;
-    if (!old?.avatarKey) return false;
-    await tx.deletedFile.create({ data: { storageKey: old.avatarKey } });
-    await tx.user.update({ where: { id: options.userId }, data: { avatarKey: null, avatarType: null } });
-    return true;
-  });
-  if (removed) {
-    await options.userChanged(options.userId);
-    options.effects.committed({ kind: 'file.deleted' });
-  }
-}
-
-/** The user's own picture's URL, or null. */
-export async function findOwnAvatar(db: DbClient, userId: number) {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { avatarKey: true } });
-  return avatarUrl(user?.avatarKey ?? null);
-}
-
-/** The picture a key names, for any signed-in caller (the key is only ever shown to those who see its owner). */
-export async function findAvatar(db: DbClient, key: string) {
-  const user = isStorageKey(key) ? await db.user.findUnique({ where: { avatarKey: key }, select: { id: true, avatarKey: true, avatarType: true, updatedAt: true } }) : null;
-  if (!user?.avatarKey || !user.avatarType) throw notFound('avatar: not found');
-  return { key: user.avatarKey, mimeType: user.avatarType };
 }
