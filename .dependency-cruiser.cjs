@@ -61,14 +61,14 @@ const boardsRules = [
   },
   {
     name: 'boards-sub-domains-stand-on-the-ground',
-    comment: 'A boards/ sub-folder (cards/, lists/, …) imports its own files and the ground only: never a sibling, nor a top-level use case (get-board, …). Shared parts move down into the ground.',
+    comment: 'A boards/ sub-folder (cards/, lists/, …) imports its own files and the ground only: never a sibling (the board’s own use cases are in boards/boards/). Shared parts move down into the ground.',
     severity: 'error',
     from: { path: '^src/boards/(?!routes/|activity/|json/)([^/]+)/' },
     to: { path: '^src/boards/', pathNot: [...BOARDS_GROUND, '^src/boards/$1/'] },
   },
   {
     name: 'boards-use-cases-stand-on-the-ground',
-    comment: "The board's own use cases (the top-level files outside the ground: get-board, board-cache, …) import each other and the ground, never a sub-folder.",
+    comment: "A top-level file of boards/ is ground or nothing: a use case lives in its sub-domain's folder (the board's own in boards/boards/).",
     severity: 'error',
     from: { path: '^src/boards/[^/]+\\.ts$', pathNot: BOARDS_GROUND },
     to: { path: '^src/boards/[^/]+/', pathNot: BOARDS_GROUND },

@@ -22,7 +22,7 @@ import { freePort } from '../test/net.js';
 import { countQueries as countStatements } from '../test/query-count.js';
 import { withBenchDatabase } from './bench-database.js';
 import { BOARD_SQL as FLOOR_BOARD_SQL } from './floor-sql.js';
-import { SNAPSHOT_SQL } from '../src/boards/board-snapshot.js';
+import { SNAPSHOT_SQL } from '../src/boards/boards/board-snapshot.js';
 import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const seconds = Number(process.argv[2] ?? 5);

@@ -68,7 +68,7 @@ import { dbPlugin } from './platform/db-plugin.js';
 import { type EventBus, eventBusPlugin } from './boards/activity/event-bus.js';
 import { afterUserChange, boardEffects } from './boards/activity/change-board.js';
 import { afterCommitPlugin } from './platform/after-commit.js';
-import { boardCachePlugin } from './boards/board-cache.js';
+import { boardCachePlugin } from './boards/boards/board-cache.js';
 import { registerBodyRules } from './platform/body-rules.js';
 import { registerCors } from './platform/cors.js';
 import { registerQueryRules } from './platform/query-rules.js';

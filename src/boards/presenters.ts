@@ -38,7 +38,7 @@ export function presentBoard(
 /**
  * Where the web app loads a person's picture: GET /api/avatars/{key} (attachments/find-avatar.ts
  * serves it). Here, below attachments/, because every presenter of a member needs it; the board
- * snapshot's SQL (board-snapshot.ts) writes the same URL, and a test holds the two equal.
+ * snapshot's SQL (boards/board-snapshot.ts) writes the same URL, and a test holds the two equal.
  */
 export const avatarUrl = (key: string | null) => (key ? `/api/avatars/${key}` : null);
 

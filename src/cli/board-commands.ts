@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findUserByEmail } from '../accounts/users/find-user.js';
 import * as s from '../accounts/schemas.js';
-import { listBoards } from '../boards/list-boards.js';
+import { listBoards } from '../boards/boards/list-boards.js';
 import { presentBoard } from '../boards/presenters.js';
 import type { Actor } from '../accounts/credentials/auth.js';
 import { defineCommand } from './command.js';

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { getBoardJson } from '../boards/get-board.js';
-import { listBoards } from '../boards/list-boards.js';
+import { getBoardJson } from '../boards/boards/get-board.js';
+import { listBoards } from '../boards/boards/list-boards.js';
 import { notFound, toAppError } from '../platform/errors.js';
 import { authorizeTool, hasScope } from './policy.js';
 import { boardTools } from './tools/boards.js';

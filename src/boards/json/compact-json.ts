@@ -1,6 +1,6 @@
 /**
  * SQL expressions that make PostgreSQL write compact JSON text (JSON.stringify's form) for the
- * board fetch and card reads (card-json.ts, board-snapshot.ts): the ground both stand on, so the
+ * board fetch and card reads (card-json.ts, boards/board-snapshot.ts): the ground both stand on, so the
  * board's snapshot does not reach into a sub-domain for them.
  */
 

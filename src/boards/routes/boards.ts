@@ -4,17 +4,17 @@ import { activityPage } from '../activity/activity-types.js';
 import { sendEtag } from '../../platform/conditional.js';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
-import { createBoard } from '../create-board.js';
-import { deleteBoard } from '../delete-board.js';
-import { getBoardJson } from '../get-board.js';
-import { listActivity } from '../list-activity.js';
+import { createBoard } from '../boards/create-board.js';
+import { deleteBoard } from '../boards/delete-board.js';
+import { getBoardJson } from '../boards/get-board.js';
+import { listActivity } from '../boards/list-activity.js';
 import { listArchived } from '../list-archived.js';
-import { listBoards } from '../list-boards.js';
+import { listBoards } from '../boards/list-boards.js';
 import { presentBoard, presentList } from '../presenters.js';
 import * as s from '../schemas.js';
 import { searchCards } from '../search/search-cards.js';
 import { decodeSearchCursor, searchAllBoards } from '../search/search-all-boards.js';
-import { updateBoard } from '../update-board.js';
+import { updateBoard } from '../boards/update-board.js';
 import { boardContext, ifNoneMatch } from './context.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -76,8 +76,8 @@ export const boardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // Built as JSON text by PostgreSQL (see board-snapshot.ts), or kept in memory until the board
-      // changes (board-cache.ts); a string is sent without re-serialising.
+      // Built as JSON text by PostgreSQL (see boards/board-snapshot.ts), or kept in memory until the board
+      // changes (boards/board-cache.ts); a string is sent without re-serialising.
       const { json, etag } = await getBoardJson({ db: app.db.prisma, actor: request.actor, boardId: request.params.id, cache: app.boardCache });
       // The tag is the bytes' hash: whatever changes in the snapshot (a card, a member's name, your role) changes it.
       if (sendEtag(request, reply, etag)) return reply.send(null);

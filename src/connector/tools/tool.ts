@@ -5,7 +5,7 @@ import type { SemanticRanking } from '../../answers/retrieval/vectors/semantic-r
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { PrismaClient } from '../../platform/db.js';
 import type { EventBus } from '../../boards/activity/event-bus.js';
-import type { BoardCache } from '../../boards/board-cache.js';
+import type { BoardCache } from '../../boards/boards/board-cache.js';
 import type { Effects } from '../../platform/after-commit.js';
 import type { ToolAccess } from '../policy.js';
 import type { ConnectorCredential } from '../resolve-connector-token.js';

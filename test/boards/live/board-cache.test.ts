@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHANNEL } from '../../../src/boards/activity/event-bus.js';
-import { BOARD_CACHE_MAX_AGE_MS, BoardCache } from '../../../src/boards/board-cache.js';
-import type { BoardSnapshot } from '../../../src/boards/board-snapshot.js';
-import { getBoardJson } from '../../../src/boards/get-board.js';
+import { BOARD_CACHE_MAX_AGE_MS, BoardCache } from '../../../src/boards/boards/board-cache.js';
+import type { BoardSnapshot } from '../../../src/boards/boards/board-snapshot.js';
+import { getBoardJson } from '../../../src/boards/boards/get-board.js';
 import type { Actor } from '../../../src/accounts/credentials/auth.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../../factories.js';
 import { buildTestApp, useTestApp } from '../../helper.js';

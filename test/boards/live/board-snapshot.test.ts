@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { boardSnapshotJson } from '../../../src/boards/board-snapshot.js';
+import { boardSnapshotJson } from '../../../src/boards/boards/board-snapshot.js';
 import { getBoard, presentBoardDetail } from '../reference-presenters.js';
 import type { Actor } from '../../../src/accounts/credentials/auth.js';
 import { makeBoard, makeKey, makeUser } from '../../factories.js';

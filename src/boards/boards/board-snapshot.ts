@@ -1,6 +1,6 @@
-import type { DbClient } from '../platform/db.js';
-import { cardSummaryCtes } from './json/card-json.js';
-import { iso, jsonArray, jsonObject, jsonText } from './json/compact-json.js';
+import type { DbClient } from '../../platform/db.js';
+import { cardSummaryCtes } from '../json/card-json.js';
+import { iso, jsonArray, jsonObject, jsonText } from '../json/compact-json.js';
 
 /**
  * `GET /boards/{id}` built by PostgreSQL as JSON text in one statement, sent as is: the hot path

@@ -1,7 +1,7 @@
-import { changeBoard } from './activity/change-board.js';
-import type { BoardContext } from './context.js';
-import { authorizeCreateBoard } from './policy.js';
-import { presentBoard } from './presenters.js';
+import { changeBoard } from '../activity/change-board.js';
+import type { BoardContext } from '../context.js';
+import { authorizeCreateBoard } from '../policy.js';
+import { presentBoard } from '../presenters.js';
 
 /** A new board whose creator is its admin. */
 export async function createBoard(ctx: BoardContext & { name: string; description?: string | undefined; color?: string | undefined }) {

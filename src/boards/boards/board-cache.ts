@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
-import { etagOfBytes } from '../platform/conditional.js';
-import type { EventBus, StaleData } from './activity/event-bus.js';
+import type { Config } from '../../config.js';
+import { etagOfBytes } from '../../platform/conditional.js';
+import type { EventBus, StaleData } from '../activity/event-bus.js';
 import type { BoardSnapshot } from './board-snapshot.js';
 
 /** The board fetch's bytes for one caller and their ETag. */

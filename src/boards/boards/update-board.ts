@@ -1,8 +1,8 @@
-import { changeBoard } from './activity/change-board.js';
-import { requireRole } from './access.js';
-import type { BoardContext } from './context.js';
-import { authorize } from './policy.js';
-import { presentBoard } from './presenters.js';
+import { changeBoard } from '../activity/change-board.js';
+import { requireRole } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
+import { presentBoard } from '../presenters.js';
 
 export interface BoardChanges {
   name?: string | undefined;

@@ -1,7 +1,7 @@
-import { changeBoard } from './activity/change-board.js';
-import { requireRole } from './access.js';
-import type { BoardContext } from './context.js';
-import { authorize } from './policy.js';
+import { changeBoard } from '../activity/change-board.js';
+import { requireRole } from '../access.js';
+import type { BoardContext } from '../context.js';
+import { authorize } from '../policy.js';
 
 /** Deletes a board and everything on it (board admins only); `board.deleted` reaches its streams. */
 export async function deleteBoard(ctx: BoardContext & { boardId: number }) {

@@ -1,7 +1,7 @@
-import { presentActivity } from './activity/present-activity.js';
-import type { Actor } from '../accounts/credentials/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { requireRole } from './access.js';
+import { presentActivity } from '../activity/present-activity.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { requireRole } from '../access.js';
 
 /** A page of the board's activity, newest first, older than `before` when given. */
 export async function listActivity({ db, actor, boardId, limit, before }: { db: DbClient; actor: Actor; boardId: number; limit: number; before?: number | undefined }) {

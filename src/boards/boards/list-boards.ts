@@ -1,6 +1,6 @@
-import type { Actor } from '../accounts/credentials/auth.js';
-import type { DbClient } from '../platform/db.js';
-import { boardsVisibleTo } from './access.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
+import type { DbClient } from '../../platform/db.js';
+import { boardsVisibleTo } from '../access.js';
 
 /** The actor's boards (active, or archived ones), with the actor's role on each, by id. */
 export async function listBoards({ db, actor, archived }: { db: DbClient; actor: Actor; archived: boolean }) {
