@@ -4,11 +4,11 @@ import type { EffectRunners } from '../platform/after-commit.js';
 import type { Config } from '../config.js';
 import { PRUNE_EVERY_MS } from '../mail/prune-mail.js';
 import { linkOrigin } from '../platform/public-origin.js';
-import { NOTIFYING_TYPES } from './choose-recipients.js';
-import { NotificationSignals } from './notification-signals.js';
-import { Notifier } from './notifier.js';
-import { pruneNotifications } from './prune-notifications.js';
-import type { OpenStreams } from './open-unread-stream.js';
+import { NOTIFYING_TYPES } from './notify/choose-recipients.js';
+import { NotificationSignals } from './inbox/notification-signals.js';
+import { Notifier } from './notify/notifier.js';
+import { pruneNotifications } from './notify/prune-notifications.js';
+import type { OpenStreams } from './inbox/open-unread-stream.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

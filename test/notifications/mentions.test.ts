@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchMentions } from '../../src/notifications/match-mentions.js';
+import { matchMentions } from '../../src/notifications/notify/match-mentions.js';
 
 const members = [
   { userId: 1, name: 'Ada Lovelace', email: 'ada-12@example.test' },
@@ -30,7 +30,7 @@ describe('@mentions', () => {
 
 describe('notification texts cut short', () => {
   it('never cut through an emoji (a lone surrogate reads as "�" in mail subjects and the bell)', async () => {
-    const { shorten } = await import('../../src/notifications/shorten-text.js');
+    const { shorten } = await import('../../src/notifications/notify/shorten-text.js');
     const text = `${'a'.repeat(118)}😀 and more`;
     const cut = shorten(text, 120);
     expect(cut.endsWith('…')).toBe(true);

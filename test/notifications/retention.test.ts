@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pruneNotifications } from '../../src/notifications/prune-notifications.js';
+import { pruneNotifications } from '../../src/notifications/notify/prune-notifications.js';
 import { makeBoard, makeUser } from '../factories.js';
 import { useTestApp, waitUntil } from '../helper.js';
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody } from '../../platform/openapi.js';
 import { cardId } from '../../boards/schemas.js';
-import { getCardWatch } from '../get-card-watch.js';
+import { getCardWatch } from '../watch/get-card-watch.js';
 import * as s from '../schemas.js';
-import { unwatchCard } from '../unwatch-card.js';
-import { watchCard } from '../watch-card.js';
+import { unwatchCard } from '../watch/unwatch-card.js';
+import { watchCard } from '../watch/watch-card.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 

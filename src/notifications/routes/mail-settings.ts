@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody } from '../../platform/openapi.js';
-import { getMailSettings } from '../get-mail-settings.js';
+import { getMailSettings } from '../mail/get-mail-settings.js';
 import * as s from '../schemas.js';
-import { setMailSettings } from '../set-mail-settings.js';
+import { setMailSettings } from '../mail/set-mail-settings.js';
 
 /** The web backend (session only): which notifications are mailed to you, on the account page. */
 export const mailSettingsRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -4,11 +4,11 @@ import { errorBody } from '../../platform/openapi.js';
 import { linkNext } from '../../platform/pagination.js';
 import { id, idParams, optionalBody } from '../../platform/schemas.js';
 import { beforeQuery, booleanQuery, limitQuery } from '../../boards/schemas.js';
-import { countUnreadNotifications } from '../count-unread-notifications.js';
-import { listNotifications } from '../list-notifications.js';
-import { markAllNotificationsRead } from '../mark-all-notifications-read.js';
-import { markNotificationRead } from '../mark-notification-read.js';
-import { openUnreadStream } from '../open-unread-stream.js';
+import { countUnreadNotifications } from '../inbox/count-unread-notifications.js';
+import { listNotifications } from '../inbox/list-notifications.js';
+import { markAllNotificationsRead } from '../inbox/mark-all-notifications-read.js';
+import { markNotificationRead } from '../inbox/mark-notification-read.js';
+import { openUnreadStream } from '../inbox/open-unread-stream.js';
 import * as s from '../schemas.js';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
 import { optionalBody } from '../../platform/schemas.js';
-import { unsubscribeFromMail } from '../unsubscribe-from-mail.js';
+import { unsubscribeFromMail } from '../mail/unsubscribe-from-mail.js';
 
 /**
  * `POST /unsubscribe/{token}`: the unsubscribe link of notification mail, without signing in and

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { Markdown } from './markdown';
 
-/** Someone an `@` in the text can name: the server matches `@` + their address's local part (notifications/match-mentions.ts). */
+/** Someone an `@` in the text can name: the server matches `@` + their address's local part (notifications/notify/match-mentions.ts). */
 export interface Mentionable {
   userId: number;
   name: string;

@@ -1,7 +1,7 @@
-import type { DbClient } from '../platform/db.js';
+import type { DbClient } from '../../platform/db.js';
 import { countUnreadNotifications } from './count-unread-notifications.js';
 import { findReachableBoards, type Who } from './find-reachable-boards.js';
-import { presentNotification } from './presenters.js';
+import { presentNotification } from '../presenters.js';
 
 /** Newest first, `limit` at a time before the id `before`; only unread ones with `unread`. */
 export async function listNotifications({ db, who, limit, before, unread }: { db: DbClient; who: Who; limit: number; before?: number | undefined; unread?: boolean | undefined }) {

@@ -1,4 +1,4 @@
-import type { DbClient } from '../platform/db.js';
+import type { DbClient } from '../../platform/db.js';
 
 /** Whose notifications: the person, and the boards their key is limited to (null: every board). */
 export interface Who {

@@ -1,4 +1,4 @@
-import type { DbClient } from '../platform/db.js';
+import type { DbClient } from '../../platform/db.js';
 import { findReachableBoards, type Who } from './find-reachable-boards.js';
 
 /** How many of the person's notifications are unread, on the boards they reach (`boards` when the caller read them already). */

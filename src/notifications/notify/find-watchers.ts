@@ -1,5 +1,5 @@
-import type { ActivityView } from '../boards/activity/present-activity.js';
-import type { DbClient } from '../platform/db.js';
+import type { ActivityView } from '../../boards/activity/present-activity.js';
+import type { DbClient } from '../../platform/db.js';
 import { WATCHED_CHANGES } from './choose-recipients.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { reauthenticate } from '../accounts/credentials/auth.js';
-import { beginEventStream } from '../boards/stream/open-stream.js';
+import { reauthenticate } from '../../accounts/credentials/auth.js';
+import { beginEventStream } from '../../boards/stream/open-stream.js';
 import { countUnreadNotifications } from './count-unread-notifications.js';
 import type { NotificationSignals } from './notification-signals.js';
 

@@ -1,4 +1,4 @@
-import type { DbClient } from '../platform/db.js';
+import type { DbClient } from '../../platform/db.js';
 
 /**
  * NOTIFY_RETENTION: deletes notifications older than `retentionMs` that are read, that are about a

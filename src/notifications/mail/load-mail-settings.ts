@@ -1,5 +1,5 @@
-import type { DbClient } from '../platform/db.js';
-import type { NotificationKind, NotificationSettings } from '../generated/prisma/client.js';
+import type { DbClient } from '../../platform/db.js';
+import type { NotificationKind, NotificationSettings } from '../../generated/prisma/client.js';
 
 /** The settings row's column for each kind of notification mail. */
 export const MAIL_COLUMNS = { assigned: 'mailAssigned', mentioned: 'mailMentioned', due: 'mailDue', watched: 'mailWatched' } as const satisfies Record<NotificationKind, string>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hashToken } from '../accounts/credentials/tokens.js';
-import type { DbClient } from '../platform/db.js';
+import { hashToken } from '../../accounts/credentials/tokens.js';
+import type { DbClient } from '../../platform/db.js';
 
 /**
  * A new unsubscribe link's token for one mail to the person (uns_ and 40 hex digits): only its

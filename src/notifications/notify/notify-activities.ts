@@ -1,6 +1,6 @@
-import type { ActivityRow } from '../boards/activity/present-activity.js';
-import { presentActivity } from '../boards/activity/present-activity.js';
-import type { PrismaClient } from '../platform/db.js';
+import type { ActivityRow } from '../../boards/activity/present-activity.js';
+import { presentActivity } from '../../boards/activity/present-activity.js';
+import type { PrismaClient } from '../../platform/db.js';
 import { chooseRecipients, NOTIFYING_TYPES } from './choose-recipients.js';
 import type { CursorHorizons } from './cursor-horizons.js';
 import { findWatchers } from './find-watchers.js';

@@ -1,6 +1,6 @@
-import type { Actor } from '../accounts/credentials/auth.js';
-import { requireCard } from '../boards/access.js';
-import type { DbClient } from '../platform/db.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
+import { requireCard } from '../../boards/access.js';
+import type { DbClient } from '../../platform/db.js';
 
 /** Whether the actor watches the card (404 when the card is out of their reach). */
 export async function getCardWatch({ db, actor, cardId }: { db: DbClient; actor: Actor; cardId: number }): Promise<{ watching: boolean }> {

@@ -1,6 +1,6 @@
-import { hashToken } from '../accounts/credentials/tokens.js';
-import type { DbClient } from '../platform/db.js';
-import { notFound } from '../platform/errors.js';
+import { hashToken } from '../../accounts/credentials/tokens.js';
+import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
 
 /**
  * One click on an unsubscribe link (or a mail client's RFC 8058 POST): every kind off for the

@@ -1,4 +1,4 @@
-import type { DbClient } from '../platform/db.js';
+import type { DbClient } from '../../platform/db.js';
 import { findReachableBoards, type Who } from './find-reachable-boards.js';
 import type { NotificationSignals } from './notification-signals.js';
 

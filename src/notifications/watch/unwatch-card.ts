@@ -1,6 +1,6 @@
-import type { Actor } from '../accounts/credentials/auth.js';
-import { requireCard } from '../boards/access.js';
-import type { DbClient } from '../platform/db.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
+import { requireCard } from '../../boards/access.js';
+import type { DbClient } from '../../platform/db.js';
 
 /** Stop watching a card (404 when the card is out of reach). Idempotent. */
 export async function unwatchCard({ db, actor, cardId }: { db: DbClient; actor: Actor; cardId: number }): Promise<{ watching: boolean }> {

@@ -1,6 +1,6 @@
-import type { Actor } from '../accounts/credentials/auth.js';
-import { requireCard } from '../boards/access.js';
-import type { DbClient } from '../platform/db.js';
+import type { Actor } from '../../accounts/credentials/auth.js';
+import { requireCard } from '../../boards/access.js';
+import type { DbClient } from '../../platform/db.js';
 
 /**
  * Watch a card, to be told of every change to it (choose-recipients.ts says which): anyone who can

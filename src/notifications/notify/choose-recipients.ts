@@ -1,6 +1,6 @@
-import type { ActivityView } from '../boards/activity/present-activity.js';
-import type { DbClient } from '../platform/db.js';
-import type { NotificationKind } from '../generated/prisma/client.js';
+import type { ActivityView } from '../../boards/activity/present-activity.js';
+import type { DbClient } from '../../platform/db.js';
+import type { NotificationKind } from '../../generated/prisma/client.js';
 import { type Mentionable, matchMentions } from './match-mentions.js';
 import { shorten } from './shorten-text.js';
 

@@ -1,8 +1,8 @@
-import type { DbClient } from '../platform/db.js';
-import { notFound } from '../platform/errors.js';
+import type { DbClient } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
 import { findReachableBoards, type Who } from './find-reachable-boards.js';
 import type { NotificationSignals } from './notification-signals.js';
-import { presentNotification } from './presenters.js';
+import { presentNotification } from '../presenters.js';
 
 /**
  * Marks one read (or unread again); 404 for someone else's or an unknown one. The person's open

@@ -1,6 +1,6 @@
-import type { PrismaClient } from '../platform/db.js';
-import type { NotificationKind } from '../generated/prisma/client.js';
-import { recordMail } from '../mail/record-mail.js';
+import type { PrismaClient } from '../../platform/db.js';
+import type { NotificationKind } from '../../generated/prisma/client.js';
+import { recordMail } from '../../mail/record-mail.js';
 import { composeDigest } from './compose-digest.js';
 import { createUnsubscribeToken } from './create-unsubscribe-token.js';
 import { loadMailSettings, mailsKind } from './load-mail-settings.js';

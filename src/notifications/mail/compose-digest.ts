@@ -1,5 +1,5 @@
-import { composeMail, freeText, PRODUCT, type ComposedMail } from '../mail/compose.js';
-import { shorten } from './shorten-text.js';
+import { composeMail, freeText, PRODUCT, type ComposedMail } from '../../mail/compose.js';
+import { shorten } from '../notify/shorten-text.js';
 
 /** A notification as its mail lists it. */
 export interface DigestItem {

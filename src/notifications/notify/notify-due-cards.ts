@@ -1,4 +1,4 @@
-import type { DbClient } from '../platform/db.js';
+import type { DbClient } from '../../platform/db.js';
 
 /**
  * The due-date sweep: a card due within the next 24 hours tells each of its assignees once for

@@ -1,10 +1,10 @@
-import type { Database } from '../platform/db.js';
-import { OutboxWaker } from '../platform/outbox-waker.js';
-import type { MailOutbox } from '../mail/outbox.js';
-import type { Effects } from '../platform/after-commit.js';
+import type { Database } from '../../platform/db.js';
+import { OutboxWaker } from '../../platform/outbox-waker.js';
+import type { MailOutbox } from '../../mail/outbox.js';
+import type { Effects } from '../../platform/after-commit.js';
 import { CursorHorizons } from './cursor-horizons.js';
-import { mailDigests, nextDigestAt } from './mail-digests.js';
-import type { NotificationSignals } from './notification-signals.js';
+import { mailDigests, nextDigestAt } from '../mail/mail-digests.js';
+import type { NotificationSignals } from '../inbox/notification-signals.js';
 import { notifyActivities } from './notify-activities.js';
 import { notifyDueCards } from './notify-due-cards.js';
 
