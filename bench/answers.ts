@@ -21,7 +21,7 @@ import { readAttachments } from '../src/answers/read-attachments.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { type Database, openEmbedded, openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
 

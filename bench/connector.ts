@@ -15,7 +15,7 @@ import { configFrom } from '../src/config.js';
 import { buildMcpServer, CONNECTOR_TOOLS } from '../src/connector/mcp-server.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const iterations = Number(process.argv[2] ?? 1000);

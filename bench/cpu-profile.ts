@@ -104,12 +104,12 @@ console.log(`busy CPU ${ms(busy)} (+ GC ${ms(gc)})${requests ? ` over ${requests
 
 // The app's request hooks and the parts of a request that are not hooks, by where their code is.
 const parts: [string, (f: CallFrame) => boolean][] = [
-  ['hook: request log (platform/logging.ts)', (f) => f.url.endsWith('/src/platform/logging.ts')],
-  ['hook: CORS (platform/cors.ts)', (f) => f.url.endsWith('/src/platform/cors.ts')],
-  ['hook: rate limit (platform/rate-limit.ts)', (f) => f.url.endsWith('/src/platform/rate-limit.ts')],
-  ['hook: metrics (platform/metrics.ts)', (f) => f.url.endsWith('/src/platform/metrics.ts')],
-  ['hook: query/body rules (platform/query-rules.ts, body-rules.ts)', (f) => /\/src\/platform\/(query|body)-rules\.ts$/.test(f.url)],
-  ['hook: graceful close (platform/graceful-close.ts)', (f) => f.url.endsWith('/src/platform/graceful-close.ts')],
+  ['hook: request log (platform/http/logging.ts)', (f) => f.url.endsWith('/src/platform/http/logging.ts')],
+  ['hook: CORS (platform/http/cors.ts)', (f) => f.url.endsWith('/src/platform/http/cors.ts')],
+  ['hook: rate limit (platform/http/rate-limit.ts)', (f) => f.url.endsWith('/src/platform/http/rate-limit.ts')],
+  ['hook: metrics (platform/http/metrics.ts)', (f) => f.url.endsWith('/src/platform/http/metrics.ts')],
+  ['hook: query/body rules (platform/http/query-rules.ts, body-rules.ts)', (f) => /\/src\/platform\/(query|body)-rules\.ts$/.test(f.url)],
+  ['hook: graceful close (platform/http/graceful-close.ts)', (f) => f.url.endsWith('/src/platform/http/graceful-close.ts')],
   ['hook: API key authentication (accounts/auth.ts)', (f) => f.url.endsWith('/src/accounts/credentials/auth.ts')],
   ['overload check (@fastify/under-pressure)', (f) => f.url.includes('/@fastify/under-pressure/')],
   ['compression (@fastify/compress)', (f) => f.url.includes('/@fastify/compress/')],

@@ -18,7 +18,7 @@ import { importArticles } from '../src/answers/knowledge/upsert-article.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { openEmbedded } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { ARTICLES } from '../test/answers/answer-fixtures.js';
 import { OCR_SAMPLES, OCR_STYLES, renderSample } from '../test/answers/ocr-images.js';

@@ -15,7 +15,7 @@ import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { apiAuthentication } from '../src/accounts/credentials/auth.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { EventBus } from '../src/boards/activity/event-bus.js';
 
 const iterations = Number(process.argv[2] ?? 20_000);

@@ -14,7 +14,7 @@ import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { type Database, openEmbedded, openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
 import { EventBus } from '../src/boards/activity/event-bus.js';

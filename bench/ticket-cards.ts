@@ -14,7 +14,7 @@ import { createUser } from '../src/accounts/users/create-user.js';
 import { buildApp } from '../src/app.js';
 import { configFrom } from '../src/config.js';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { setTicketsBoard } from '../src/tickets/cards/set-tickets-board.js';
 import { regenerateWorkspaceToken } from '../src/tickets/regenerate-workspace-token.js';
 import { createEndpoint } from '../src/webhooks/create-endpoint.js';

@@ -17,7 +17,7 @@ import { chromium } from 'playwright-core';
 import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { createUser } from '../src/accounts/users/create-user.js';
 import { openEmbedded, type PrismaClient } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { buildWeb } from '../src/web/build.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/web/browser.js';
 

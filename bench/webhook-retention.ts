@@ -7,7 +7,7 @@
  * Two thirds of the events are older than the 30-day retention; 1 % of those still have a pending delivery.
  */
 import { openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { outboxSql } from '../src/platform/outbox-sql.js';
 import { pruneWebhookEvents } from '../src/webhooks/prune-events.js';
 import { withBenchDatabase } from './bench-database.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { publicId } from '../src/accounts/credentials/tokens.js';
 import { openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { regenerateWorkspaceToken } from '../src/tickets/regenerate-workspace-token.js';
 import { createEndpoint } from '../src/webhooks/create-endpoint.js';
 import { createWorkspace } from '../src/workspaces/create-workspace.js';

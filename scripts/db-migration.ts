@@ -5,8 +5,8 @@
  */
 import { mkdir, writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
-import { MIGRATIONS_DIR } from '../src/platform/migrate.js';
-import { diffMigrationsToSchema, MIGRATION_LOCKFILE } from '../src/platform/schema-diff.js';
+import { MIGRATIONS_DIR } from '../src/platform/database/migrate.js';
+import { diffMigrationsToSchema, MIGRATION_LOCKFILE } from '../src/platform/database/schema-diff.js';
 
 const raw = process.argv.slice(2).join('_');
 const name = raw.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');

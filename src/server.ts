@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
-import { DataDirBusyError } from './platform/data-dir-lock.js';
-import { MigrationError } from './platform/migrate.js';
+import { DataDirBusyError } from './platform/database/data-dir-lock.js';
+import { MigrationError } from './platform/database/migrate.js';
 import { EventBus } from './boards/activity/event-bus.js';
 
 /** Reads the config, builds the app, listens, and shuts down gracefully on SIGTERM/SIGINT. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openPGliteInstance, openPostgres } from '../src/platform/db.js';
-import { migrate } from '../src/platform/migrate.js';
+import { migrate } from '../src/platform/database/migrate.js';
 import { buildWeb } from '../src/web/build.js';
 import { adminQuery, testServerUrl, withDatabaseName } from './postgres-server.js';
 

@@ -14,7 +14,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { importArticles } from '../../src/answers/knowledge/upsert-article.js';
 import { DEFAULT_KNOWLEDGE_LIMITS } from '../../src/answers/knowledge/knowledge-limits.js';
 import { openEmbedded } from '../../src/platform/db.js';
-import { migrate } from '../../src/platform/migrate.js';
+import { migrate } from '../../src/platform/database/migrate.js';
 import { createWorkspace } from '../../src/workspaces/create-workspace.js';
 import { filler } from '../../test/answers/knowledge-fixtures.js';
 

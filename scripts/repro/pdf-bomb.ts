@@ -18,7 +18,7 @@ import { createAgent } from '../../src/answers/agents/create-agent.js';
 import { createAnswerKey } from '../../src/answers/keys/create-answer-key.js';
 import { importArticles } from '../../src/answers/knowledge/upsert-article.js';
 import { openEmbedded } from '../../src/platform/db.js';
-import { migrate } from '../../src/platform/migrate.js';
+import { migrate } from '../../src/platform/database/migrate.js';
 import { createWorkspace } from '../../src/workspaces/create-workspace.js';
 import { pdfBomb } from '../../test/answers/attachment-bombs.js';
 import { freePort } from '../../test/net.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, preSerializationAsyncHookHandler } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
-import { LATENCY_BUCKETS } from '../platform/metrics.js';
+import { LATENCY_BUCKETS } from '../platform/http/metrics.js';
 
-/** The answer API's metrics (platform/metrics.ts MetricsSource): answer latency by needs_human and confidence. */
+/** The answer API's metrics (platform/http/metrics.ts MetricsSource): answer latency by needs_human and confidence. */
 export function answerMetrics(register: Registry, app: FastifyInstance) {
   const answers = new Histogram({
     name: 'taskboard_answer_duration_seconds',

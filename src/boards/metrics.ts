@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
-/** The boards' metrics (platform/metrics.ts MetricsSource): open event streams and the board cache. */
+/** The boards' metrics (platform/http/metrics.ts MetricsSource): open event streams and the board cache. */
 export function boardMetrics(register: Registry, app: FastifyInstance) {
   new Gauge({
     name: 'taskboard_event_streams_open',

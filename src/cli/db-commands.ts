@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { migrate } from '../platform/migrate.js';
+import { migrate } from '../platform/database/migrate.js';
 import { defineCommand } from './command.js';
 
 export const dbMigrate = defineCommand({

@@ -4,10 +4,10 @@
  */
 import path from 'node:path';
 import { ConfigError, loadConfig, loadDotEnv } from '../config.js';
-import { DataDirBusyError, dataDirHolder } from '../platform/data-dir-lock.js';
+import { DataDirBusyError, dataDirHolder } from '../platform/database/data-dir-lock.js';
 import { EventBus } from '../boards/activity/event-bus.js';
 import { type Database, openEmbedded, openPostgres } from '../platform/db.js';
-import { migrate } from '../platform/migrate.js';
+import { migrate } from '../platform/database/migrate.js';
 import { sendToAdminSocket } from './admin-socket.js';
 import { cliEffects } from './effects.js';
 import { type CommandOutcome, helpText, runCommand } from './run-command.js';

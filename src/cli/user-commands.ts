@@ -9,7 +9,7 @@ import { createUserWithInvitations } from '../boards/members/sign-up.js';
 import { afterUserChange } from '../boards/activity/change-board.js';
 import type { Effects } from '../platform/after-commit.js';
 import { defineCommand } from './command.js';
-import { publicOrigin } from '../platform/public-origin.js';
+import { publicOrigin } from '../platform/http/public-origin.js';
 
 const flag = z.literal(true, { message: 'takes no value' });
 

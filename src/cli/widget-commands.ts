@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from './command.js';
-import { publicOrigin } from '../platform/public-origin.js';
+import { publicOrigin } from '../platform/http/public-origin.js';
 import { presentWidget } from '../widget/presenters.js';
 import * as s from '../widget/schemas.js';
 import { createWidget } from '../widget/widgets/create-widget.js';

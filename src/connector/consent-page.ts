@@ -1,4 +1,4 @@
-import { CONTENT_SECURITY_POLICY } from '../platform/content-security-policy.js';
+import { CONTENT_SECURITY_POLICY } from '../platform/http/content-security-policy.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);

@@ -5,7 +5,7 @@ import { Counter, type Registry } from 'prom-client';
 /** Published by the mail worker after each attempt: `{ db, status }` (the mail's status after it: sent, pending, failed). */
 export const MAIL_ATTEMPT_CHANNEL = 'taskboard:mail-attempt';
 
-/** The mail's metrics (platform/metrics.ts MetricsSource): hand-overs to the SMTP server. */
+/** The mail's metrics (platform/http/metrics.ts MetricsSource): hand-overs to the SMTP server. */
 export function mailMetrics(register: Registry, app: FastifyInstance) {
   const mailAttempts = new Counter({
     name: 'taskboard_mail_attempts_total',

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { publicOrigin } from '../platform/public-origin.js';
+import { publicOrigin } from '../platform/http/public-origin.js';
 import { NO_MAIL, type MailOutbox } from './outbox.js';
 import { PRUNE_EVERY_MS, pruneSentMail } from './prune-mail.js';
 import { createMailSender } from './transport.js';

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { EffectRunners } from '../platform/after-commit.js';
 import type { Config } from '../config.js';
 import { PRUNE_EVERY_MS } from '../mail/prune-mail.js';
-import { linkOrigin } from '../platform/public-origin.js';
+import { linkOrigin } from '../platform/http/public-origin.js';
 import { NOTIFYING_TYPES } from './notify/choose-recipients.js';
 import { NotificationSignals } from './inbox/notification-signals.js';
 import { Notifier } from './notify/notifier.js';

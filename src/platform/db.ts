@@ -6,10 +6,10 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
-import { DatabaseLiveness, DatabaseNotAnsweringError, livenessOptions, watchLiveness } from './db-liveness.js';
-import { BASELINE_DIR, readBaseline } from './embedded-baseline.js';
-import { upgradeEmbeddedData } from './upgrade-embedded.js';
+import { acquireDataDirLock, type DataDirLock } from './database/data-dir-lock.js';
+import { DatabaseLiveness, DatabaseNotAnsweringError, livenessOptions, watchLiveness } from './database/db-liveness.js';
+import { BASELINE_DIR, readBaseline } from './database/embedded-baseline.js';
+import { upgradeEmbeddedData } from './database/upgrade-embedded.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
 

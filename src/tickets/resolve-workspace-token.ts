@@ -1,6 +1,6 @@
 import { hashToken, isWellFormedToken } from '../accounts/credentials/tokens.js';
 import type { DbClient } from '../platform/db.js';
-import type { CredentialIdentifier } from '../platform/rate-limit.js';
+import type { CredentialIdentifier } from '../platform/http/rate-limit.js';
 
 /**
  * The workspace whose current token this is, or null. Not cached: generating a new token must

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { CONTENT_SECURITY_POLICY } from '../platform/content-security-policy.js';
+import { CONTENT_SECURITY_POLICY } from '../platform/http/content-security-policy.js';
 import { WEB_DIST, type WebManifest } from './build.js';
 
 /** Client-side routes: each serves the same page, which routes in the browser. */

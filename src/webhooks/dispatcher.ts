@@ -24,7 +24,7 @@ export interface DispatcherOptions {
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }
 
-/** Each finished attempt, for metrics (src/platform/metrics.ts): `{ db, succeeded, status }`. */
+/** Each finished attempt, for metrics (src/platform/http/metrics.ts): `{ db, succeeded, status }`. */
 const attempted = channel(WEBHOOK_ATTEMPT_CHANNEL);
 
 /** Time kept in every lease for an attempt's result to be written after its deadline. */

@@ -15,7 +15,7 @@ interface AttemptMessage {
 /** How long the pending-deliveries count is reused before it is counted again. */
 const QUEUE_DEPTH_TTL_MS = 5000;
 
-/** The webhooks' metrics (platform/metrics.ts MetricsSource): queue depth and attempt outcomes. */
+/** The webhooks' metrics (platform/http/metrics.ts MetricsSource): queue depth and attempt outcomes. */
 export function webhookMetrics(register: Registry, app: FastifyInstance) {
   let depth = { value: 0, at: 0 };
   new Gauge({

@@ -134,7 +134,7 @@ describe('no one else does what follows a commit', () => {
         'platform/outbox-waker.ts',
         'webhooks/dispatcher.ts',
         'mail/worker.ts',
-        'notifications/notifier.ts',
+        'notifications/notify/notifier.ts',
       ]),
     ).toEqual([]);
     // The mail worker and the webhook dispatcher, by whatever name they are held, only from app.ts's runners.

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cgroupCpuQuota, cpuBudget } from '../../src/platform/cpu-budget.js';
+import { cgroupCpuQuota, cpuBudget } from '../../src/platform/http/cpu-budget.js';
 
 const roots: string[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DatabaseLiveness, livenessOptions } from '../../src/platform/db-liveness.js';
+import { DatabaseLiveness, livenessOptions } from '../../src/platform/database/db-liveness.js';
 import { isDatabaseUnavailable } from '../../src/platform/errors.js';
-import { DatabaseNotAnsweringError } from '../../src/platform/db-liveness.js';
+import { DatabaseNotAnsweringError } from '../../src/platform/database/db-liveness.js';
 
 // Made-up clocks throughout: what is decided depends on the times handed in, never on the machine.
 const options = livenessOptions(1000); // suspect after 200 ms, probe timeout 1 s, re-probe every 0.5 s

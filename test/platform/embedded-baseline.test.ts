@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbedded } from '../../src/platform/db.js';
-import { MIGRATIONS_DIR, migrate } from '../../src/platform/migrate.js';
-import { writeBaseline } from '../../src/platform/write-baseline.js';
+import { MIGRATIONS_DIR, migrate } from '../../src/platform/database/migrate.js';
+import { writeBaseline } from '../../src/platform/database/write-baseline.js';
 
 /**
  * #49 item 4: a new embedded data directory starts from the baseline (a migrated cluster's dump)

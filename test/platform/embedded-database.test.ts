@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { DataDirBusyError } from '../../src/platform/data-dir-lock.js';
+import { DataDirBusyError } from '../../src/platform/database/data-dir-lock.js';
 import { openEmbedded } from '../../src/platform/db.js';
-import { migrate } from '../../src/platform/migrate.js';
+import { migrate } from '../../src/platform/database/migrate.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tb-embedded-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

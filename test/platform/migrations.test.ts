@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/platform/db.js';
-import { MIGRATIONS_DIR, migrate, MigrationError, readMigrations } from '../../src/platform/migrate.js';
-import { diffMigrationsToSchema, SCHEMA_PATH } from '../../src/platform/schema-diff.js';
+import { MIGRATIONS_DIR, migrate, MigrationError, readMigrations } from '../../src/platform/database/migrate.js';
+import { diffMigrationsToSchema, SCHEMA_PATH } from '../../src/platform/database/schema-diff.js';
 import { createTestDatabase } from '../helper.js';
 
 describe('schema.prisma and prisma/migrations', () => {

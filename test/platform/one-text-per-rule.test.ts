@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { triggersIn } from '../../src/platform/migrate.js';
+import { triggersIn } from '../../src/platform/database/migrate.js';
 
 // Every SQL function and trigger has one text: the SQL source file beside the TypeScript that
 // calls it (src/**/sql/*.sql, applied on every start). A second file under src/ that creates the

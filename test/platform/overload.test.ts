@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LoopLag } from '../../src/platform/loop-lag.js';
+import { LoopLag } from '../../src/platform/http/loop-lag.js';
 import { buildTestApp, useTestApp } from '../helper.js';
 
 /** Blocks the event loop, as a CPU-bound burst does. */

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie, makeBoard, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestApp } from '../helper.js';
-import { storeOver } from '../../src/platform/rate-limit-store.js';
+import { storeOver } from '../../src/platform/http/rate-limit-store.js';
 import { redisAnswers } from '../net.js';
 import { SseClient } from '../sse-client.js';
 import { EventBus } from '../../src/boards/activity/event-bus.js';

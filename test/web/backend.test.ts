@@ -3,7 +3,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WEB_DIST, type WebManifest } from '../../src/web/build.js';
-import { CONTENT_SECURITY_POLICY } from '../../src/platform/content-security-policy.js';
+import { CONTENT_SECURITY_POLICY } from '../../src/platform/http/content-security-policy.js';
 import { loginCookie, makeKey, makeUser } from '../factories.js';
 import { buildTestApp, type TestAppHandle, useTestApp } from '../helper.js';
 

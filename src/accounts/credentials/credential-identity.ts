@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { PrismaClient } from '../../platform/db.js';
-import type { CredentialIdentifier, CredentialReader } from '../../platform/rate-limit.js';
+import type { CredentialIdentifier, CredentialReader } from '../../platform/http/rate-limit.js';
 import { checkApiKey, resolveSession } from './resolve-credential.js';
 
 const SESSION_COOKIE_VALUE = /(?:^|;\s*)tb_session=([^;]*)/;

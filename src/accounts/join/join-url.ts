@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../../config.js';
-import { publicOrigin } from '../../platform/public-origin.js';
+import { publicOrigin } from '../../platform/http/public-origin.js';
 
 /**
  * The web page where an invitation, set-up, reset or e-mail change link is opened:

@@ -1,4 +1,4 @@
-import { addressOf } from '../../platform/client-address.js';
+import { addressOf } from '../../platform/http/client-address.js';
 import { AppError } from '../../platform/errors.js';
 
 const WINDOW_MS = 15 * 60_000;

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
-import { cpuBudget } from '../../platform/cpu-budget.js';
+import { cpuBudget } from '../../platform/http/cpu-budget.js';
 import { ocrLanguage } from './ocr.js';
 import { AttachmentReader } from './reader-pool.js';
 

@@ -2,7 +2,7 @@ import { lookupCredential } from '../../accounts/credentials/credential-cache.js
 import { hashToken, isWellFormedToken } from '../../accounts/credentials/tokens.js';
 import { touchLastUsed } from '../../accounts/keys/touch-last-used.js';
 import type { PrismaClient } from '../../platform/db.js';
-import type { CredentialIdentifier } from '../../platform/rate-limit.js';
+import type { CredentialIdentifier } from '../../platform/http/rate-limit.js';
 
 export interface AnswerKeyCredential {
   keyId: number;

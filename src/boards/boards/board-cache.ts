@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
-import { etagOfBytes } from '../../platform/conditional.js';
+import { etagOfBytes } from '../../platform/http/conditional.js';
 import type { EventBus, StaleData } from '../activity/event-bus.js';
 import type { BoardSnapshot } from './board-snapshot.js';
 

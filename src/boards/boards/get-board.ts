@@ -1,6 +1,6 @@
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
-import { etagOfBytes } from '../../platform/conditional.js';
+import { etagOfBytes } from '../../platform/http/conditional.js';
 import { notFound } from '../../platform/errors.js';
 import { boardsVisibleTo } from '../access.js';
 import type { BoardCache, BoardJson } from './board-cache.js';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { activityPage } from '../activity/activity-types.js';
-import { sendEtag } from '../../platform/conditional.js';
+import { sendEtag } from '../../platform/http/conditional.js';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
-import { linkNext } from '../../platform/pagination.js';
+import { linkNext } from '../../platform/http/pagination.js';
 import { createBoard } from '../boards/create-board.js';
 import { deleteBoard } from '../boards/delete-board.js';
 import { getBoardJson } from '../boards/get-board.js';

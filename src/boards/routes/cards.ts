@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, etagHeader, linkHeader } from '../../platform/openapi.js';
-import { linkNext } from '../../platform/pagination.js';
+import { linkNext } from '../../platform/http/pagination.js';
 import { optionalBody } from '../../platform/schemas.js';
 import { copyCard } from '../cards/copy-card.js';
 import { deleteCard } from '../cards/delete-card.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, linkHeader } from '../../platform/openapi.js';
-import { linkNext } from '../../platform/pagination.js';
+import { linkNext } from '../../platform/http/pagination.js';
 import { createComment } from '../comments/create-comment.js';
 import { deleteComment } from '../comments/delete-comment.js';
 import { listComments } from '../comments/list-comments.js';

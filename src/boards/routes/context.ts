@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest, conflict } from '../../platform/errors.js';
-import { sendEtag } from '../../platform/conditional.js';
+import { sendEtag } from '../../platform/http/conditional.js';
 import type { BoardContext } from '../context.js';
 import type { CardView } from '../schemas.js';
 

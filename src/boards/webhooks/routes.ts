@@ -3,7 +3,7 @@ import { z } from 'zod';
 import * as b from '../schemas.js';
 import type { Config } from '../../config.js';
 import { errorBody, linkHeader } from '../../platform/openapi.js';
-import { linkNext } from '../../platform/pagination.js';
+import { linkNext } from '../../platform/http/pagination.js';
 import { idParams } from '../../platform/schemas.js';
 import { endpointInScope } from '../../webhooks/access.js';
 import { boardWebhookScope, newBoardWebhookOwner } from './access.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '../../platform/openapi.js';
-import { linkNext } from '../../platform/pagination.js';
+import { linkNext } from '../../platform/http/pagination.js';
 import { id, idParams, optionalBody } from '../../platform/schemas.js';
 import { beforeQuery, booleanQuery, limitQuery } from '../../boards/schemas.js';
 import { countUnreadNotifications } from '../inbox/count-unread-notifications.js';

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Change } from '../../platform/after-commit.js';
-import { linkOrigin } from '../../platform/public-origin.js';
+import { linkOrigin } from '../../platform/http/public-origin.js';
 import type { ReplyMail } from '../replies/reply-mail.js';
 import { TICKET_TOPICS } from '../ticket-changes.js';
 import { TicketCommentHub } from './comment-hub.js';

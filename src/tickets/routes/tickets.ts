@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkHeader, v1ErrorBody } from '../../platform/openapi.js';
-import { linkNext } from '../../platform/pagination.js';
+import { linkNext } from '../../platform/http/pagination.js';
 import { queryInteger } from '../../platform/schemas.js';
 import { createTicket } from '../create-ticket.js';
 import { workspaceTokenAuthentication } from '../gate.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { errorBody } from '../../platform/openapi.js';
-import { publicOrigin } from '../../platform/public-origin.js';
+import { publicOrigin } from '../../platform/http/public-origin.js';
 import { consoleWorkspace, workspaceParam } from '../../workspaces/console-context.js';
 import { presentWidget } from '../presenters.js';
 import * as s from '../schemas.js';

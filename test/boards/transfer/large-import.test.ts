@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { type Database, openPostgres } from '../../../src/platform/db.js';
-import { migrate } from '../../../src/platform/migrate.js';
+import { migrate } from '../../../src/platform/database/migrate.js';
 import { BOARD_TEST_ENV } from '../../board-factories.js';
 import { makeKey, makeUser } from '../../factories.js';
 import { testConfig, useTestApp } from '../../helper.js';

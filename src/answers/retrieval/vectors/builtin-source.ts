@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EncodeRequest, EncodeResponse } from './encoder-worker.js';
 import { unit, type VectorSource, VectorSourceError } from './vector-source.js';
-import { cpuBudget } from '../../../platform/cpu-budget.js';
+import { cpuBudget } from '../../../platform/http/cpu-budget.js';
 
 const ENTRY = new URL('./encoder-worker-entry.mjs', import.meta.url);
 
@@ -15,7 +15,7 @@ const IDLE_MS = 30_000;
 
 /**
  * Encoder threads when EMBEDDINGS_THREADS is unset: half the cores (a container's CPU quota counted:
- * platform/cpu-budget.ts), at least two, at most four.
+ * platform/http/cpu-budget.ts), at least two, at most four.
  * Two even on a small machine: with one, a message waits behind the knowledge passages being
  * embedded (an import's answers took 150 ms instead of 35 on two cores, bench/RESULTS.md). Each
  * thread holds its own copy of the model (~200 MB); the second starts only when a text waits while

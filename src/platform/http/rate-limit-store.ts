@@ -1,6 +1,6 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
-import { aheadOfQueue, type Database } from './db.js';
+import { aheadOfQueue, type Database } from '../db.js';
 
 /** One fixed-window counter: how many requests `key` made in its window, and ms until it ends. */
 export interface Count {

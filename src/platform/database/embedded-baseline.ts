@@ -17,7 +17,7 @@ import { MIGRATIONS_DIR, readMigrations } from './migration-files.js';
  * from another PGlite, or holding a migration that is not on disk as it is, is not used (the
  * database is created and migrated as before); migrations newer than it are applied on top.
  */
-export const BASELINE_DIR = fileURLToPath(new URL('../../prisma/baseline', import.meta.url));
+export const BASELINE_DIR = fileURLToPath(new URL('../../../prisma/baseline', import.meta.url));
 export const DUMP = 'pgdata.tar.gz';
 export const MANIFEST = 'manifest.json';
 

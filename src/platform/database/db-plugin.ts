@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Database } from './db.js';
+import type { Database } from '../db.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { openPGliteInstance } from './db.js';
+import { openPGliteInstance } from '../db.js';
 import { BASELINE_DIR, DUMP, MANIFEST, type Manifest, pgliteVersion } from './embedded-baseline.js';
 import { MIGRATIONS_DIR, migrate, readMigrations } from './migrate.js';
 

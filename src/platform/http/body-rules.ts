@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest } from '../errors.js';
 
 /**
  * Bodies are JSON (multipart where a route says so). A text/plain or form body is a 415, not a

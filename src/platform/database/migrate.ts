@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database, SqlSession } from './db.js';
+import type { Database, SqlSession } from '../db.js';
 import { type MigrationFile, readMigrations } from './migration-files.js';
 
 // Where they were first written: importers of migrate.ts keep finding them here.
@@ -14,7 +14,7 @@ export { MIGRATIONS_DIR, type MigrationFile, readMigrations } from './migration-
  * function is source, applied on every start, so a rule has one text that git diffs and review reads.
  * A source's triggers are dropped before pending migrations and made again after them.
  */
-export const SQL_SOURCES_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const SQL_SOURCES_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The key `prisma migrate` locks with, so this runner and Prisma's CLI never run at once. */
 const PRISMA_ADVISORY_LOCK = 72707369;

@@ -1,8 +1,8 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
-import { unavailable } from './errors.js';
+import type { Config } from '../../config.js';
+import { unavailable } from '../errors.js';
 import { LoopLag } from './loop-lag.js';
 
 /** Seconds a shed request is told to wait. */

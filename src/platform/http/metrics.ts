@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Config } from '../config.js';
-import { AppError } from './errors.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../errors.js';
 
 /** Latency buckets in seconds, for every duration histogram. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 // The migration files alone, apart from the runner (migrate.ts): what reads them without a
 // database (the embedded baseline's check, opened by db.ts) does not import the runner.
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 
 export interface MigrationFile {
   name: string;

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 
 /** A host that listens on every interface names none a link can use: loopback stands in for it. */
 const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]', '']);

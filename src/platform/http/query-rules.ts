@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest } from './errors.js';
+import { badRequest } from '../errors.js';
 
 /**
  * Unknown query parameters are refused (400 naming them) as unknown body fields are: a typo

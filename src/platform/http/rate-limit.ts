@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { addressOf } from './client-address.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 import { databaseCounters, redisCounters, storeOver } from './rate-limit-store.js';
 
 /**
