@@ -87,7 +87,7 @@ function confirmedLookup(index: KnowledgeIndex, count: number) {
   const confirmations: Confirmation[] = Array.from({ length: count }, (_, i) => {
     const question = `${messages[i % messages.length]}${i >= messages.length ? ` ${i}` : ''}`;
     const article = index.articles[i % index.articles.length]!.doc;
-    return { turnId: i + 1, conversationId: 'cnv', agentId: 'agt', question, terms: matchTerms(question), verdict: 'wrong', article: { id: article.id, externalId: article.externalId, title: article.title }, by: null, at: new Date(), held: null };
+    return { turnId: i + 1, conversationId: 'cnv', agentId: 'agt', question, terms: matchTerms(question, { index }), verdict: 'wrong', article: { id: article.id, externalId: article.externalId, title: article.title }, by: null, at: new Date(), held: null };
   });
   const times: number[] = [];
   for (let round = 0; round < 20; round++) {

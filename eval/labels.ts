@@ -78,7 +78,7 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
     // As on the server, only a conversation's first message is confirmed.
     if (q.turns.length === 1 && (confirmedArticle || verdict === 'needs_human')) {
       const c = confirmedArticle ? { id: confirmedArticle.id, externalId: confirmedArticle.externalId, title: confirmedArticle.title } : null;
-      confirmations.unshift({ turnId: confirmations.length + 1, conversationId: q.id, agentId: EVAL_AGENT, question: message, terms: matchTerms(message), verdict, article: c, by: null, at: new Date(), held: null });
+      confirmations.unshift({ turnId: confirmations.length + 1, conversationId: q.id, agentId: EVAL_AGENT, question: message, terms: matchTerms(message, { index: base.index }), verdict, article: c, by: null, at: new Date(), held: null });
     }
   }
   return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings), confirmations };

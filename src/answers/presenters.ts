@@ -1,4 +1,5 @@
 import type { Confirmation } from './decision/confirmed-answers.js';
+import type { KnowledgeStatus } from './knowledge/knowledge-status.js';
 import { whyHuman } from './decision/explain.js';
 import type { z } from 'zod';
 import { synonymGroups } from './agents/find-answering-agent.js';
@@ -36,6 +37,20 @@ export function presentAgent(a: {
 
 export function presentAnswerKey(k: { id: number; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): z.infer<typeof v.answerKey> {
   return { id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt.toISOString(), lastUsedAt: iso(k.lastUsedAt), revokedAt: iso(k.revokedAt) };
+}
+
+export function presentKnowledgeStatus(s: KnowledgeStatus): z.infer<typeof v.knowledgeStatus> {
+  const { failure } = s;
+  return {
+    articles: s.articles,
+    withVectors: s.withVectors,
+    semanticRanking: s.semanticRanking,
+    rankingByMeaning: s.rankingByMeaning,
+    buildingSince: iso(s.buildingSince),
+    secondsLeft: s.secondsLeft,
+    failure: failure && { at: failure.at.toISOString(), kind: failure.kind, reason: failure.reason, retryAt: failure.retryAt.toISOString() },
+    stalledSince: iso(s.stalledSince),
+  };
 }
 
 export function presentArticle(a: { externalId: string; title: string; body: string; url: string | null; createdAt: Date; updatedAt: Date }): z.infer<typeof v.article> {

@@ -268,5 +268,17 @@ export const knowledgeStatus = z
     rankingByMeaning: z.boolean().describe('Every article has vectors: messages are ranked by their words and their meaning. Until then, by their words (an answer never compares one article\'s meaning with another\'s words).'),
     buildingSince: z.string().nullable().describe('When the build of the missing vectors started (ISO-8601); null when none is under way in the server asked.'),
     secondsLeft: z.number().int().nullable().describe('About how long the build has left, from its pace so far; null when not building or too early to say.'),
+    failure: z
+      .object({
+        at: z.string().describe('When the last build stopped (ISO-8601).'),
+        kind: z
+          .enum(['unreachable', 'timeout', 'http_error', 'bad_reply', 'encoder', 'internal'])
+          .describe('What failed: the embeddings server could not be reached, did not answer in time, answered an HTTP error or unusable vectors; the built-in encoder stopped; or this server (storing the vectors).'),
+        reason: z.string().describe('The same, as a sentence for the console (never the endpoint\'s address; the server log has the detail).'),
+        retryAt: z.string().describe('From when the build is tried again (ISO-8601): by the next answer or read of this status after it, in the server asked.'),
+      })
+      .nullable()
+      .describe('The last build in the server asked failed and none since has stored an article: answers rank by words only until a retry succeeds. Null when none failed, or every article has vectors.'),
+    stalledSince: z.string().nullable().describe('A build is under way but has stored no article since then, over a minute ago (ISO-8601); null when none is under way or it is moving.'),
   })
   .describe('KnowledgeStatus');

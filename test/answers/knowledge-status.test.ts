@@ -14,6 +14,8 @@ let server: Server;
 let app: TestApp;
 let served = 0;
 let freeUntil = 3;
+/** Set: every request is answered with this HTTP status. */
+let failWith: number | null = null;
 const held: (() => void)[] = [];
 
 beforeAll(async () => {
@@ -21,6 +23,7 @@ beforeAll(async () => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
+      if (failWith !== null) return void res.writeHead(failWith, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded at 10.0.0.7"}}');
       const { input, model } = JSON.parse(raw) as { input: string[]; model: string };
       const send = () => {
         served++;
@@ -68,6 +71,29 @@ describe('the knowledge status', () => {
     for (const send of held.splice(0)) send();
     await app.app.semanticRanking!.idle();
     expect(await status()).toMatchObject({ articles: ARTICLES.length, withVectors: ARTICLES.length, rankingByMeaning: true, buildingSince: null, secondsLeft: null });
+  });
+
+  it('says what failed, when, and from when it is tried again when the embeddings server refuses the build', async () => {
+    const w = await answerWorkspace(app);
+    const { cookie } = await loginCookie(app.app, w.owner.email, w.owner.password);
+    const status = async () => (await app.app.inject({ method: 'GET', url: `/agent/workspaces/${w.workspaceId}/knowledge-status`, headers: { cookie } })).json();
+    failWith = 503;
+    try {
+      const asked = Date.now();
+      // Asking starts the build; its first request is refused, and the build stops there.
+      expect(await status()).toMatchObject({ withVectors: 0, failure: null });
+      await app.app.semanticRanking!.idle();
+      const failed = await status();
+      expect(failed).toMatchObject({ articles: ARTICLES.length, withVectors: 0, rankingByMeaning: false, buildingSince: null, secondsLeft: null, stalledSince: null });
+      // In words for the console, without what the server said (the log has it).
+      expect(failed.failure).toMatchObject({ kind: 'http_error', reason: 'The embeddings server refused the request (HTTP 503).' });
+      expect(Date.parse(failed.failure.at)).toBeGreaterThanOrEqual(asked);
+      expect(Date.parse(failed.failure.retryAt) - Date.parse(failed.failure.at)).toBe(30_000);
+      // Read again before retryAt: no new build, the same failure.
+      expect((await status()).failure).toEqual(failed.failure);
+    } finally {
+      failWith = null;
+    }
   });
 
   it('is refused to a non-member', async () => {

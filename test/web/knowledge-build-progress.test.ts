@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../factories.js';
 import { makeWorkspace } from '../workspace-factories.js';
+import type { KnowledgeStatus } from '../../src/web/client/support/types.js';
 import { horizontalOverflow, launchBrowser, openTab, PHONE, sessionFor, startWebApp, type Tab, type WebApp } from './browser.js';
 
 /**
@@ -24,26 +25,34 @@ interface Gate {
   waiting(): number;
   /** Lets `n` more requests through. */
   release(n: number): void;
+  /** Down (true): the requests held and every new one have their connection cut, as by a server that died; up again (false). */
+  down(on: boolean): void;
   close(): Promise<void>;
 }
 
 async function startGate(): Promise<Gate> {
   let allowed = 0;
   let served = 0;
-  const held: (() => void)[] = [];
+  let isDown = false;
+  const held: { send: () => void; cut: () => void }[] = [];
   const flush = () => {
-    while (held.length && served < allowed) held.shift()!();
+    while (held.length && served < allowed) held.shift()!.send();
   };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
+      const cut = () => req.socket.destroy();
+      if (isDown) return cut();
       const { input, model } = JSON.parse(raw) as { input: string[]; model: string };
-      held.push(() => {
-        served++;
-        // A toy vector per text, of one size (the build refuses vectors of mixed sizes).
-        const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [1, text.length % 7, (text.charCodeAt(0) % 5) + 0.5, index % 2] }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model, data }));
+      held.push({
+        send: () => {
+          served++;
+          // A toy vector per text, of one size (the build refuses vectors of mixed sizes).
+          const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [1, text.length % 7, (text.charCodeAt(0) % 5) + 0.5, index % 2] }));
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model, data }));
+        },
+        cut,
       });
       flush();
     });
@@ -57,7 +66,12 @@ async function startGate(): Promise<Gate> {
       allowed += n;
       flush();
     },
+    down(on) {
+      isDown = on;
+      if (on) for (const h of held.splice(0)) h.cut();
+    },
     async close() {
+      isDown = false;
       allowed = Infinity;
       flush();
       server.closeAllConnections();
@@ -102,7 +116,7 @@ const statusText = (page: Page) => page.getByTestId('ranking-status').innerText(
 async function apiStatus(cookie: string, workspaceId: number) {
   const { status, json } = await web.call({ cookie }, 'GET', `/agent/workspaces/${workspaceId}/knowledge-status`);
   expect(status).toBe(200);
-  return json as { articles: number; withVectors: number; semanticRanking: boolean; rankingByMeaning: boolean; buildingSince: string | null; secondsLeft: number | null };
+  return json as KnowledgeStatus;
 }
 
 /** Waits until the gate has answered `served` requests in all and holds the next one: the build stands still. */
@@ -255,4 +269,92 @@ describe('the knowledge build in the console', () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await tab.close();
   }, 300_000);
+});
+
+describe('a build that cannot go on, in the console', () => {
+  /** What the page says of a stalled build and of a failed one (the time in the account's format, whatever it is). */
+  const STALLED = /^Ranking by meaning: 37 of 200 articles ready, and none finished since .+: it is waiting for the service that computes meaning\. Until then answers rank by words only\.$/;
+  const FAILED =
+    /^Ranking by meaning has stopped at 37 of 200 articles ready: the embeddings server could not be reached\. Last try .+\. It is tried again about every 30 seconds while this page is open or customers ask\. Until then answers rank by words only\. If it lasts, tell whoever runs this server\.$/;
+
+  it('says when the build stands still and when the embeddings server is down (desktop and phone, and over the API), retries, recovers, and follows an import made elsewhere', async () => {
+    const owner = await makeUser(web.db);
+    const workspace = await makeWorkspace(web.db, { ownerId: owner.id, name: `Down help ${owner.id}` });
+    const { cookie } = await sessionFor(web, owner.email, owner.password);
+    const base = gate.served();
+    // 200 articles through the API (the dialog is the tests' above): nothing is embedded until the page asks.
+    const articles = Array.from({ length: 200 }, (_, i) => ({ externalId: `faq-${String(i + 1).padStart(3, '0')}`, ...helpPage(i + 1) }));
+    expect((await web.call({ cookie }, 'POST', `/agent/workspaces/${workspace.id}/articles/import`, { articles })).status).toBe(200);
+    const tab = await openTab(browser, web, { user: owner });
+    const { page } = tab;
+    await page.goto(`/support/${workspace.id}/knowledge`);
+    // A mark the page would lose on a reload: everything below is seen without one.
+    await page.evaluate(() => ((globalThis as unknown as { mark: number }).mark = 47));
+
+    // 37 articles, then the next one held: no article finishes for over a minute, and the status says so.
+    gate.release(37);
+    await heldAt(base + 37);
+    await expect.poll(async () => (await apiStatus(cookie, workspace.id)).stalledSince, { timeout: 90_000, interval: 1000 }).not.toBeNull();
+    const stalled = await apiStatus(cookie, workspace.id);
+    expect(stalled).toMatchObject({ articles: 200, withVectors: 37, rankingByMeaning: false, failure: null });
+    expect(Date.now() - Date.parse(stalled.stalledSince!)).toBeGreaterThan(60_000);
+    expect(Date.parse(stalled.stalledSince!)).toBeGreaterThanOrEqual(Date.parse(stalled.buildingSince!));
+    await expect.poll(() => statusText(page), { timeout: 30_000, interval: 250 }).toMatch(STALLED);
+    shown.push(await statusText(page));
+
+    // The embeddings server goes down: the request held is cut, the build stops, and the status says what failed,
+    // when, and when it is tried again; the page says it in words, as a problem, legible.
+    const downAt = Date.now();
+    gate.down(true);
+    await expect.poll(async () => (await apiStatus(cookie, workspace.id)).failure, { timeout: 30_000, interval: 250 }).not.toBeNull();
+    const failed = await apiStatus(cookie, workspace.id);
+    expect(failed).toMatchObject({ articles: 200, withVectors: 37, rankingByMeaning: false, buildingSince: null, stalledSince: null, secondsLeft: null });
+    expect(failed.failure).toMatchObject({ kind: 'unreachable', reason: 'The embeddings server could not be reached.' });
+    // The reason names no address (the log has the detail).
+    expect(JSON.stringify(failed.failure)).not.toContain('127.0.0.1');
+    expect(Date.parse(failed.failure!.at)).toBeGreaterThanOrEqual(downAt - 1000);
+    expect(Date.parse(failed.failure!.retryAt) - Date.parse(failed.failure!.at)).toBe(30_000);
+    await expect.poll(() => statusText(page), { timeout: 30_000, interval: 250 }).toMatch(FAILED);
+    const text = await statusText(page);
+    shown.push(text);
+    expect(await page.getByTestId('ranking-status').getAttribute('class')).toBe('alert');
+    await tab.checkContrast();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+    // On a phone: the same words, on screen from the top, inside its width.
+    const phone = await openTab(browser, web, { user: owner, viewport: PHONE, touch: true });
+    await phone.page.goto(`/support/${workspace.id}/knowledge`);
+    await expect.poll(() => statusText(phone.page), { timeout: 30_000, interval: 250 }).toMatch(FAILED);
+    const box = (await phone.page.getByTestId('ranking-status').boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+    expect(await horizontalOverflow(phone.page)).toBeLessThanOrEqual(0);
+    await phone.checkContrast();
+    await phone.close();
+
+    // Still down: the page's own reads try again after retryAt, and fail again (a later failure, nothing stored).
+    await expect.poll(async () => (await apiStatus(cookie, workspace.id)).failure?.at, { timeout: 90_000, interval: 1000 }).not.toBe(failed.failure!.at);
+    const again = await apiStatus(cookie, workspace.id);
+    expect(again).toMatchObject({ withVectors: 37, failure: { kind: 'unreachable' } });
+    expect(Date.parse(again.failure!.at)).toBeGreaterThanOrEqual(Date.parse(failed.failure!.retryAt));
+
+    // Up again: the next retry goes on from article 38, the failure is gone, and the build ends.
+    gate.down(false);
+    gate.release(163);
+    await expect.poll(() => statusText(page), { timeout: 120_000, interval: 500 }).toBe('Ranking by meaning: all 200 articles ready.');
+    expect(await page.getByTestId('ranking-status').getAttribute('class')).toBe('muted');
+    expect(await apiStatus(cookie, workspace.id)).toMatchObject({ articles: 200, withVectors: 200, rankingByMeaning: true, failure: null, stalledSince: null });
+
+    // An import made elsewhere (here, the API) while the page says all are ready: the page sees it within its next
+    // read (15 s), status and list, without a reload.
+    gate.release(5);
+    const more = [1, 2, 3, 4, 5].map((n) => ({ externalId: `aaa-${n}`, title: `Added elsewhere ${n}`, body: `Imported while the page was open (${n}).` }));
+    expect((await web.call({ cookie }, 'POST', `/agent/workspaces/${workspace.id}/articles/import`, { articles: more })).status).toBe(200);
+    await expect.poll(() => statusText(page), { timeout: 30_000, interval: 250 }).toMatch(/ (of )?205 articles ready/);
+    await page.getByRole('button', { name: 'Added elsewhere 1', exact: true }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => statusText(page), { timeout: 30_000, interval: 250 }).toBe('Ranking by meaning: all 205 articles ready.');
+    expect(await page.evaluate(() => (globalThis as unknown as { mark?: number }).mark)).toBe(47);
+    await tab.close();
+  }, 400_000);
 });

@@ -1,6 +1,6 @@
 import type { DbClient } from '../../platform/db.js';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index.js';
-import { ANSWER_JACCARD, HANDOFF_JACCARD, matchScore, matchTerms } from './confirmed-match.js';
+import { answerScore, HANDOFF_JACCARD, matchScore, matchTerms, storyTerms } from './confirmed-match.js';
 import type { TurnVerdict as Verdict } from '../../generated/prisma/enums.js';
 
 /**
@@ -82,7 +82,7 @@ async function load(db: DbClient, workspaceId: number, index: KnowledgeIndex): P
   const firsts = await db.conversationTurn.groupBy({ by: ['conversationId'], where: { conversationId: { in: [...new Set(rows.map((r) => r.turn.conversationId))] } }, _min: { id: true } });
   const first = new Set(firsts.map((f) => f._min.id));
   return rows.filter((r) => first.has(r.turnId)).map((r) => {
-    const terms = matchTerms(r.turn.question);
+    const terms = matchTerms(r.turn.question, { index });
     return {
       turnId: r.turnId,
       conversationId: r.turn.conversationId,
@@ -109,6 +109,26 @@ function recheck(index: KnowledgeIndex, terms: ReadonlySet<string>, articleId: n
   return `"${externalId}" was edited after this confirmation and no longer says any word of the message: confirm again to use it.`;
 }
 
+const taughtCache = new WeakMap<readonly Confirmation[], Map<number, Set<string>>>();
+
+/**
+ * The terms of each article's confirmed messages (those in use), per article id: the phrasings staff added to it. Computed
+ * once per list (a list is read once per knowledge version and not changed after).
+ */
+function taughtTerms(confirmations: readonly Confirmation[]): Map<number, Set<string>> {
+  let taught = taughtCache.get(confirmations);
+  if (taught) return taught;
+  taught = new Map();
+  for (const c of confirmations) {
+    if (!c.article || c.held) continue;
+    let words = taught.get(c.article.id);
+    if (!words) taught.set(c.article.id, (words = new Set()));
+    for (const t of c.terms) words.add(t);
+  }
+  taughtCache.set(confirmations, taught);
+  return taught;
+}
+
 /**
  * The agent's confirmations near the message under the rule's word part (confirmed-match.ts), nearest first, the
  * latest first on a tie: answers at ANSWER_JACCARD or more (composeAnswer uses the first whose article its ranking
@@ -117,13 +137,17 @@ function recheck(index: KnowledgeIndex, terms: ReadonlySet<string>, articleId: n
  */
 export function matchConfirmations({ confirmations, message, agentId, index }: { confirmations: readonly Confirmation[]; message: string; agentId: string; index: KnowledgeIndex }): ConfirmedMatch[] {
   if (!confirmations.length) return [];
-  const terms = matchTerms(message);
+  const terms = matchTerms(message, { index });
   if (!terms.size) return [];
   const known = (t: string) => index.has(t);
+  const story = storyTerms(message);
+  const taught = taughtTerms(confirmations);
   const out: ConfirmedMatch[] = [];
   for (const c of confirmations) {
     if (c.agentId !== agentId || c.held) continue;
-    const score = c.article ? matchScore(terms, c.terms, known, ANSWER_JACCARD) : matchScore(terms, c.terms, known, HANDOFF_JACCARD, undefined, true);
+    // For an answer, a word staff confirmed for its article (in any of its confirmed messages) is the knowledge's too.
+    const words = c.article && taught.get(c.article.id);
+    const score = c.article ? answerScore(terms, story, c.terms, (t) => known(t) || words!.has(t)) : matchScore(terms, c.terms, known, HANDOFF_JACCARD, undefined, true);
     if (score > 0) out.push({ confirmation: c, score });
   }
   // Stable: among equal scores the latest (the list's order) stays first.

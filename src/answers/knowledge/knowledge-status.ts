@@ -1,6 +1,13 @@
 import type { DbClient } from '../../platform/db.js';
 import { countArticleVectors } from '../retrieval/vectors/article-vectors.js';
-import type { SemanticRanking } from '../retrieval/vectors/semantic-ranking.js';
+import type { BuildFailure, SemanticRanking } from '../retrieval/vectors/semantic-ranking.js';
+
+/**
+ * A build under way that has stored no article for this long is reported stalled. An article takes about a second on
+ * a busy machine (1,000 in 15 minutes), and one request to an embeddings server fails after EMBEDDINGS_TIMEOUT_MS (10 s
+ * by default): a minute without one is not a slow article.
+ */
+export const STALLED_AFTER_MS = 60_000;
 
 export interface KnowledgeStatus {
   articles: number;
@@ -14,6 +21,10 @@ export interface KnowledgeStatus {
   buildingSince: Date | null;
   /** About how long the build has left, from its pace so far (null: not building, or too early to say). */
   secondsLeft: number | null;
+  /** Why the last build in the process asked failed, while no build since has stored an article (null: none failed). */
+  failure: BuildFailure | null;
+  /** The build under way has stored no article since then, over STALLED_AFTER_MS ago (null: not building, or moving). */
+  stalledSince: Date | null;
 }
 
 /**
@@ -22,7 +33,7 @@ export interface KnowledgeStatus {
  */
 export async function knowledgeStatus({ db, workspaceId, semanticRanking }: { db: DbClient; workspaceId: number; semanticRanking: SemanticRanking | null }): Promise<KnowledgeStatus> {
   const articles = await db.article.count({ where: { workspaceId } });
-  if (!semanticRanking) return { articles, withVectors: 0, semanticRanking: false, rankingByMeaning: false, buildingSince: null, secondsLeft: null };
+  if (!semanticRanking) return { articles, withVectors: 0, semanticRanking: false, rankingByMeaning: false, buildingSince: null, secondsLeft: null, failure: null, stalledSince: null };
   const withVectors = await countArticleVectors({ db, workspaceId, model: semanticRanking.model });
   if (withVectors < articles) void semanticRanking.build({ db, workspaceId });
   const progress = withVectors < articles ? semanticRanking.buildProgress(workspaceId) : null;
@@ -31,5 +42,7 @@ export async function knowledgeStatus({ db, workspaceId, semanticRanking }: { db
     const perArticle = (Date.now() - progress.since.getTime()) / 1000 / progress.done;
     secondsLeft = Math.ceil(perArticle * (articles - withVectors));
   }
-  return { articles, withVectors, semanticRanking: true, rankingByMeaning: articles > 0 && withVectors >= articles, buildingSince: progress?.since ?? null, secondsLeft };
+  const failure = withVectors < articles ? semanticRanking.buildFailure(workspaceId) : null;
+  const stalledSince = progress && Date.now() - progress.lastAt.getTime() > STALLED_AFTER_MS ? progress.lastAt : null;
+  return { articles, withVectors, semanticRanking: true, rankingByMeaning: articles > 0 && withVectors >= articles, buildingSince: progress?.since ?? null, secondsLeft, failure, stalledSince };
 }

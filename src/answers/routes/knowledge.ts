@@ -12,7 +12,7 @@ import { removeArticle } from '../knowledge/remove-article.js';
 import { importArticles, upsertArticle } from '../knowledge/upsert-article.js';
 import { knowledgeLimits } from '../knowledge/knowledge-limits.js';
 import { knowledgeStatus } from '../knowledge/knowledge-status.js';
-import { presentArticle } from '../presenters.js';
+import { presentArticle, presentKnowledgeStatus } from '../presenters.js';
 import { MAX_TEXT } from '../attachment-reader/reading.js';
 import { limitQueryString } from '../../platform/schemas.js';
 import * as v from '../web-schemas.js';
@@ -86,7 +86,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
     async (request) => {
       const workspace = await consoleWorkspace(request, 'read');
       const status = await knowledgeStatus({ db, workspaceId: workspace.id, semanticRanking: app.semanticRanking });
-      return { ...status, buildingSince: status.buildingSince?.toISOString() ?? null };
+      return presentKnowledgeStatus(status);
     },
   );
 

@@ -94,7 +94,7 @@ export class BuiltinVectorSource implements VectorSource {
   }
 
   embed(texts: string[], priority: 'query' | 'background'): Promise<Float32Array[]> {
-    if (this.#closed) return Promise.reject(new VectorSourceError('the sentence encoder is closed'));
+    if (this.#closed) return Promise.reject(new VectorSourceError('the sentence encoder is closed', 'encoder'));
     if (!texts.length) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       (priority === 'query' ? this.#queries : this.#background).push({ texts, done: [], priority, resolve, reject });
@@ -121,7 +121,7 @@ export class BuiltinVectorSource implements VectorSource {
       thread.busy = null;
       thread.batches++;
       if ('error' in response) {
-        for (const job of busy.jobs) job.reject(new VectorSourceError(response.error));
+        for (const job of busy.jobs) job.reject(new VectorSourceError(response.error, 'encoder'));
       } else {
         let at = 0;
         for (const job of busy.jobs) {
@@ -146,7 +146,7 @@ export class BuiltinVectorSource implements VectorSource {
       // A dead encoder fails what it held.
       const busy = thread.busy;
       thread.busy = null;
-      for (const job of busy?.jobs ?? []) job.reject(new VectorSourceError(`the sentence encoder stopped: ${error.message}`));
+      for (const job of busy?.jobs ?? []) job.reject(new VectorSourceError(`the sentence encoder stopped: ${error.message}`, 'encoder'));
       if (this.#closed) return;
       if (!thread.ready) {
         // It could not start (a missing package, no memory, a load that hung): what waits for it
@@ -190,7 +190,7 @@ export class BuiltinVectorSource implements VectorSource {
     if (this.#threads.length >= this.#maxThreads || !this.#threads.every((t) => t.ready)) return;
     if (Date.now() < this.#startAfter) {
       // Starting failed a moment ago: with no thread at all, what waits fails at once.
-      if (!this.#threads.length) this.#failWaiting(new VectorSourceError(`the sentence encoder could not start: ${this.#startError}`));
+      if (!this.#threads.length) this.#failWaiting(new VectorSourceError(`the sentence encoder could not start: ${this.#startError}`, 'encoder'));
       return;
     }
     this.#start();
@@ -237,7 +237,7 @@ export class BuiltinVectorSource implements VectorSource {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#failWaiting(new VectorSourceError('the sentence encoder is closed'));
+    this.#failWaiting(new VectorSourceError('the sentence encoder is closed', 'encoder'));
     const threads = this.#threads.splice(0);
     for (const t of threads) clearTimeout(t.timer);
     await Promise.all(threads.map((t) => t.worker.terminate()));

@@ -55,9 +55,9 @@ export class OpenAiVectorSource implements VectorSource {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const stop = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const why = (error: unknown) => {
-      if (signal?.aborted) return new VectorSourceError('the caller stopped waiting');
-      if (timeout.aborted) return new VectorSourceError(`no answer within ${this.options.timeoutMs} ms`);
-      return new VectorSourceError(`could not reach the embeddings server (${(error as Error).message})`);
+      if (signal?.aborted) return new VectorSourceError('the caller stopped waiting', 'timeout');
+      if (timeout.aborted) return new VectorSourceError(`no answer within ${this.options.timeoutMs} ms`, 'timeout');
+      return new VectorSourceError(`could not reach the embeddings server (${(error as Error).message})`, 'unreachable');
     };
     let res: Response;
     try {
@@ -73,7 +73,7 @@ export class OpenAiVectorSource implements VectorSource {
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
-      throw new VectorSourceError(`the embeddings server answered ${res.status}`);
+      throw new VectorSourceError(`the embeddings server answered ${res.status}`, 'http_error', res.status);
     }
     const cap = REPLY_OVERHEAD_BYTES + input.length * MAX_REPLY_BYTES_PER_TEXT;
     let text: string;

@@ -2,7 +2,7 @@ import type { DbClient } from '../../../platform/db.js';
 import type { ArticleVectors, SemanticOptions } from '../semantic.js';
 import { articleTexts } from './article-texts.js';
 import { articlesWithoutVectors, loadArticleVectors, storeArticleVectors } from './article-vectors.js';
-import type { VectorSource } from './vector-source.js';
+import { type VectorFailureKind, type VectorSource, VectorSourceError } from './vector-source.js';
 
 export interface SemanticRankingOptions {
   source: VectorSource;
@@ -11,6 +11,25 @@ export interface SemanticRankingOptions {
   /** Memory the workspaces' vectors may take in this process; least recently used out first. */
   cacheBytes: number;
   log: { warn(details: object, message: string): void; info(details: object, message: string): void };
+}
+
+/** Why the workspace's last build in this process stopped before every article had vectors. */
+export interface BuildFailure {
+  /** When it stopped. */
+  at: Date;
+  /** What failed; `internal`: not the vectors' source (the database, say). */
+  kind: VectorFailureKind | 'internal';
+  /** What failed, in words for the person reading the console (no address, no internal detail: those are logged). */
+  reason: string;
+  /** From when it is tried again: the next answer or status read after this starts a build. */
+  retryAt: Date;
+}
+
+/** A build under way in this process: when it started, how many articles it has embedded, and when it last stored one. */
+export interface BuildProgress {
+  since: Date;
+  done: number;
+  lastAt: Date;
 }
 
 interface Entry {
@@ -40,9 +59,10 @@ export class SemanticRanking {
   readonly #options: SemanticRankingOptions;
   readonly #entries = new WeakMap<object, Map<number, Entry>>();
   readonly #builds = new Map<string, Promise<void>>();
-  /** Builds under way in this process: when each started and how many articles it has embedded since. */
-  readonly #progress = new Map<string, { since: Date; done: number }>();
-  readonly #failedAt = new Map<string, number>();
+  /** Builds under way in this process: when each started, how many articles it has embedded since, and when the last. */
+  readonly #progress = new Map<string, BuildProgress>();
+  /** The last build that failed, per workspace, until a build stores an article or finds none missing. */
+  readonly #failures = new Map<string, BuildFailure>();
   #closed = false;
   #idle: Set<Promise<void>> = new Set();
 
@@ -94,12 +114,18 @@ export class SemanticRanking {
     const key = `${workspaceId}`;
     const running = this.#builds.get(key);
     if (running) return running;
-    if (this.#closed || Date.now() - (this.#failedAt.get(key) ?? 0) < RETRY_AFTER_MS) return Promise.resolve();
-    this.#progress.set(key, { since: new Date(), done: 0 });
+    if (this.#closed || Date.now() < (this.#failures.get(key)?.retryAt.getTime() ?? 0)) return Promise.resolve();
+    const since = new Date();
+    this.#progress.set(key, { since, done: 0, lastAt: since });
     const run = this.#build(db, workspaceId)
+      .then(() => {
+        if (!this.#closed) this.#failures.delete(key);
+      })
       .catch((error: Error) => {
-        this.#failedAt.set(key, Date.now());
-        if (!this.#closed) this.#options.log.warn({ err: { message: error.message }, workspaceId }, 'computing the knowledge vectors failed; answers rank lexically until they exist');
+        if (this.#closed) return;
+        const at = new Date();
+        this.#failures.set(key, { at, ...describeFailure(error), retryAt: new Date(at.getTime() + RETRY_AFTER_MS) });
+        this.#options.log.warn({ err: { message: error.message }, workspaceId }, 'computing the knowledge vectors failed; answers rank lexically until they exist');
       })
       .finally(() => {
         this.#builds.delete(key);
@@ -125,11 +151,13 @@ export class SemanticRanking {
         const texts = articleTexts(row);
         const vectors = await this.#options.source.embed(texts, 'background');
         const wrong = wrongVectors(vectors, texts.length, stored);
-        if (wrong) throw new Error(`article ${row.id}: ${wrong}; nothing stored`);
+        if (wrong) throw new VectorSourceError(`article ${row.id}: ${wrong}; nothing stored`, 'bad_reply');
         await storeArticleVectors({ db, workspaceId, articleId: row.id, model, contentHash: row.contentHash, vectors });
         done++;
         const progress = this.#progress.get(`${workspaceId}`);
-        if (progress) progress.done = done;
+        if (progress) Object.assign(progress, { done, lastAt: new Date() });
+        // Moving again: an earlier failure no longer describes the build.
+        this.#failures.delete(`${workspaceId}`);
       }
       // The next answer ranks with what was stored.
       const perDb = this.#entries.get(db);
@@ -181,10 +209,16 @@ export class SemanticRanking {
     }
   }
 
-  /** The workspace's build under way in this process, if any: when it started and how many articles it has embedded. */
-  buildProgress(workspaceId: number): { since: Date; done: number } | null {
+  /** The workspace's build under way in this process, if any: when it started, how many articles it has embedded, and when the last. */
+  buildProgress(workspaceId: number): BuildProgress | null {
     const progress = this.#progress.get(`${workspaceId}`);
     return progress ? { ...progress } : null;
+  }
+
+  /** Why the workspace's last build in this process failed, while no build since has stored an article; else null. */
+  buildFailure(workspaceId: number): BuildFailure | null {
+    const failure = this.#failures.get(`${workspaceId}`);
+    return failure ? { ...failure } : null;
   }
 
   /** Waits for the builds under way (tests, benchmarks). */
@@ -198,6 +232,19 @@ export class SemanticRanking {
     await this.#options.source.close();
     await Promise.allSettled([...this.#idle]);
   }
+}
+
+/** A build's error as a kind and a sentence a support person reads (the error's own message, which may name the endpoint, is logged). */
+function describeFailure(error: Error): Pick<BuildFailure, 'kind' | 'reason'> {
+  if (!(error instanceof VectorSourceError)) return { kind: 'internal', reason: 'Storing the vectors failed on this server.' };
+  const reasons: Record<VectorFailureKind, string> = {
+    unreachable: 'The embeddings server could not be reached.',
+    timeout: 'The embeddings server did not answer in time.',
+    http_error: `The embeddings server refused the request (HTTP ${error.httpStatus ?? 'error'}).`,
+    bad_reply: 'The embeddings server answered with vectors that cannot be used.',
+    encoder: 'The built-in sentence encoder stopped.',
+  };
+  return { kind: error.kind, reason: reasons[error.kind] };
 }
 
 /** The size of the first vector kept (a workspace's are all one size); undefined when none is. */

@@ -36,7 +36,21 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
+/**
+ * What kind of failure stopped a source, for a person reading the knowledge's status: the message (logged) may name
+ * an internal address; the kind does not.
+ */
+export type VectorFailureKind = 'unreachable' | 'timeout' | 'http_error' | 'bad_reply' | 'encoder';
+
 /** The source failed (endpoint down, worker died): the caller ranks lexically instead. */
 export class VectorSourceError extends Error {
   override name = 'VectorSourceError';
+  /** `httpStatus`: the embeddings server's answer, for kind http_error. */
+  constructor(
+    message: string,
+    readonly kind: VectorFailureKind = 'bad_reply',
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+  }
 }

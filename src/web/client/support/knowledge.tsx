@@ -1,19 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api';
 import { setQuery, useLocation } from '../router';
 import { BookOpen } from 'lucide';
 import { Alert, ConfirmButton, EmptyState, formatDate, Modal, Pager, Table, useAction, useLoad } from '../ui';
 import { ImportDialog } from './import-dialog';
-import type { Article, SectionProps } from './types';
-
-interface KnowledgeStatus {
-  articles: number;
-  withVectors: number;
-  semanticRanking: boolean;
-  rankingByMeaning: boolean;
-  buildingSince: string | null;
-  secondsLeft: number | null;
-}
+import type { Article, KnowledgeStatus, SectionProps } from './types';
 
 /** "about 2 minutes left": rounded up to what a person reads at a glance. */
 export function timeLeft(seconds: number | null): string {
@@ -25,38 +16,86 @@ export function timeLeft(seconds: number | null): string {
 }
 
 /**
- * How far the knowledge is embedded for ranking by meaning, read again every few seconds until it is, and at once
- * after each change made on this page (`changes` counts them): an import into an empty or fully embedded workspace
- * is followed from its first article, not after a reload.
+ * How soon the status is read again: every 3 s while a build moves, every 10 s while it has failed (each read after
+ * the server's retry time starts a retry), and every 15 s otherwise, so that an import or a deletion made elsewhere
+ * (another person, the API, the CLI) shows here without a reload (a poll: the console has no stream of knowledge changes). A read
+ * is two counts, and none is made while the tab is hidden.
  */
-function RankingStatus({ workspaceId, changes }: { workspaceId: number; changes: number }) {
+function nextReadIn(s: KnowledgeStatus): number {
+  if (s.failure) return 10_000;
+  if (s.semanticRanking && !s.rankingByMeaning && s.articles > 0) return 3000;
+  return 15_000;
+}
+
+/** The status in words for the person at the console; null when there is nothing to say. */
+export function rankingStatusText(s: KnowledgeStatus): { text: string; problem: boolean } | null {
+  if (!s.semanticRanking || s.articles === 0) return null;
+  if (s.rankingByMeaning) return { text: `Ranking by meaning: all ${s.articles} articles ready.`, problem: false };
+  const words = 'Until then answers rank by words only.';
+  if (s.failure) {
+    const retry = s.buildingSince ? 'Trying again now.' : 'It is tried again about every 30 seconds while this page is open or customers ask.';
+    return {
+      text: `Ranking by meaning has stopped at ${s.withVectors} of ${s.articles} articles ready: ${lowerFirst(s.failure.reason)} Last try ${formatDate(s.failure.at, { time: true })}. ${retry} ${words} If it lasts, tell whoever runs this server.`,
+      problem: true,
+    };
+  }
+  if (s.stalledSince) {
+    return {
+      text: `Ranking by meaning: ${s.withVectors} of ${s.articles} articles ready, and none finished since ${formatDate(s.stalledSince, { time: true })}: it is waiting for the service that computes meaning. ${words}`,
+      problem: true,
+    };
+  }
+  return { text: `Ranking by meaning: ${s.withVectors} of ${s.articles} articles ready${timeLeft(s.secondsLeft)}. ${words}`, problem: false };
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/**
+ * How far the knowledge is embedded for ranking by meaning, read again every few seconds (nextReadIn), and at once
+ * after each change made on this page (`changes` counts them) and when the tab is shown again. An article count that
+ * changed between two reads (an import made elsewhere) reloads the list too (`onArticlesChanged`).
+ */
+function RankingStatus({ workspaceId, changes, onArticlesChanged }: { workspaceId: number; changes: number; onArticlesChanged: () => void }) {
   const [status, setStatus] = useState<KnowledgeStatus | null>(null);
+  const articlesChanged = useRef(onArticlesChanged);
+  articlesChanged.current = onArticlesChanged;
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let known: number | null = null;
+    const later = (ms: number) => {
+      clearTimeout(timer);
+      if (!stopped && !document.hidden) timer = setTimeout(read, ms);
+    };
     const read = () =>
       get<KnowledgeStatus>(`/agent/workspaces/${workspaceId}/knowledge-status`).then(
         (s) => {
           if (stopped) return;
+          if (known !== null && s.articles !== known) articlesChanged.current();
+          known = s.articles;
           setStatus(s);
-          if (s.semanticRanking && !s.rankingByMeaning && s.articles > 0) timer = setTimeout(read, 3000);
+          later(nextReadIn(s));
         },
-        () => {
-          if (!stopped) timer = setTimeout(read, 10_000);
-        },
+        () => later(10_000),
       );
+    const shown = () => {
+      if (document.hidden || stopped) return;
+      clearTimeout(timer);
+      void read();
+    };
+    document.addEventListener('visibilitychange', shown);
     void read();
     return () => {
       stopped = true;
       clearTimeout(timer);
+      document.removeEventListener('visibilitychange', shown);
     };
   }, [workspaceId, changes]);
-  if (!status || !status.semanticRanking || status.articles === 0) return null;
+  const shownText = status && rankingStatusText(status);
+  if (!shownText) return null;
   return (
-    <p class="muted" role="status" data-testid="ranking-status">
-      {status.rankingByMeaning
-        ? `Ranking by meaning: all ${status.articles} articles ready.`
-        : `Ranking by meaning: ${status.withVectors} of ${status.articles} articles ready${timeLeft(status.secondsLeft)}. Until then answers rank by words only.`}
+    <p class={shownText.problem ? 'alert' : 'muted'} role="status" data-testid="ranking-status">
+      {shownText.text}
     </p>
   );
 }
@@ -102,7 +141,7 @@ export function KnowledgePage({ workspace, canManage }: SectionProps) {
   return (
     <section aria-labelledby="knowledge-heading">
       <h2 id="knowledge-heading">Knowledge</h2>
-      <RankingStatus workspaceId={workspace.id} changes={changes} />
+      <RankingStatus workspaceId={workspace.id} changes={changes} onArticlesChanged={() => void articles.reload()} />
       <div class="toolbar">
         <form
           role="search"

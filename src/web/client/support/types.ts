@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { confidence, source, tryAnswerResponse } from '../../../answers/schemas.js';
-import type { agent, answerKey, article, confirmedAnswer, conversation, conversationSummary, feedbackResult, gaps, learning, metrics, turn } from '../../../answers/web-schemas.js';
+import type { agent, answerKey, article, confirmedAnswer, conversation, conversationSummary, feedbackResult, gaps, knowledgeStatus, learning, metrics, turn } from '../../../answers/web-schemas.js';
 import type { ticket } from '../../../tickets/schemas.js';
 import type { ticketComment } from '../../../tickets/comments/schemas.js';
 import type { supportMetrics } from '../../../tickets/replies/schemas.js';
@@ -33,6 +33,7 @@ export interface WorkspaceMember {
 
 export type Agent = z.output<typeof agent>;
 export type Article = z.output<typeof article>;
+export type KnowledgeStatus = z.output<typeof knowledgeStatus>;
 export type Source = z.output<typeof source>;
 export type Confidence = z.output<typeof confidence>;
 /** The answer API's reply (POST /v1/answer, and "Try the agent"). */
