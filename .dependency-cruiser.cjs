@@ -47,7 +47,7 @@ const layerRules = LAYERS.flatMap((layer, i) =>
  * imports a sibling, so cards/ and checklists/ cannot import each other back. routes/ is the top.
  */
 const BOARDS_GROUND = [
-  '^src/boards/(access|carry-field-value|change-card-parts|check-version|context|drop-other-boards-parts|fit-field-value|lock-boards|lock-card|lock-labels-on-board|lock-lists|metrics|page-cursor|parse-due-date|policy|presenters|retry|rows|schemas|shift-positions|target-position|touch-cards)\\.ts$',
+  '^src/boards/(access|carry-field-value|change-card-parts|context|drop-other-boards-parts|fit-field-value|lock-boards|lock-card|lock-labels-on-board|lock-lists|metrics|page-cursor|parse-due-date|policy|presenters|retry|rows|schemas|shift-positions|target-position|touch-cards)\\.ts$',
   '^src/boards/(activity|json)/',
 ];
 

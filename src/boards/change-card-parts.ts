@@ -2,7 +2,6 @@ import type { ActivityData, ActivityType, TypedActivity } from './activity/activ
 import { changeBoard, type RecordActivity } from './activity/change-board.js';
 import type { Tx } from '../platform/db.js';
 import { requireCard } from './access.js';
-import { checkVersion } from './check-version.js';
 import { fullCard, summaryOf } from './json/card-json.js';
 import type { BoardContext } from './context.js';
 import { lockCard } from './lock-card.js';
@@ -51,9 +50,8 @@ export async function changeCardParts<T>(
     authorize(ctx.actor, action, role);
     return changeBoard(ctx, async (tx, record) => {
       await lockFirst?.(tx, card);
-      const current = await lockCard(tx, card, false);
+      const current = await lockCard(tx, card, { expectedVersion: ctx.expectedVersion, anyList: true });
       if (current === RETRY) return RETRY;
-      checkVersion(current, ctx.expectedVersion);
       const { activity, result } = await fn(tx, current, record);
       if (activity) {
         await tx.$executeRaw`UPDATE "Card" SET version = version + 1, "updatedAt" = now() WHERE id = ${current.id}`;

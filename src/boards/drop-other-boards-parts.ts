@@ -7,6 +7,6 @@ import type { Tx } from '../platform/db.js';
  */
 export async function dropOtherBoardsParts(tx: Tx, cardIds: number[], boardId: number) {
   if (cardIds.length === 0) return;
-  // Written once, in cards/sql/card-statement.sql, which a card move runs too.
+  // Written once, in sql/drop-other-boards-parts.sql, which a card move runs too.
   await tx.$executeRaw`SELECT tb_drop_other_boards_parts(${cardIds}::int[], ${boardId}::int)`;
 }

@@ -60,11 +60,18 @@ export function authorizeCreateBoard(actor: Actor) {
 }
 
 /**
- * Moving or copying something to another board: a key limited to chosen boards never may (the
- * target is then another of its chosen boards: 403; outside them it was already not found).
+ * Whether the actor may move or copy something to another board: a key limited to chosen boards
+ * never may (the target is then another of its chosen boards: 403; outside them it was already
+ * not found). authorizeCrossBoard asks it, and a card move passes it to its statement
+ * (cards/sql/move-card.sql), which compares the boards and refuses with crossBoardRefusal's words.
  */
+export function mayCrossBoards(actor: Actor): boolean {
+  return actor.boardIds === null;
+}
+
+/** Throws 403 when something moves or is copied to another board and the actor may not (mayCrossBoards). */
 export function authorizeCrossBoard(actor: Actor, fromBoardId: number, toBoardId: number) {
-  if (fromBoardId !== toBoardId && actor.boardIds !== null) throw crossBoardRefusal();
+  if (fromBoardId !== toBoardId && !mayCrossBoards(actor)) throw crossBoardRefusal();
 }
 
 /** The 403 of authorizeCrossBoard, and of a card statement that found the same. */

@@ -1,8 +1,11 @@
 import type { Tx } from '../platform/db.js';
 
 /*
- * Positions are 0..n-1 among a list's (a board's) non-archived cards (lists): a write that adds,
- * removes or moves one shifts the others, with their parents locked first (lock-lists.ts, lock-boards.ts).
+ * Positions are 0..n-1 among a parent's open rows, with the parent locked first (lock-lists.ts,
+ * lock-boards.ts, lock-card.ts). The shift is written once, in sql/shift-positions.sql, which the
+ * card statements call too: a row leaves position `left` (null: it is new or comes from another
+ * parent) and takes position `taken` (null: it goes to another parent, is archived or deleted).
+ * Nothing to shift (left = taken) costs no round trip.
  */
 
 /** Non-archived cards in the list, optionally not counting one. */
@@ -15,19 +18,26 @@ export function countLists(tx: Tx, boardId: number, except?: number) {
   return tx.list.count({ where: { boardId, archived: false, ...(except ? { id: { not: except } } : {}) } });
 }
 
-/** Adds `delta` to the positions in [from, to] of a list's non-archived cards. */
-export async function shiftCards(tx: Tx, listId: number, from: number, to: number, delta: 1 | -1) {
-  if (from > to) return;
-  await tx.$executeRaw`UPDATE "Card" SET position = position + ${delta}
-    WHERE "listId" = ${listId} AND archived = false AND position BETWEEN ${from} AND ${to}`;
+/** Shifts a list's open cards for one that leaves `left` and takes `taken` (tb_shift_cards). */
+export async function shiftCards(tx: Tx, listId: number, left: number | null, taken: number | null) {
+  if (left === taken) return;
+  await tx.$executeRaw`SELECT tb_shift_cards(${listId}::int, ${left}::int, ${taken}::int)`;
 }
 
-/** Adds `delta` to the positions in [from, to] of a board's non-archived lists. */
-export async function shiftLists(tx: Tx, boardId: number, from: number, to: number, delta: 1 | -1) {
-  if (from > to) return;
-  await tx.$executeRaw`UPDATE "List" SET position = position + ${delta}
-    WHERE "boardId" = ${boardId} AND archived = false AND position BETWEEN ${from} AND ${to}`;
+/** Shifts a board's open lists for one that leaves `left` and takes `taken` (tb_shift_lists). */
+export async function shiftLists(tx: Tx, boardId: number, left: number | null, taken: number | null) {
+  if (left === taken) return;
+  await tx.$executeRaw`SELECT tb_shift_lists(${boardId}::int, ${left}::int, ${taken}::int)`;
 }
 
-/** Large enough for every position in the list; shifted ones stay in a transaction. */
-export const END = 2_147_483_647;
+/** Shifts a card's checklists for one that leaves `left` and takes `taken` (tb_shift_checklists). */
+export async function shiftChecklists(tx: Tx, cardId: number, left: number | null, taken: number | null) {
+  if (left === taken) return;
+  await tx.$executeRaw`SELECT tb_shift_checklists(${cardId}::int, ${left}::int, ${taken}::int)`;
+}
+
+/** Shifts a checklist's items for one that leaves `left` and takes `taken` (tb_shift_items). */
+export async function shiftItems(tx: Tx, checklistId: number, left: number | null, taken: number | null) {
+  if (left === taken) return;
+  await tx.$executeRaw`SELECT tb_shift_items(${checklistId}::int, ${left}::int, ${taken}::int)`;
+}

@@ -30,6 +30,35 @@ function definitionsIn(text: string): string[] {
   return [...functions, ...triggers];
 }
 
+/**
+ * The board rules that were once written both in TypeScript and in the card statements' SQL, each
+ * found by what writing it again would look like, with the one file that holds it. The shift of
+ * positions, the card lock and the version check are SQL functions the TypeScript calls; the
+ * activity row too (change-board.ts calls tb_record_activities); whether a key may cross boards is
+ * policy.ts's, whose answer the card move's statement is handed.
+ */
+const RULES: { rule: string; pattern: RegExp; home: string }[] = [
+  { rule: 'a position shift', pattern: /"?position"?\s*=\s*"?position"?\s*[+-]|position:\s*\{\s*(?:increment|decrement)/i, home: 'boards/sql/shift-positions.sql' },
+  { rule: 'the card lock', pattern: /FROM\s+"Card"(?:\s+\w+)?\s+WHERE\s+(?:\w+\.)?id\s*=[^;`]{0,200}?FOR\s+(?:NO\s+KEY\s+)?UPDATE/i, home: 'boards/sql/lock-card.sql' },
+  { rule: 'the version check', pattern: /expected\w*\s*(?:<>|!==?)\s*[\w.()"]*version\b|\bversion\s*(?:<>|!==?)\s*[\w.]*expected/i, home: 'boards/sql/lock-card.sql' },
+  { rule: 'an activity row', pattern: /INSERT\s+INTO\s+"Activity"|\.activity\.create(?:Many)?\(/i, home: 'boards/activity/sql/record-activities.sql' },
+  { rule: 'what a key limited to chosen boards may do (crossing boards, creating them)', pattern: /\.boardIds\s*[!=]==?\s*null\b/, home: 'boards/policy.ts' },
+  { rule: 'a key limited to chosen boards, in SQL (reach)', pattern: /\bp_board_ids\s+IS\s+(?:NOT\s+)?NULL\b/i, home: 'boards/sql/board-role.sql' },
+];
+
+/** A file's text without its comments: a comment that names a rule is not a second text of it. */
+function codeOf(file: string, text: string): string {
+  return file.endsWith('.sql') ? text.replace(/--[^\n]*/g, '') : text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/[^\n]*/g, '$1');
+}
+
+/** Where under `root` each rule of RULES is written but its home (each file relative to `root`). */
+function rulesWrittenTwice(root: string): string[] {
+  const files = filesUnder(root).map((file) => ({ name: path.relative(root, file), code: codeOf(file, readFileSync(file, 'utf8')) }));
+  return RULES.flatMap(({ rule, pattern, home }) =>
+    files.filter((f) => f.name !== home && pattern.test(f.code)).map((f) => `${rule}: ${f.name} (its one text: ${home})`),
+  );
+}
+
 describe('one text per rule', () => {
   it('finds what it looks for (a function, a quoted trigger, a template)', () => {
     expect(definitionsIn('create or replace function tb_x(a int) …; CREATE TRIGGER "t" AFTER DELETE ON "Card" …')).toEqual([
@@ -59,5 +88,13 @@ describe('one text per rule', () => {
     }
     for (const table of ['Card', 'Comment', 'ChecklistItem', 'Checklist']) expect(where.get(`trigger card_search on ${table}`), table).toHaveLength(1);
     expect(where.get('trigger attachment_file_deleted on Attachment')).toHaveLength(1);
+    for (const name of ['tb_shift_cards', 'tb_shift_lists', 'tb_shift_checklists', 'tb_shift_items', 'tb_record_activities', 'tb_drop_other_boards_parts']) {
+      expect(where.get(`function ${name}`), name).toHaveLength(1);
+    }
+  });
+
+  it('each rule the TypeScript writes and the card statements share is written in its one file only', () => {
+    for (const { rule, pattern, home } of RULES) expect(pattern.test(codeOf(home, readFileSync(path.join(SRC, home), 'utf8'))), `${rule} is in ${home}`).toBe(true);
+    expect(rulesWrittenTwice(SRC)).toEqual([]);
   });
 });

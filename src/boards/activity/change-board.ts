@@ -57,7 +57,7 @@ export type InsertedActivity = ActivityRow & { hooked: boolean };
  *
  * How the other processes hear of it, in the change's own transaction either way (a NOTIFY that
  * cannot be queued fails the commit, so nothing is committed unannounced): an activity by
- * notifyInTransaction or tb_record_activities; a user's change by the trigger in
+ * tb_record_activities (sql/record-activities.sql); a user's change by the trigger in
  * boards/sql/user-changed.sql, whoever wrote the row.
  */
 export const INVALIDATES = {
@@ -77,17 +77,21 @@ export interface ChangeOptions {
   transaction?: { timeout: number; maxWait: number } | undefined;
 }
 
+/** An activity as tb_record_activities answers it (JSON: its time is a string). */
+export type RecordedActivity = Omit<InsertedActivity, 'createdAt'> & { createdAt: string };
+
 /**
- * Announces the activities to the other processes in the change's own transaction (NOTIFY is
- * delivered at commit, and a NOTIFY that cannot be queued fails the commit): a change is never
- * committed unannounced, so no other process serves from memory what it changed.
+ * Records one activity in the change's transaction with tb_record_activities
+ * (sql/record-activities.sql, which the card statements call too): its row, whether its board has
+ * webhooks, and its NOTIFY to the other processes (delivered at commit; a NOTIFY that cannot be
+ * queued fails the commit, so no other process serves from memory what a committed change changed).
  */
-async function notifyInTransaction(tx: Tx, events: EventBus, activities: { id: number; boardId: number }[]) {
-  const target = events.notifyTarget;
-  if (!target || activities.length === 0) return;
-  const [channel, origin] = target;
-  const payloads = activities.map((a) => JSON.stringify({ o: origin, id: a.id, b: a.boardId }));
-  await tx.$executeRaw`SELECT pg_notify(${channel}::text, p) FROM unnest(${payloads}::text[]) p`;
+async function recordActivity(tx: Tx, events: EventBus, input: Omit<ActivityInput, 'actor'>, who: ReturnType<typeof actorColumns>): Promise<InsertedActivity> {
+  const [row] = await tx.$queryRaw<{ activities: RecordedActivity[] }[]>`
+    SELECT tb_record_activities(${[input.boardId]}::int[], ${input.type}::text, ${JSON.stringify(input.data)}::jsonb, ${JSON.stringify(who)}::jsonb,
+      ${new Date()}::timestamptz, ${events.notifyTarget}::text[], true) AS activities`;
+  const recorded = row!.activities[0]!;
+  return { ...recorded, createdAt: new Date(recorded.createdAt) };
 }
 
 /**
@@ -143,9 +147,9 @@ async function announce(row: InsertedActivity, recordWebhookEvent: RecordWebhook
  *
  * Each activity is also a board webhook event, put in the webhook outbox in the same transaction
  * (the event is `{type, timestamp, data}`, data the activity as GET /boards/{id}/activity presents
- * it). The hot path pays nothing for it on boards without webhooks: the activity's INSERT itself
- * says whether the board has any (an index probe in the same statement), and only then is the
- * outbox written, by a second statement. The dispatcher is woken after the commit
+ * it). The hot path pays nothing for it on boards without webhooks: recording the activity
+ * itself says whether the board has any (an index probe in the same statement), and only then is
+ * the outbox written, by a second statement. The dispatcher is woken after the commit
  * (changeWithOutbox, as for every change that announces webhooks).
  */
 export async function changeBoard<T>(options: ChangeOptions, fn: (tx: Tx, record: RecordActivity) => Promise<T>): Promise<T> {
@@ -154,19 +158,12 @@ export async function changeBoard<T>(options: ChangeOptions, fn: (tx: Tx, record
     { db: options.db, effects: options.effects, transaction: options.transaction ?? CHANGE_TRANSACTION },
     async (tx, recordWebhookEvent) => {
       recorded = [];
-      const value = await fn(tx, async ({ actor, ...input }) => {
-        const who = actorColumns(options.actor, actor);
-        const [row] = await tx.$queryRaw<InsertedActivity[]>`
-          INSERT INTO "Activity" ("boardId", type, "actorUserId", "actorKeyId", "actorName", "actorClient", data, "createdAt")
-          VALUES (${input.boardId}, ${input.type}, ${who.actorUserId}, ${who.actorKeyId}, ${who.actorName}, ${who.actorClient}, ${JSON.stringify(input.data)}::jsonb, ${new Date()})
-          RETURNING id, "boardId", type, "actorUserId", "actorKeyId", "actorName", "actorClient", data, "createdAt",
-            EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."boardId" = ${input.boardId}) AS hooked`;
-        const view = await announce(row!, recordWebhookEvent);
+      return fn(tx, async ({ actor, ...input }) => {
+        const row = await recordActivity(tx, options.events, input, actorColumns(options.actor, actor));
+        const view = await announce(row, recordWebhookEvent);
         recorded.push(view);
         return view;
       });
-      await notifyInTransaction(tx, options.events, recorded);
-      return value;
     },
   );
   afterCommit(options.effects, recorded);
@@ -182,7 +179,7 @@ export type OneStatementOutcome<T> = { hooked: true } | { result: T; activities:
 
 /**
  * A change made by one database function that records its own activities, and announces them to
- * the other processes (cards/sql/card-statement.sql tb_record_activities, with events.notifyTarget): one
+ * the other processes (sql/record-activities.sql tb_record_activities, with events.notifyTarget): one
  * round trip, outside any transaction (the statement is one). When it answers `hooked`, or rolls
  * back with TBHK1 (a webhook was added while it waited for its locks), it runs again inside a
  * transaction, which also writes the webhook outbox, as changeBoard does. The

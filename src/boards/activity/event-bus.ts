@@ -93,7 +93,7 @@ export class EventBus {
 
   /**
    * Where a change announces its activities to the other processes from inside its own transaction
-   * ([channel, origin] for `pg_notify`, as cards/sql/card-statement.sql's tb_record_activities
+   * ([channel, origin] for `pg_notify`, as activity/sql/record-activities.sql's tb_record_activities
    * does); null when no other process listens (an embedded database).
    */
   get notifyTarget(): string[] | null {

@@ -4,9 +4,9 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { crossBoardRefusal, roleRefusal, type BoardAction, type BoardRole } from '../policy.js';
 import { positionRefusal } from '../target-position.js';
 import type { CardView } from '../schemas.js';
-import { versionConflict } from '../check-version.js';
+import { versionConflict } from '../lock-card.js';
 
-/** An activity a card statement recorded, as sql/card-statement.sql's tb_record_activities answers it. */
+/** An activity a card statement recorded, as activity/sql/record-activities.sql's tb_record_activities answers it. */
 type StatementActivity<T extends 'card.moved' | 'card.updated' | 'card.archived'> = Omit<InsertedActivity, 'createdAt' | 'type' | 'data'> & {
   type: T;
   /** Built in SQL (tb_card_data, move-card.sql's from/to); its type is activity-types.ts's, the one definition. */
@@ -34,7 +34,7 @@ export type CardOutcome<T extends 'card.moved' | 'card.updated' | 'card.archived
  */
 export const listArchivedRefusal = (field: 'list' | 'listId') => badRequest(`${field}: the list is archived; restore it before adding cards to it`);
 
-/** The error a refusal becomes: the same words as the TypeScript checks (policy.ts, target-position.ts, check-version.ts) use. */
+/** The error a refusal becomes: the same words as the TypeScript checks (policy.ts, target-position.ts, lock-card.ts) use. */
 export function refusalError(refusal: Exclude<CardRefusal, { error: 'hooked' | 'retry' }>): Error {
   switch (refusal.error) {
     case 'not_found':

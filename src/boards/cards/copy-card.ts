@@ -3,7 +3,7 @@ import type { Tx } from '../../platform/db.js';
 import { requireCard, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
-import { countCards, END, shiftCards } from '../shift-positions.js';
+import { countCards, shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
 import { targetPosition } from '../target-position.js';
 import { listArchivedRefusal } from './card-refusal.js';
@@ -27,7 +27,7 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
       if (targetList === RETRY) return RETRY;
       if (targetList.archived) throw listArchivedRefusal('listId');
       const position = targetPosition(ctx.position, await countCards(tx, targetList.id));
-      await shiftCards(tx, targetList.id, position, END, 1);
+      await shiftCards(tx, targetList.id, null, position);
       const copy = await tx.card.create({
         data: {
           boardId: targetList.boardId,

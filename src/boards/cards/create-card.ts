@@ -10,7 +10,7 @@ import { fullCard, summaryOf } from '../json/card-json.js';
 import type { BoardContext } from '../context.js';
 import { type FieldValue, fitFieldValue } from '../fit-field-value.js';
 import { authorize } from '../policy.js';
-import { countCards, END, shiftCards } from '../shift-positions.js';
+import { countCards, shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
 import { targetPosition } from '../target-position.js';
 import { RETRY, withRetry } from '../retry.js';
@@ -49,7 +49,7 @@ export async function createCard(ctx: BoardContext & { listId: number } & NewCar
       const labelIds = await lockLabelsOnBoard(tx, { field: 'labelIds', labelIds: ctx.labelIds ?? [], boardId: locked.boardId });
       const values = await lockAndFitValues(tx, ctx.fieldValues ?? {}, locked.boardId);
       const memberIds = await lockMemberships(tx, ctx.memberIds ?? [], locked.boardId);
-      await shiftCards(tx, list.id, position, END, 1);
+      await shiftCards(tx, list.id, null, position);
       const card = await tx.card.create({
         data: {
           boardId: locked.boardId,

@@ -2,9 +2,8 @@ import { changeBoard } from '../activity/change-board.js';
 import { requireCard } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { END, shiftCards } from '../shift-positions.js';
+import { shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
-import { checkVersion } from '../check-version.js';
 import { lockCard } from '../lock-card.js';
 import { RETRY, withRetry } from '../retry.js';
 
@@ -15,10 +14,9 @@ export async function deleteCard(ctx: BoardContext & { cardId: number; expectedV
     authorize(ctx.actor, 'card.delete', role);
     return changeBoard(ctx, async (tx, record) => {
       if (stillOn(await lockLists(tx, [card.listId]), card.listId, card.boardId) === RETRY) return RETRY;
-      const current = await lockCard(tx, card);
+      const current = await lockCard(tx, card, { expectedVersion: ctx.expectedVersion });
       if (current === RETRY) return RETRY;
-      checkVersion(current, ctx.expectedVersion);
-      if (!current.archived) await shiftCards(tx, current.listId, current.position + 1, END, -1);
+      if (!current.archived) await shiftCards(tx, current.listId, current.position, null);
       await tx.card.delete({ where: { id: current.id } });
       await record({ boardId: current.boardId, type: 'card.deleted', data: { cardId: current.id, listId: current.listId } });
       return current;

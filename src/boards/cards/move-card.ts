@@ -1,7 +1,7 @@
 import type { BoardContext } from '../context.js';
 import { FULL_CARD_CALL } from '../json/card-json.js';
 import type { CardOutcome } from './card-refusal.js';
-import { runCardStatement } from './card-statement.js';
+import { runCardStatement } from './run-card-statement.js';
 
 export interface MoveCardOptions extends BoardContext {
   cardId: number;
@@ -21,6 +21,6 @@ export interface MoveCardOptions extends BoardContext {
 export async function moveCard(ctx: MoveCardOptions) {
   return runCardStatement(ctx, (db, c) => db.$queryRaw<{ outcome: CardOutcome<'card.moved'> }[]>`
     SELECT tb_move_card(${ctx.cardId}::int, ${ctx.listId}::int, ${ctx.position ?? null}::int, ${ctx.expectedVersion ?? null}::int,
-      ${ctx.actor.userId}::int, ${ctx.actor.boardIds}::int[], ${c.writers}::text[], ${c.actor}::jsonb,
+      ${ctx.actor.userId}::int, ${ctx.actor.boardIds}::int[], ${c.writers}::text[], ${c.crossBoards}::boolean, ${c.actor}::jsonb,
       ${FULL_CARD_CALL}::text, ${c.notify}::text[], ${c.inTransaction}::boolean) AS outcome`);
 }

@@ -1,7 +1,7 @@
 import type { BoardContext } from '../context.js';
 import { FULL_CARD_CALL } from '../json/card-json.js';
 import type { CardOutcome } from './card-refusal.js';
-import { runCardStatement } from './card-statement.js';
+import { runCardStatement } from './run-card-statement.js';
 
 export interface CardChanges {
   title?: string | undefined;

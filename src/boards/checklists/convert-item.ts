@@ -3,10 +3,9 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { requireCard, requireItem } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { END, shiftCards } from '../shift-positions.js';
+import { shiftCards, shiftItems } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
 import { lockCard } from '../lock-card.js';
-import { removeItem } from './checklist-rows.js';
 import { fullCard, summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
 
@@ -28,9 +27,10 @@ export async function convertItem(ctx: BoardContext & { itemId: number }) {
       if (!current) throw notFound('item: not found');
       if (source.archived || list.archived) throw badRequest('item: its card is archived; restore it before converting items');
       const position = source.position + 1;
-      await shiftCards(tx, list.id, position, END, 1);
+      await shiftCards(tx, list.id, null, position);
       const created = await tx.card.create({ data: { boardId: source.boardId, listId: list.id, title: current.name, position } });
-      await removeItem(tx, current);
+      await tx.checklistItem.delete({ where: { id: current.id } });
+      await shiftItems(tx, current.checklistId, current.position, null);
       await tx.card.update({ where: { id: source.id }, data: { version: { increment: 1 } } });
       const [full, sourceFull] = [await fullCard(tx, created.id), await fullCard(tx, source.id)];
       await record({ boardId: source.boardId, type: 'card.created', data: { cardId: created.id, listId: list.id, fromItemId: current.id, card: summaryOf(full) } });

@@ -1,7 +1,7 @@
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { presentChecklist } from '../presenters.js';
-import { withItems } from './checklist-rows.js';
+import { withItems } from './find-checklist-parts.js';
 
 /** A new, empty checklist after the card's others. */
 export async function createChecklist(ctx: BoardContext & { cardId: number; name: string }) {

@@ -2,7 +2,7 @@ import { requireChecklist } from '../access.js';
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { presentItem } from '../presenters.js';
-import { checklistOf } from './checklist-rows.js';
+import { checklistOf } from './find-checklist-parts.js';
 
 /** A new item at the end of the checklist. */
 export async function createItem(ctx: BoardContext & { checklistId: number; name: string; checked?: boolean | undefined }) {

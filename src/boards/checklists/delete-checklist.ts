@@ -1,7 +1,8 @@
 import { requireChecklist } from '../access.js';
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
-import { checklistOf } from './checklist-rows.js';
+import { shiftChecklists } from '../shift-positions.js';
+import { checklistOf } from './find-checklist-parts.js';
 
 /** Deletes a checklist with its items; the card's other checklists close up. */
 export async function deleteChecklist(ctx: BoardContext & { checklistId: number }) {
@@ -9,7 +10,7 @@ export async function deleteChecklist(ctx: BoardContext & { checklistId: number 
   await changeCardParts({ ...ctx, cardId: row.cardId }, 'checklist.write', async (tx, card) => {
     const checklist = await checklistOf(tx, row.id, card.id);
     await tx.checklist.delete({ where: { id: checklist.id } });
-    await tx.$executeRaw`UPDATE "Checklist" SET position = position - 1 WHERE "cardId" = ${card.id} AND position > ${checklist.position}`;
+    await shiftChecklists(tx, card.id, checklist.position, null);
     return { activity: { type: 'checklist.deleted', data: { checklistId: checklist.id } }, result: null };
   });
 }

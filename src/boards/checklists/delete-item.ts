@@ -1,9 +1,8 @@
 import { requireItem } from '../access.js';
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
-import { checklistOf } from './checklist-rows.js';
-import { itemOf } from './checklist-rows.js';
-import { removeItem } from './checklist-rows.js';
+import { shiftItems } from '../shift-positions.js';
+import { checklistOf, itemOf } from './find-checklist-parts.js';
 
 /** Deletes an item; the others close up. */
 export async function deleteItem(ctx: BoardContext & { itemId: number }) {
@@ -11,7 +10,8 @@ export async function deleteItem(ctx: BoardContext & { itemId: number }) {
   await changeCardParts({ ...ctx, cardId: row.cardId }, 'checklist.write', async (tx, card) => {
     const checklist = await checklistOf(tx, row.checklistId, card.id);
     const item = await itemOf(tx, row.id, checklist.id);
-    await removeItem(tx, item);
+    await tx.checklistItem.delete({ where: { id: item.id } });
+    await shiftItems(tx, checklist.id, item.position, null);
     return { activity: { type: 'item.deleted', data: { checklistId: checklist.id, itemId: item.id } }, result: null };
   });
 }

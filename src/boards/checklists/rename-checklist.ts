@@ -2,8 +2,7 @@ import { requireChecklist } from '../access.js';
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { presentChecklist } from '../presenters.js';
-import { withItems } from './checklist-rows.js';
-import { checklistOf } from './checklist-rows.js';
+import { checklistOf, withItems } from './find-checklist-parts.js';
 
 /** Renames a checklist. */
 export async function renameChecklist(ctx: BoardContext & { checklistId: number; name: string }) {

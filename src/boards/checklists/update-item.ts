@@ -3,9 +3,8 @@ import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
 import { targetPosition } from '../target-position.js';
 import { presentItem } from '../presenters.js';
-import { checklistOf } from './checklist-rows.js';
-import { itemOf } from './checklist-rows.js';
-import { shiftItems } from './checklist-rows.js';
+import { shiftItems } from '../shift-positions.js';
+import { checklistOf, itemOf } from './find-checklist-parts.js';
 
 /** Renames, checks/unchecks or moves an item within its checklist (position 0..n-1). */
 export async function updateItem(
@@ -19,8 +18,7 @@ export async function updateItem(
     if (ctx.position !== undefined) {
       // 0..n-1: the item is one of the n, so the end is n-1.
       position = targetPosition(ctx.position, checklist.items.length - 1);
-      if (position > current.position) await shiftItems(tx, checklist.id, current.position + 1, position, -1);
-      if (position < current.position) await shiftItems(tx, checklist.id, position, current.position - 1, 1);
+      await shiftItems(tx, checklist.id, current.position, position);
     }
     const item = presentItem(await tx.checklistItem.update({ where: { id: current.id }, data: { name: ctx.name, checked: ctx.checked, position } }));
     return { activity: { type: 'item.updated', data: { checklistId: checklist.id, itemId: item.id, item } }, result: item };

@@ -2,7 +2,7 @@ import { changeBoard } from '../activity/change-board.js';
 import { requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { END, shiftLists } from '../shift-positions.js';
+import { shiftLists } from '../shift-positions.js';
 import { lockBoards } from '../lock-boards.js';
 import { RETRY, withRetry } from '../retry.js';
 
@@ -19,7 +19,7 @@ export async function deleteList(ctx: BoardContext & { listId: number }) {
       await lockBoards(tx, [list.boardId]);
       const current = await tx.list.findUniqueOrThrow({ where: { id: list.id } });
       if (current.boardId !== list.boardId) return RETRY; // moved to another board meanwhile
-      if (!current.archived) await shiftLists(tx, current.boardId, current.position + 1, END, -1);
+      if (!current.archived) await shiftLists(tx, current.boardId, current.position, null);
       const cards = await tx.card.count({ where: { listId: current.id } });
       await tx.list.delete({ where: { id: current.id } });
       await record({ boardId: current.boardId, type: 'list.deleted', data: { listId: current.id, cards } });

@@ -4,7 +4,7 @@ import { requireList, requireRole } from '../access.js';
 import { dropOtherBoardsParts } from '../drop-other-boards-parts.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
-import { countLists, END, shiftLists } from '../shift-positions.js';
+import { countLists, shiftLists } from '../shift-positions.js';
 import { lockBoards } from '../lock-boards.js';
 import { targetPosition } from '../target-position.js';
 import { presentList } from '../presenters.js';
@@ -30,11 +30,10 @@ export async function moveList(ctx: BoardContext & { listId: number; position: n
       const fromBoardId = current.boardId;
       const position = targetPosition(ctx.position, await countLists(tx, toBoardId, current.id));
       if (fromBoardId === toBoardId) {
-        if (position > current.position) await shiftLists(tx, toBoardId, current.position + 1, position, -1);
-        if (position < current.position) await shiftLists(tx, toBoardId, position, current.position - 1, 1);
+        await shiftLists(tx, toBoardId, current.position, position);
       } else {
-        await shiftLists(tx, fromBoardId, current.position + 1, END, -1);
-        await shiftLists(tx, toBoardId, position, END, 1);
+        await shiftLists(tx, fromBoardId, current.position, null);
+        await shiftLists(tx, toBoardId, null, position);
         await tx.card.updateMany({ where: { listId: current.id }, data: { boardId: toBoardId, version: { increment: 1 } } });
         const cards = await tx.card.findMany({ where: { listId: current.id }, select: { id: true } });
         await dropOtherBoardsParts(tx, cards.map((c) => c.id), toBoardId);

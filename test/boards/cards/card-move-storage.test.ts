@@ -19,7 +19,7 @@ describe('a card move in storage', () => {
     const hot = await t.db.prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ outcome: { card?: { position: number } } }[]>`
         SELECT tb_move_card(${first!.id}::int, ${team.list.id}::int, NULL::int, NULL::int, ${team.admin.id}::int, NULL::int[],
-          ${rolesAllowing('card.write')}::text[], ${actor}::jsonb, ${FULL_CARD_CALL}::text, NULL::text[], true) AS outcome`;
+          ${rolesAllowing('card.write')}::text[], true, ${actor}::jsonb, ${FULL_CARD_CALL}::text, NULL::text[], true) AS outcome`;
       expect(row?.outcome.card?.position).toBe(11);
       const [counted] = await tx.$queryRaw<{ n: bigint }[]>`SELECT pg_stat_get_xact_tuples_hot_updated('"Card"'::regclass) AS n`;
       return Number(counted?.n);

@@ -1,18 +1,22 @@
 -- A card move in one statement (move-card.ts calls it): reach and role, the lock protocol (lists
 -- in id order, then the card), the version check, the shifts, the update, the parts another board
 -- cannot keep, the card.moved activities and the full card, as one round trip to the database.
--- The caller passes what only it knows: the roles that may write cards (policy.ts), the key's
--- boards, the actor, the statement that reads the full card (`SELECT tb_full_card($1)`: boards/json/sql/full-card.sql,
--- written from boards/json/card-json.ts, the one place the card's shape is written)
--- and where to NOTIFY. Shared parts: card-statement.sql; refusals: card-refusal.ts.
+-- The caller passes what only it knows: the roles that may write cards and whether the actor may
+-- move a card to another board (policy.ts rolesAllowing, mayCrossBoards), the key's boards, the
+-- actor, the statement that reads the full card (`SELECT tb_full_card($1)`:
+-- boards/json/sql/full-card.sql, written from boards/json/card-json.ts, the one place the card's
+-- shape is written) and where to NOTIFY. Shared parts: read-card.sql, boards/sql/ (lock-card,
+-- shift-positions, drop-other-boards-parts), activity/sql/record-activities.sql; refusals:
+-- card-refusal.ts.
 --
 -- {"error": "retry"}: a list or the card moved between reading and locking; the caller runs the
 -- statement again, in a new transaction, so that no lock is held out of the protocol's order while
 -- it reads again. {"error": "hooked"}: a board has webhooks and p_in_tx is false.
 DROP FUNCTION IF EXISTS tb_move_card(int, int, int, int, int, int[], text[], int, int, text, text, text, boolean);
+DROP FUNCTION IF EXISTS tb_move_card(int, int, int, int, int, int[], text[], jsonb, text, text[], boolean);
 CREATE OR REPLACE FUNCTION tb_move_card(
   p_card int, p_list int, p_position int, p_expected int,
-  p_user int, p_board_ids int[], p_roles text[], p_actor jsonb,
+  p_user int, p_board_ids int[], p_roles text[], p_cross_board boolean, p_actor jsonb,
   p_card_sql text, p_notify text[], p_in_tx boolean
 ) RETURNS json LANGUAGE plpgsql AS $$
 DECLARE
@@ -38,7 +42,7 @@ BEGIN
   IF FOUND THEN v_list_role := tb_board_role(v_list."boardId", p_user, p_board_ids); END IF;
   IF v_list_role IS NULL THEN RETURN json_build_object('error', 'not_found', 'what', 'list'); END IF;
   IF tb_role_refusal(v_read.role, p_roles, 'card.write') IS NOT NULL THEN RETURN tb_role_refusal(v_read.role, p_roles, 'card.write'); END IF;
-  IF (v_read.card)."boardId" <> v_list."boardId" AND p_board_ids IS NOT NULL THEN
+  IF (v_read.card)."boardId" <> v_list."boardId" AND NOT p_cross_board THEN
     RETURN json_build_object('error', 'cross_board', 'from', (v_read.card)."boardId", 'to', v_list."boardId");
   END IF;
   IF tb_role_refusal(v_list_role, p_roles, 'card.write') IS NOT NULL THEN RETURN tb_role_refusal(v_list_role, p_roles, 'card.write'); END IF;
@@ -53,7 +57,7 @@ BEGIN
     RETURN json_build_object('error', 'not_found', 'what', 'list');
   END IF;
   IF NOT v_source_ok OR NOT v_target_ok THEN RETURN json_build_object('error', 'retry'); END IF;
-  v_lock := tb_lock_card(v_read.card, p_expected);
+  v_lock := tb_lock_card(p_card, (v_read.card)."boardId", (v_read.card)."listId", p_expected);
   IF v_lock.refusal IS NOT NULL THEN RETURN v_lock.refusal; END IF;
   -- The time of the change is when its locks were held, not when the statement began waiting for them.
   v_now := clock_timestamp();
@@ -69,12 +73,10 @@ BEGIN
       EXECUTE p_card_sql INTO v_full USING p_card;
       RETURN json_build_object('card', v_full::json, 'activities', '[]'::json);
     END IF;
-    UPDATE "Card" SET position = position + sign((v_lock.card).position - v_pos)::int
-      WHERE "listId" = p_list AND NOT archived
-        AND position BETWEEN least(v_pos, (v_lock.card).position) AND greatest(v_pos, (v_lock.card).position) AND id <> p_card;
+    PERFORM tb_shift_cards(p_list, (v_lock.card).position, v_pos);
   ELSE
-    UPDATE "Card" SET position = position - 1 WHERE "listId" = (v_lock.card)."listId" AND NOT archived AND position > (v_lock.card).position;
-    UPDATE "Card" SET position = position + 1 WHERE "listId" = p_list AND NOT archived AND position >= v_pos;
+    PERFORM tb_shift_cards((v_lock.card)."listId", (v_lock.card).position, NULL);
+    PERFORM tb_shift_cards(p_list, NULL, v_pos);
   END IF;
   UPDATE "Card" SET "listId" = p_list, "boardId" = v_list."boardId", position = v_pos, version = version + 1, "updatedAt" = v_now
     WHERE id = p_card;

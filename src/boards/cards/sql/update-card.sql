@@ -3,7 +3,8 @@
 -- restoring, the update, the activity (card.archived or card.updated) and the full card. A card
 -- is restored at its stored position in its list, clamped to the list's length; when that list is
 -- archived, at the end of the board's first open list (the activity's `restoredFrom` says so). NULL leaves a field as it is; p_set_due says whether p_due (NULL: no due
--- date) is to be written. Shared parts: card-statement.sql; refusals: card-refusal.ts.
+-- date) is to be written. Shared parts: read-card.sql, boards/sql/ (lock-card,
+-- shift-positions), activity/sql/record-activities.sql; refusals: card-refusal.ts.
 DROP FUNCTION IF EXISTS tb_update_card(int, int, int, int[], text[], int, int, text, text, text, text, boolean, timestamptz, boolean, text, boolean);
 CREATE OR REPLACE FUNCTION tb_update_card(
   p_card int, p_expected int,
@@ -46,7 +47,7 @@ BEGIN
   IF NOT v_source_ok THEN RETURN json_build_object('error', 'retry'); END IF;
   -- Restoring: the list chosen above must still be the right one (its list archived or restored meanwhile: read again).
   IF v_restoring AND (v_list_archived <> (v_target <> (v_read.card)."listId") OR NOT v_target_ok) THEN RETURN json_build_object('error', 'retry'); END IF;
-  v_lock := tb_lock_card(v_read.card, p_expected);
+  v_lock := tb_lock_card(p_card, (v_read.card)."boardId", (v_read.card)."listId", p_expected);
   IF v_lock.refusal IS NOT NULL THEN RETURN v_lock.refusal; END IF;
   -- The time of the change is when its locks were held, not when the statement began waiting for them.
   v_now := clock_timestamp();
@@ -54,7 +55,7 @@ BEGIN
   v_pos := (v_lock.card).position;
   v_archiving := p_archived IS TRUE AND NOT (v_lock.card).archived;
   IF v_archiving THEN
-    UPDATE "Card" SET position = position - 1 WHERE "listId" = (v_lock.card)."listId" AND NOT archived AND position > v_pos;
+    PERFORM tb_shift_cards((v_lock.card)."listId", v_pos, NULL);
   END IF;
   v_restoring := p_archived IS FALSE AND (v_lock.card).archived;
   IF v_restoring AND v_target = (v_lock.card)."listId" AND v_list_archived THEN RETURN json_build_object('error', 'retry'); END IF;
@@ -62,7 +63,7 @@ BEGIN
     -- Its stored position (kept while archived), clamped to the list's length; another list: its end.
     SELECT count(*)::int INTO v_n FROM "Card" c WHERE c."listId" = v_target AND NOT c.archived;
     v_pos := CASE WHEN v_target = (v_lock.card)."listId" THEN least(greatest(v_pos, 0), v_n) ELSE v_n END;
-    UPDATE "Card" SET position = position + 1 WHERE "listId" = v_target AND NOT archived AND position >= v_pos;
+    PERFORM tb_shift_cards(v_target, NULL, v_pos);
   ELSE
     v_target := (v_lock.card)."listId";
   END IF;

@@ -1,7 +1,7 @@
 import { actorColumns, changeBoardInOneStatement } from '../activity/change-board.js';
 import type { Tx } from '../../platform/db.js';
 import type { BoardContext } from '../context.js';
-import { type BoardRole, rolesAllowing } from '../policy.js';
+import { type BoardRole, mayCrossBoards, rolesAllowing } from '../policy.js';
 import { RETRY, withRetry } from '../retry.js';
 import type { CardView } from '../schemas.js';
 import { type CardOutcome, refusalError } from './card-refusal.js';
@@ -10,6 +10,8 @@ import { type CardOutcome, refusalError } from './card-refusal.js';
 export interface StatementCaller {
   /** The roles that may write cards (policy.ts), checked in SQL. */
   writers: BoardRole[];
+  /** Whether the actor may move a card to another board (policy.ts mayCrossBoards), checked in SQL. */
+  crossBoards: boolean;
   /** actorColumns(actor) as JSON: who the activities are attributed to. */
   actor: string;
   /** Where the statement announces its activities to the other processes ([channel, origin]), in its own transaction. */
@@ -30,9 +32,10 @@ export function runCardStatement<T extends 'card.moved' | 'card.updated' | 'card
 ): Promise<CardView> {
   const actor = JSON.stringify(actorColumns(ctx.actor));
   const writers = rolesAllowing('card.write');
+  const crossBoards = mayCrossBoards(ctx.actor);
   return withRetry(() =>
     changeBoardInOneStatement<CardView | typeof RETRY>(ctx, async (db, inTransaction) => {
-      const [row] = await run(db, { writers, actor, notify: ctx.events.notifyTarget, inTransaction });
+      const [row] = await run(db, { writers, crossBoards, actor, notify: ctx.events.notifyTarget, inTransaction });
       const outcome = row!.outcome;
       if (!('error' in outcome)) {
         return { result: outcome.card, activities: outcome.activities.map((a) => ({ ...a, createdAt: new Date(a.createdAt) })) };
