@@ -76,15 +76,20 @@ const NOT_DOMAIN = /\/(routes|platform)\/|\/schemas\.ts$|\/presenters\.ts$|\/web
 
 function routes(): Route[] {
   const out: Route[] = [];
-  for (const file of walk(SRC, (f) => /\/routes\/[^/]+\.ts$/.test(f)).sort()) {
+  for (const file of walk(SRC, (f) => /\/routes(\/[^/]+)?\.ts$/.test(f)).sort()) {
     const text = read(file);
     const imports = importsOf(file);
-    const starts = [...text.matchAll(/\bapp\.(get|post|put|patch|delete)\(\s*'([^']+)'/g)];
+    // On the app or on a scope of its own (an import's body parsers, a session-only group): `app.post('/…'`,
+    // `scope.withTypeProvider<ZodTypeProvider>().post('/…'`.
+    // A path may be a template on a constant of the file (`${base}/:endpointId`, const base = '…').
+    const constants = new Map([...text.matchAll(/\bconst (\w+) = '([^']*)'/g)].map((m) => [m[1]!, m[2]!]));
+    const starts = [...text.matchAll(/\b\w+(?:\.withTypeProvider<\w+>\(\))?\.(get|post|put|patch|delete)\(\s*(?:(['`])(\/[^'`]*|\$\{\w+\}[^'`]*)\2|(\w+)\s*,)/g)]
+      .filter((m) => m[4] === undefined || constants.has(m[4]));
     starts.forEach((m, i) => {
       const block = text.slice(m.index, starts[i + 1]?.index ?? text.length);
       out.push({
         method: m[1]!.toUpperCase(),
-        url: m[2]!,
+        url: (m[3] ?? `\${${m[4]}}`).replace(/\$\{(\w+)\}/g, (whole, name: string) => constants.get(name) ?? whole),
         operationId: /operationId:\s*'([^']+)'/.exec(block)?.[1] ?? null,
         file,
         handlerCalls: calls(block, imports, (f) => !NOT_DOMAIN.test(f)),

@@ -20,6 +20,8 @@ const statusResponse = z.object({ id: z.number().int(), status: userStatus });
 const adminUser = s.user
   .extend({ status: userStatus, createdAt: z.string(), passwordSet: z.boolean().describe('false: created without a password, not yet set up through its link (or deleted).') })
   .describe('User (administration view)');
+const presentStatus = (user: { id: number; status: 'active' | 'blocked' | 'deleted' }) => ({ id: user.id, status: user.status });
+
 const presentAdminUser = (u: { id: number; email: string; name: string; siteAdmin: boolean; status: 'active' | 'blocked' | 'deleted'; createdAt: Date; passwordHash: string | null }) => ({
   id: u.id, email: u.email, name: u.name, siteAdmin: u.siteAdmin, status: u.status, createdAt: u.createdAt.toISOString(), passwordSet: u.passwordHash !== null,
 });
@@ -155,16 +157,17 @@ export const adminRoutes: FastifyPluginAsyncZod<{ config: Config; signUp: SignUp
     async (request) => ({ user: presentAdminUser(await setUserEmail({ db: app.db.prisma, userId: request.params.id, email: request.body.email, userChanged })) }),
   );
 
-  for (const [verb, status] of [['block', 'blocked'], ['unblock', 'active']] as const) {
-    app.post(
-      `/admin/users/:id/${verb}`,
-      { schema: { operationId: `${verb}User`, tags: ['administration'], summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a user`, params: userId, response: responses } },
-      async (request) => {
-        const user = await setUserStatus({ db: app.db.prisma, userId: request.params.id, status, userChanged });
-        return { id: user.id, status: user.status };
-      },
-    );
-  }
+  app.post(
+    '/admin/users/:id/block',
+    { schema: { operationId: 'blockUser', tags: ['administration'], summary: 'Block a user', params: userId, response: responses } },
+    async (request) => presentStatus(await setUserStatus({ db: app.db.prisma, userId: request.params.id, status: 'blocked', userChanged })),
+  );
+
+  app.post(
+    '/admin/users/:id/unblock',
+    { schema: { operationId: 'unblockUser', tags: ['administration'], summary: 'Unblock a user', params: userId, response: responses } },
+    async (request) => presentStatus(await setUserStatus({ db: app.db.prisma, userId: request.params.id, status: 'active', userChanged })),
+  );
 
   app.delete(
     '/admin/users/:id',
