@@ -55,14 +55,66 @@ function walk(dir: string, test: (file: string) => boolean): string[] {
   });
 }
 
-/** SQL function → the source file that defines it (src/ ** /sql/*.sql). */
+/** SQL function → the source file that defines it (src/ ** /sql/*.sql), whatever its name. */
 function sqlFunctions(): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of walk(SRC, (f) => f.endsWith('.sql'))) {
-    for (const m of read(file).matchAll(/CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(tb_\w+)/gi)) out.set(m[1]!, file);
+    for (const m of read(file).matchAll(/CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(\w+)/gi)) out.set(m[1]!, file);
   }
   return out;
 }
+
+interface Trigger {
+  fn: string;
+  events: { kind: 'insert' | 'update' | 'delete'; columns: string[] | null }[];
+}
+
+/** Table → its triggers: the events each fires on and the function it runs. */
+function triggersByTable(): Map<string, Trigger[]> {
+  const out = new Map<string, Trigger[]>();
+  for (const file of walk(SRC, (f) => f.endsWith('.sql'))) {
+    const re = /CREATE\s+(?:OR\s+REPLACE\s+)?TRIGGER\s+\w+\s+(?:BEFORE|AFTER|INSTEAD\s+OF)\s+([^;]*?)\s+ON\s+"?(\w+)"?[^;]*?EXECUTE\s+(?:FUNCTION|PROCEDURE)\s+(\w+)/gi;
+    for (const m of read(file).matchAll(re)) {
+      const events = m[1]!.split(/\s+OR\s+/i).map((e) => {
+        const [kind, ...rest] = e.trim().split(/\s+/);
+        const of = /^OF\s+(.*)$/i.exec(rest.join(' '));
+        return { kind: kind!.toLowerCase() as 'insert' | 'update' | 'delete', columns: of ? of[1]!.split(',').map((c) => c.trim().replace(/"/g, '')) : null };
+      });
+      out.set(m[2]!, [...(out.get(m[2]!) ?? []), { fn: m[3]!, events }]);
+    }
+  }
+  return out;
+}
+
+interface Write {
+  table: string;
+  kind: 'insert' | 'update' | 'delete';
+  /** The columns an UPDATE sets. */
+  columns: string[];
+}
+
+/** The writes a text makes: INSERT INTO "T", DELETE FROM "T", UPDATE "T" SET a = …, "b" = … (up to its WHERE), and Prisma's. */
+function writesIn(text: string): Write[] {
+  const out: Write[] = [];
+  for (const m of text.matchAll(/\bINSERT\s+INTO\s+"(\w+)"/gi)) out.push({ table: m[1]!, kind: 'insert', columns: [] });
+  for (const m of text.matchAll(/\bDELETE\s+FROM\s+"(\w+)"/gi)) out.push({ table: m[1]!, kind: 'delete', columns: [] });
+  for (const m of text.matchAll(/\bUPDATE\s+"(\w+)"\s+(?:\w+\s+)?SET\s+([\s\S]*?)(?:\bWHERE\b|\bFROM\b|;|\$\$|`)/gi)) {
+    out.push({ table: m[1]!, kind: 'update', columns: [...m[2]!.matchAll(/(?:^|,)\s*"?(\w+)"?\s*=/g)].map((c) => c[1]!) });
+  }
+  // Prisma's writes: `tx.comment.create({ data: { text, … } })` writes "Comment" (an update: the keys of its data).
+  for (const m of text.matchAll(/\.(\w+)\.(create|createMany|upsert|update|updateMany|delete|deleteMany)\(([\s\S]{0,400})/g)) {
+    const table = m[1]![0]!.toUpperCase() + m[1]!.slice(1);
+    const kind = m[2]!.startsWith('create') ? 'insert' : m[2]!.startsWith('delete') ? 'delete' : 'update';
+    const data = /data:\s*\{([^}]*)\}/.exec(m[3]!)?.[1] ?? '';
+    out.push({ table, kind, columns: [...data.matchAll(/(?:^|,)\s*(\w+)\s*[:,}]?/g)].map((c) => c[1]!) });
+    if (m[2] === 'upsert') out.push({ table, kind: 'insert', columns: [] });
+  }
+  return out;
+}
+
+/** Whether a write fires a trigger: its kind is one of the trigger's events (an UPDATE OF: one of the columns set). */
+const fires = (trigger: Trigger, write: Write) =>
+  trigger.events.some((e) => e.kind === write.kind && (e.kind !== 'update' || !e.columns || e.columns.some((c) => write.columns.includes(c))));
 
 interface Route {
   method: string;
@@ -126,15 +178,26 @@ function sqlDefinition(name: string, file: string): string {
   return next ? rest.slice(0, next.index) : rest;
 }
 
+/** How deep the rules listed go below the domain function, and how deep the SQL they run is looked for. */
+const RULE_DEPTH = 2;
+const SQL_DEPTH = 4;
+
 /**
- * What a domain function leads to: the functions (and constants) of its module it uses, two
- * levels down from its own text, and the SQL functions named on the way, with the ones those call.
+ * What a domain function leads to: the functions of its module it uses, RULE_DEPTH levels down
+ * from its own text; the SQL functions named on the way down to SQL_DEPTH, with every one those
+ * call in turn; and the trigger functions that the writes of that SQL fire.
  */
-function rulesOf(entry: { name: string; file: string }, sql: Map<string, string>) {
+function rulesOf(entry: { name: string; file: string }, sql: Map<string, string>, triggers: Map<string, Trigger[]>) {
   const module = rel(entry.file).split('/')[1];
   const inModule = (f: string) => rel(f).split('/')[1] === module && !NOT_DOMAIN.test(f);
   const rules = new Map<string, { name: string; file: string }>();
+  const seen = new Set<string>();
   const sqlUsed = new Map<string, string>();
+  const writes: Write[] = [];
+  const sqlIn = (text: string) => {
+    for (const m of text.matchAll(/\b(\w+)\s*\(/g)) if (sql.has(m[1]!)) sqlUsed.set(m[1]!, sql.get(m[1]!)!);
+    writes.push(...writesIn(text));
+  };
   const visit = (name: string, file: string, depth: number) => {
     let text: string;
     try {
@@ -142,8 +205,8 @@ function rulesOf(entry: { name: string; file: string }, sql: Map<string, string>
     } catch {
       return;
     }
-    for (const m of text.matchAll(/\b(tb_\w+)\b/g)) if (sql.has(m[1]!)) sqlUsed.set(m[1]!, sql.get(m[1]!)!);
-    if (depth === 0) return;
+    sqlIn(text);
+    if (depth === SQL_DEPTH) return;
     // Names defined in the same file, and those imported from the module, that this text uses.
     const local = new Map<string, string>();
     for (const m of read(file).matchAll(/^(?:export\s+)?(?:async\s+)?(?:function\s+|const\s+)(\w+)/gm)) if (m[1] !== name) local.set(m[1]!, file);
@@ -151,14 +214,21 @@ function rulesOf(entry: { name: string; file: string }, sql: Map<string, string>
     for (const [n, f] of local) {
       if (!new RegExp(`(?<![\\w.$])${n}\\b`).test(text)) continue;
       const key = `${rel(f)}#${n}`;
-      if (rules.has(key)) continue;
-      rules.set(key, { name: n, file: f });
-      visit(n, f, depth - 1);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (depth < RULE_DEPTH) rules.set(key, { name: n, file: f });
+      visit(n, f, depth + 1);
     }
   };
-  visit(entry.name, entry.file, 2);
-  for (const [name, defined] of [...sqlUsed]) {
-    for (const m of sqlDefinition(name, defined).matchAll(/\b(tb_\w+)\s*\(/g)) if (m[1] !== name && sql.has(m[1]!)) sqlUsed.set(m[1]!, sql.get(m[1]!)!);
+  visit(entry.name, entry.file, 0);
+  // The SQL functions those call, and so on, and the trigger functions their writes fire.
+  const done = new Set<string>();
+  for (let pending = [...sqlUsed.keys()]; pending.length > 0; pending = [...sqlUsed.keys()].filter((n) => !done.has(n))) {
+    for (const name of pending) {
+      done.add(name);
+      sqlIn(sqlDefinition(name, sqlUsed.get(name)!));
+    }
+    for (const w of writes) for (const t of triggers.get(w.table) ?? []) if (fires(t, w) && sql.has(t.fn)) sqlUsed.set(t.fn, sql.get(t.fn)!);
   }
   // Functions only: constants and types are how, not what.
   const functions = [...rules.values()].filter((r) => new RegExp(`^(?:export\\s+)?(?:async\\s+)?function\\s*\\*?\\s*${r.name}\\b`, 'm').test(read(r.file)));
@@ -197,6 +267,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|');
 export function routeMap(): string {
   const all = routes();
   const sql = sqlFunctions();
+  const triggers = triggersByTable();
   const boardWrites = all.filter((r) => rel(r.file).startsWith('src/boards/') && r.method !== 'GET');
   const prefixOf = prefixes();
   const lines = [
@@ -209,14 +280,15 @@ export function routeMap(): string {
     '## Board writes: route → rule → SQL',
     '',
     'For each board write: the domain function its route calls, the rules that function calls inside `src/boards/`',
-    '(two levels down), and the SQL functions they run, with the file that defines each.',
+    `(${RULE_DEPTH} levels down), and every SQL function they run (looked for ${SQL_DEPTH} levels down, with the SQL functions`,
+    'those call and the trigger functions their writes fire), with the file that defines each.',
     '',
   ];
   for (const r of boardWrites) {
     lines.push(`### ${r.method} ${prefixOf.get(r.file) ?? ''}${r.url}${r.operationId ? ` (${code(r.operationId)})` : ''}`, '');
     lines.push(`- route: [${rel(r.file)}](../${rel(r.file)})`);
     for (const c of r.handlerCalls) {
-      const { rules, sql: used } = rulesOf(c, sql);
+      const { rules, sql: used } = rulesOf(c, sql, triggers);
       lines.push(`- domain: ${code(c.name)} in [${rel(c.file)}](../${rel(c.file)})`);
       if (rules.length) lines.push(`  - rules: ${rules.map((x) => `${code(x.name)} ([${rel(x.file)}](../${rel(x.file)}))`).join(', ')}`);
       if (used.length) lines.push(`  - SQL: ${used.map((x) => `${code(x.name)} ([${rel(x.file)}](../${rel(x.file)}))`).join(', ')}`);
