@@ -156,6 +156,16 @@ describe('notifications', { timeout: 90_000 }, () => {
     expect(await t.db.prisma.notification.count({ where: { userId: bob.id } })).toBe(0);
   });
 
+  it('cuts a long title in a due-date notification before an emoji, never through it', async () => {
+    const { bob, adaApi, card } = await setUp();
+    await adaApi.put(`/api/cards/${card.id}/members/${bob.id}`);
+    // The emoji's two UTF-16 units at 118 and 119: a cut at 119 would keep half of it ("�").
+    await adaApi.patch(`/api/cards/${card.id}`, { title: `${'a'.repeat(118)}😀 and more`, dueAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await t.app.notifications.notifier.sweepDue();
+    const [row] = await t.db.prisma.notification.findMany({ where: { userId: bob.id, kind: 'due' } });
+    expect(row!.text.startsWith(`“${'a'.repeat(118)}…” is due `)).toBe(true);
+  });
+
   it('sweeps due dates once per due date, and turns each change into notifications once even when read again', async () => {
     const { bob, adaApi, card } = await setUp();
     const bobApi = client(t.app, (await makeKey(t.db, bob.id)).auth);

@@ -1,4 +1,5 @@
 import type { DbClient } from '../../platform/db.js';
+import { shorten } from './shorten-text.js';
 
 /**
  * The due-date sweep: a card due within the next 24 hours tells each of its assignees once for
@@ -26,7 +27,7 @@ export async function notifyDueCards({ db, mailEnabled }: { db: DbClient; mailEn
       kind: 'due' as const,
       boardId: r.boardId,
       cardId: r.cardId,
-      text: `“${r.title.length > 120 ? `${r.title.slice(0, 119)}…` : r.title}” is due ${formatDue(new Date(r.dueAt))}`,
+      text: `“${shorten(r.title, 120)}” is due ${formatDue(new Date(r.dueAt))}`,
       mail,
     })),
     skipDuplicates: true,
