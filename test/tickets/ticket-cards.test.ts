@@ -187,7 +187,8 @@ describe('tickets as cards: both ways', () => {
     expect(await cardComments()).toHaveLength(2);
   });
 
-  it('the customer\'s answer in the widget appears on the card, by the requester (a name without an account)', async () => {
+  /** A tickets board, a widget, and a visitor's conversation handed off to a person: its ticket and card. */
+  async function handedOffInWidget() {
     const w = await ticketBoard();
     await w.web('PUT', `/agent/workspaces/${w.W}/tickets-board`, { boardId: w.board.id, listId: w.inbox.id, solvedListId: w.solved.id });
     const widgetId = (await admin('widget', 'create', '--agent', w.agentId, '--origin', 'https://shop.example.com')).body.id as string;
@@ -197,6 +198,11 @@ describe('tickets as cards: both ways', () => {
     const conversationId = (await widget('/messages', visitor, { message: 'Can I talk to a human?' })).json().conversationId as string;
     const ticketId = (await widget('/handoff', visitor, { conversationId, email: 'ana@customer.example' })).json().ticketId as number;
     const cardId = (await t.db.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).cardId!;
+    return { w, widget, visitor, conversationId, ticketId, cardId };
+  }
+
+  it('the customer\'s answer in the widget appears on the card, by the requester (a name without an account)', async () => {
+    const { w, widget, visitor, conversationId, ticketId, cardId } = await handedOffInWidget();
     expect(cardId).toEqual(expect.any(Number));
     // The hand-off's card holds the conversation.
     expect((await w.web('GET', `/api/cards/${cardId}`)).json().description).toContain('**Customer:** Can I talk to a human?');
@@ -217,15 +223,7 @@ describe('tickets as cards: both ways', () => {
   });
 
   it('the customer\'s answer in the widget to a solved ticket opens it again, and its card comes back from the solved list', async () => {
-    const w = await ticketBoard();
-    await w.web('PUT', `/agent/workspaces/${w.W}/tickets-board`, { boardId: w.board.id, listId: w.inbox.id, solvedListId: w.solved.id });
-    const widgetId = (await admin('widget', 'create', '--agent', w.agentId, '--origin', 'https://shop.example.com')).body.id as string;
-    const widget = (url: string, token?: string, payload?: object) =>
-      t.app.inject({ method: 'POST', url: `/v1/widgets/${widgetId}${url}`, headers: { origin: 'https://shop.example.com', ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload: payload ?? {} });
-    const visitor = (await widget('/visitors')).json().token as string;
-    const conversationId = (await widget('/messages', visitor, { message: 'Can I talk to a human?' })).json().conversationId as string;
-    const ticketId = (await widget('/handoff', visitor, { conversationId, email: 'ana@customer.example' })).json().ticketId as number;
-    const cardId = (await t.db.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).cardId!;
+    const { w, widget, visitor, conversationId, ticketId, cardId } = await handedOffInWidget();
     expect((await w.api('PATCH', `/v1/tickets/${ticketId}`, { status: 'solved' })).statusCode).toBe(200);
     expect((await t.db.prisma.card.findUniqueOrThrow({ where: { id: cardId } })).listId).toBe(w.solved.id);
     expect((await widget('/messages', visitor, { message: 'It smokes again.', conversationId })).statusCode).toBe(200);
