@@ -9,7 +9,7 @@ import { checkMail, type MailFigures } from './mail-checks.js';
 import { type Mailbox, startMailbox } from './mailbox.js';
 import type { PrivateCluster } from './postgres.js';
 import { type Receiver, startReceiver } from './receiver.js';
-import { admin, ServerProcess, type ServerErrorLine, sleep } from './server.js';
+import { admin, SETUP_STEP_TIMEOUT_MS, ServerProcess, type ServerErrorLine, sleep } from './server.js';
 
 export interface PartOptions {
   clients: number;
@@ -80,11 +80,13 @@ async function setUp(env: NodeJS.ProcessEnv, base: string, receiver: Receiver): 
   ]);
   receiver.setSecret(String(hook.secret));
   const post = async (route: string, body: unknown, auth: Record<string, string> = { authorization: `Bearer ${String(key.token)}` }) => {
-    const res = await fetch(base + route, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(base + route, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(SETUP_STEP_TIMEOUT_MS) }).catch((error: Error) => {
+      throw new Error(`POST ${route}: ${error.message}`);
+    });
     if (res.status !== 201) throw new Error(`POST ${route}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { id: number; user?: { id: number } };
   };
-  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }), signal: AbortSignal.timeout(SETUP_STEP_TIMEOUT_MS) });
   if (login.status !== 200) throw new Error(`sign-in of the site admin: ${login.status} ${await login.text()}`);
   const session = { cookie: login.headers.getSetCookie()[0]!.split(';')[0]! };
   const assignees: Target['assignees'] = [];

@@ -118,6 +118,9 @@ export class ServerProcess {
   }
 }
 
+/** A set-up step that takes longer than this has hung: the part is aborted with what it printed. */
+export const SETUP_STEP_TIMEOUT_MS = 60_000;
+
 /** The admin CLI (`node --import tsx src/cli/main.ts …`): its JSON answer, or an error with its output. */
 export function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
@@ -125,11 +128,19 @@ export function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Record
     const killed = onCleanup(`admin ${args.slice(0, 2).join(' ')}`, () => child.kill('SIGKILL'));
     let stdout = '';
     let stderr = '';
+    // A CLI that never exits (a timer or socket left open) would hang the whole run silently.
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill('SIGKILL');
+    }, SETUP_STEP_TIMEOUT_MS);
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.once('error', reject);
     child.once('close', (code) => {
+      clearTimeout(timer);
       killed();
+      if (hung) return reject(new Error(`admin ${args.join(' ')}: no exit after ${SETUP_STEP_TIMEOUT_MS / 1000} s\n${stdout}${stderr}`));
       const last = stdout.trim().split('\n').at(-1) ?? '';
       if (code === 0) {
         try {
