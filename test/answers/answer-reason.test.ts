@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_REASONS } from '../../src/answers/schemas.js';
 import { buildTestApp, type TestApp, useTestApp } from '../helper.js';
 import { loginCookie } from '../factories.js';
 import { answerWorkspace, ask } from './answer-fixtures.js';
@@ -137,3 +139,14 @@ describe('POST /v1/answer: reason unclear_match', () => {
   });
 });
 
+
+describe('reason in the documents', () => {
+  it('the README and docs/answers.md name every code the OpenAPI document lists', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const guide = readFileSync(new URL('../../docs/answers.md', import.meta.url), 'utf8');
+    for (const code of ANSWER_REASONS) {
+      expect(readme, code).toContain(`\`${code}\``);
+      expect(guide, code).toContain(`| \`${code}\` |`);
+    }
+  });
+});

@@ -59,6 +59,8 @@ describe('tickets as cards in a browser', () => {
       const comments = (await web.call(token, 'GET', `/v1/tickets/${ticket.id}/comments`)).json.comments;
       expect(comments).toEqual([expect.objectContaining({ body: 'We refunded the second charge.', public: true, author: 'team' })]);
       await dialog.locator('.comments').getByText('We refunded the second charge.').waitFor();
+      // SHOTS=docs/screenshots writes the README's picture of a ticket's card.
+      if (process.env.SHOTS && name === 'desktop') await page.screenshot({ path: `${process.env.SHOTS}/ticket-card.png` });
 
       await dialog.getByRole('combobox', { name: 'List' }).selectOption({ label: 'Solved' });
       await dialog.getByRole('button', { name: 'Move', exact: true }).click();
