@@ -72,7 +72,7 @@ async function run(url: string | undefined) {
     const board = await rest('POST', '/api/boards', { name: 'Support desk' });
     const inbox = await rest('POST', `/api/boards/${board.id}/lists`, { name: 'Inbox' });
     const solved = await rest('POST', `/api/boards/${board.id}/lists`, { name: 'Solved' });
-    await setTicketsBoard({ db: db.prisma, workspaceId: workspace.id, actor: null, target: { boardId: board.id, listId: inbox.id, solvedListId: solved.id } });
+    await setTicketsBoard({ db: db.prisma, events: app.events, effects: app.effects, workspaceId: workspace.id, actor: null, target: { boardId: board.id, listId: inbox.id, solvedListId: solved.id } });
 
     const tickets: { id: number; cardId: number }[] = [];
     for (let i = 0; i < moves; i++) {

@@ -216,7 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ticketStreams = ticketStreamEffect(app);
   await app.register(afterCommitPlugin, {
     runners: {
-      cache: boards.cache,
+      cache: (change) => (change.kind === 'tickets.board' ? app.ticketCards.forgetSolvedLists() : boards.cache(change)),
       // Board changes to the board streams, ticket changes to the widget streams (this process's).
       stream: (change) => (change.kind === 'board.activity' ? boards.stream(change) : ticketStreams(change)),
       notifierWake: notificationsEffect(app),

@@ -16,7 +16,8 @@ export function cliEffects(events: EventBus): AfterCommit {
   const boards = boardEffects(events);
   return new AfterCommit(
     {
-      cache: boards.cache,
+      // It runs no ticket follow-ups, so it keeps no lists that solve tickets to forget.
+      cache: (change) => (change.kind === 'tickets.board' ? undefined : boards.cache(change)),
       // Its board streams only: the CLI holds no widget stream (and writes no ticket).
       stream: (change) => (change.kind === 'board.activity' ? boards.stream(change) : undefined),
       notifierWake: theServersPoll,

@@ -72,11 +72,11 @@ export const workspaceSet = defineCommand({
       solvedList: idFlag('list').optional(),
     })
     .refine((f) => f.ticketsBoard === null || f.ticketsList !== undefined, { message: '--tickets-list: required with --tickets-board', path: ['ticketsList'] }),
-  run: async ({ db }, f) => {
+  run: async ({ db, events, effects }, f) => {
     await unsafeFindWorkspace({ db: db.prisma, workspaceId: f.workspace });
     const target = f.ticketsBoard === null ? null : { boardId: f.ticketsBoard, listId: f.ticketsList!, solvedListId: f.solvedList ?? null };
     // The operator speaks for the workspace (no actor); the team's write access is still checked.
-    const tickets = await setTicketsBoard({ db: db.prisma, workspaceId: f.workspace, actor: null, target });
+    const tickets = await setTicketsBoard({ db: db.prisma, events, effects, workspaceId: f.workspace, actor: null, target });
     return { id: f.workspace, ticketsBoard: tickets };
   },
 });

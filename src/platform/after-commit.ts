@@ -14,7 +14,7 @@ import fp from 'fastify-plugin';
 
 /** What a commit can set off. */
 export type Effect =
-  /** Drop what the change made stale from this process's memory (the board cache). */
+  /** Drop what the change made stale from this process's memory (the board cache, the lists that solve tickets). */
   | 'cache'
   /** Send the change to this process's open event streams (SSE). */
   | 'stream'
@@ -63,6 +63,7 @@ export const EFFECTS = {
   'ticket.created': ['cardFollowsTicket'],
   'ticket.updated': ['stream', 'cardFollowsTicket'],
   'ticket.commented': ['stream', 'cardFollowsTicket'],
+  'tickets.board': ['cache'],
   'user.changed': ['cache'],
   'webhook.queued': ['webhookWake'],
   'mail.queued': ['mailWake'],

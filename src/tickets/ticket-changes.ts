@@ -12,6 +12,12 @@ declare module '../platform/after-commit.js' {
      * note has no effect but its webhook): it goes to the ticket's open widgets and onto its card.
      */
     'ticket.commented': { comment: TicketCommentView };
+    /**
+     * A workspace's tickets board or its solved list was set or cleared: this process forgets the
+     * lists it knew to solve tickets (TicketCards.forgetSolvedLists); the others were told in the
+     * change's transaction (TICKET_TOPICS.board).
+     */
+    'tickets.board': { workspaceId: number };
   }
 }
 
@@ -25,4 +31,6 @@ export const TICKET_TOPICS = {
   comment: 'ticket.comment',
   /** `{ ticketId, status }`: a new status. */
   status: 'ticket.status',
+  /** `{ workspaceId }`: a workspace's tickets board or solved list changed. */
+  board: 'tickets.board',
 } as const;

@@ -56,6 +56,7 @@ describe('the table', () => {
       'ticket.created': ['cardFollowsTicket'],
       'ticket.updated': ['stream', 'cardFollowsTicket'],
       'ticket.commented': ['stream', 'cardFollowsTicket'],
+      'tickets.board': ['cache'],
       'user.changed': ['cache'],
       'webhook.queued': ['webhookWake'],
       'mail.queued': ['mailWake'],
@@ -147,6 +148,8 @@ describe('no one else does what follows a commit', () => {
 
   it('drops cached boards only from the cache runner, and hangs nothing off a committed-activity hook', () => {
     expect(offenders(/\.forgetHere\(/, ['boards/activity/change-board.ts'])).toEqual([]);
+    // The lists that solve tickets: from the server's cache runner, and from another process's announcement.
+    expect(offenders(/\.forgetSolvedLists\(/, ['app.ts', 'tickets/cards/plugin.ts'])).toEqual([]);
     expect(offenders(/\.publish\(\s*activity|onCommitted\(/, [])).toEqual([]);
   });
 
@@ -156,7 +159,7 @@ describe('no one else does what follows a commit', () => {
     // Nor by whatever name the hub is held, nor by whatever its sending is called.
     expect(offenders(/\b(hub|ticketComments)\??\.(publish|stream|emit)\w*\(/, ['tickets/comments/plugin.ts'])).toEqual([]);
     // What another process must show is announced in the change's transaction, on the boards' one channel.
-    expect(offenders(/\.announceInTransaction\(/, ['tickets/comments/create-ticket-comment.ts', 'tickets/update-ticket.ts'])).toEqual([]);
+    expect(offenders(/\.announceInTransaction\(/, ['tickets/comments/create-ticket-comment.ts', 'tickets/update-ticket.ts', 'tickets/cards/set-tickets-board.ts'])).toEqual([]);
     expect(offenders(/pg_notify/, ['boards/activity/change-board.ts', 'boards/activity/event-bus.ts'])).toEqual([]);
   });
 

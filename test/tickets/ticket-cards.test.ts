@@ -128,6 +128,28 @@ describe('tickets as cards: both ways', () => {
     expect(await events(w.workspaceId, 'ticket.updated')).toHaveLength(2);
   });
 
+  it('a solved list set after cards have moved is known at once (the process reads which lists solve tickets once, and forgets them on a change)', async () => {
+    const w = await ticketBoard();
+    const doing = await t.db.prisma.list.create({ data: { boardId: w.board.id, name: 'Doing', position: 2 } });
+    expect((await w.web('PUT', `/agent/workspaces/${w.W}/tickets-board`, { boardId: w.board.id, listId: w.inbox.id })).statusCode).toBe(200);
+    const created = await w.api('POST', '/v1/tickets', { subject: 'Late parcel', requester: { email: 'ana@customer.example' } });
+    const ticketId = created.json().id as number;
+    const cardId = (await t.db.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).cardId!;
+    // A move between lists while no list solves this workspace's tickets: the lists are read now.
+    expect((await w.web('POST', `/api/cards/${cardId}/move`, { listId: doing.id })).statusCode).toBe(200);
+    expect((await w.web('POST', `/api/cards/${cardId}/move`, { listId: w.inbox.id })).statusCode).toBe(200);
+    // Set from the shell (the server's own effects), then the card moved to it: the ticket is solved.
+    const set = await admin('workspace', 'set', '--workspace', w.W, '--tickets-board', String(w.board.id), '--tickets-list', String(w.inbox.id), '--solved-list', String(w.solved.id));
+    expect(set.exitCode, JSON.stringify(set.body)).toBe(0);
+    expect((await w.web('POST', `/api/cards/${cardId}/move`, { listId: w.solved.id })).statusCode).toBe(200);
+    await expect.poll(async () => (await w.api('GET', `/v1/tickets/${ticketId}`)).json().status, { timeout: 30_000 }).toBe('solved');
+    // Unset from the console: a move out of the old solved list no longer concerns the ticket.
+    expect((await w.web('DELETE', `/agent/workspaces/${w.W}/tickets-board`)).statusCode).toBe(200);
+    expect((await w.web('POST', `/api/cards/${cardId}/move`, { listId: w.inbox.id })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await w.api('GET', `/v1/tickets/${ticketId}`)).json().status).toBe('solved');
+  });
+
   it('a ticket solved through the API moves its card to the solved list; opened again, it comes back; its priority is its label', async () => {
     const w = await ticketBoard();
     const { ticketId, cardId } = await linked(w);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { EventBus } from '../../src/boards/activity/event-bus.js';
 import { openPostgres } from '../../src/platform/db.js';
+import { TICKET_TOPICS } from '../../src/tickets/ticket-changes.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie, makeBoard } from '../factories.js';
 import { buildTestApp, LogCapture, type TestApp } from '../helper.js';
@@ -122,4 +123,36 @@ it.runIf(onPostgres)('a reply written through A (API, console, card) reaches B\'
   } finally {
     stream.close();
   }
+});
+
+it.runIf(onPostgres)('a solved list set through A is known to B at once: a card B moves there solves its ticket', async () => {
+  const w = await answerWorkspace(a);
+  const W = String(w.workspaceId);
+  const wst = (await w.admin('workspace', 'token', '--workspace', W)).token as string;
+  const { cookie } = await loginCookie(a.app, w.owner.email, w.owner.password);
+  const board = await makeBoard(a.db, w.owner.id);
+  const inbox = await a.db.prisma.list.create({ data: { boardId: board.id, name: 'Inbox', position: 0 } });
+  const solved = await a.db.prisma.list.create({ data: { boardId: board.id, name: 'Solved', position: 1 } });
+  const put = (payload: object) => a.app.inject({ method: 'PUT', url: `/agent/workspaces/${W}/tickets-board`, headers: { cookie }, payload });
+  expect((await put({ boardId: board.id, listId: inbox.id })).statusCode).toBe(200);
+  const created = await a.app.inject({ method: 'POST', url: '/v1/tickets', headers: { authorization: `Bearer ${wst}` }, payload: { subject: 'Parcel lost', requester: { email: 'ana@customer.example' } } });
+  const ticketId = created.json().id as number;
+  const cardId = (await a.db.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).cardId!;
+  const moveOnB = (listId: number) => b.inject({ method: 'POST', url: `/api/cards/${cardId}/move`, headers: { cookie }, payload: { listId } });
+  // B reads which lists solve tickets (none of this workspace's yet) on its first move between lists.
+  expect((await moveOnB(solved.id)).statusCode).toBe(200);
+  expect((await moveOnB(inbox.id)).statusCode).toBe(200);
+  await new Promise((r) => setTimeout(r, 300));
+  expect((await a.db.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe('open');
+
+  const heard = new Promise<void>((resolve) => {
+    const stop = b.events.onAnnounced(TICKET_TOPICS.board, () => {
+      stop();
+      resolve();
+    });
+  });
+  expect((await put({ boardId: board.id, listId: inbox.id, solvedListId: solved.id })).statusCode).toBe(200);
+  await heard;
+  expect((await moveOnB(solved.id)).statusCode).toBe(200);
+  await vi.waitFor(async () => expect((await a.db.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe('solved'), { timeout: 30_000 });
 });

@@ -119,10 +119,10 @@ export function afterUserChange(effects: Effects): UserChanged {
 /**
  * The boards' runners of the after-commit effects: 'cache' drops what a change invalidates
  * (INVALIDATES) from this process's memory, 'stream' sends an activity to this process's open
- * board streams (its part of that effect: the server's runner hands other kinds, a ticket's, to
+ * board streams (their part of those effects: the server's runners hand other kinds, a ticket's, to
  * their module). Other processes heard of the change from its own transaction.
  */
-export function boardEffects(events: EventBus): { cache: EffectRunners['cache']; stream: (change: Change<'board.activity'>) => void } {
+export function boardEffects(events: EventBus): { cache: (change: Change<'board.activity' | 'user.changed'>) => void; stream: (change: Change<'board.activity'>) => void } {
   return {
     cache: (change) =>
       events.forgetHere(change.kind === 'board.activity' ? INVALIDATES.activity(change.activity) : INVALIDATES.userChanged(change.userId)),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { EffectRunners } from '../../platform/after-commit.js';
+import { TICKET_TOPICS } from '../ticket-changes.js';
 import { TicketCards } from './ticket-cards.js';
 
 declare module 'fastify' {
@@ -45,7 +46,11 @@ export function cardFollowsTicketEffect(app: FastifyInstance): EffectRunners['ca
 /** The process's TicketCards, which the two effects above reach after a commit. */
 export const ticketCardsPlugin = fp(
   async (app) => {
-    app.decorate('ticketCards', new TicketCards({ db: app.db.prisma, events: app.events, effects: app.effects, log: app.log }));
+    const cards = new TicketCards({ db: app.db.prisma, events: app.events, effects: app.effects, log: app.log });
+    app.decorate('ticketCards', cards);
+    // Another process set a workspace's tickets board: its solved list may be new.
+    const stop = app.events.onAnnounced(TICKET_TOPICS.board, () => cards.forgetSolvedLists());
+    app.addHook('onClose', async () => stop());
   },
   { name: 'ticket-cards', dependencies: ['db', 'event-bus', 'after-commit'] },
 );

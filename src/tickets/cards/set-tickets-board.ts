@@ -1,7 +1,10 @@
 import type { Actor } from '../../accounts/credentials/auth.js';
 import { requireList } from '../../boards/access.js';
-import type { DbClient } from '../../platform/db.js';
+import type { EventBus } from '../../boards/activity/event-bus.js';
+import type { Effects } from '../../platform/after-commit.js';
+import type { PrismaClient } from '../../platform/db.js';
 import { AppError, badRequest } from '../../platform/errors.js';
+import { TICKET_TOPICS } from '../ticket-changes.js';
 import { teamWriter } from './team-writer.js';
 
 /** Where a workspace's tickets go as cards; null ids when they go nowhere. */
@@ -20,18 +23,28 @@ export function presentTicketsBoard(w: { ticketsBoardId: number | null; ticketsL
  * the board, and the workspace's team must be able to write it (teamWriter): else 422
  * `board_not_writable`, so tickets never go where nobody of the team could answer them. From the
  * console, `actor` must reach the board and its lists too (404 otherwise, as any board they cannot
- * see); the admin CLI speaks for the operator and passes none.
+ * see); the admin CLI speaks for the operator and passes none. The processes that move cards are
+ * told (a 'tickets.board' change here, announced to the others in its transaction): they know which
+ * lists solve tickets (TicketCards).
  */
-export async function setTicketsBoard({ db, workspaceId, actor, target }: {
-  db: DbClient;
+export async function setTicketsBoard({ db, events, effects, workspaceId, actor, target }: {
+  db: PrismaClient;
+  events: EventBus;
+  effects: Effects;
   workspaceId: number;
   actor: Actor | null;
   target: { boardId: number; listId: number; solvedListId?: number | null | undefined } | null;
 }): Promise<TicketsBoardView> {
-  if (!target) {
-    const w = await db.workspace.update({ where: { id: workspaceId }, data: { ticketsBoardId: null, ticketsListId: null, ticketsSolvedListId: null } });
+  const save = async (data: { ticketsBoardId: number | null; ticketsListId: number | null; ticketsSolvedListId: number | null }) => {
+    const w = await db.$transaction(async (tx) => {
+      const saved = await tx.workspace.update({ where: { id: workspaceId }, data });
+      await events.announceInTransaction(tx, TICKET_TOPICS.board, { workspaceId });
+      return saved;
+    });
+    await effects.committed({ kind: 'tickets.board', workspaceId });
     return presentTicketsBoard(w);
-  }
+  };
+  if (!target) return save({ ticketsBoardId: null, ticketsListId: null, ticketsSolvedListId: null });
   const listIds = [target.listId, ...(target.solvedListId ? [target.solvedListId] : [])];
   if (target.solvedListId === target.listId) throw badRequest('solvedListId: must be another list than listId');
   for (const [i, listId] of listIds.entries()) {
@@ -43,9 +56,5 @@ export async function setTicketsBoard({ db, workspaceId, actor, target }: {
   if (!(await teamWriter({ db, workspaceId, boardId: target.boardId }))) {
     throw new AppError(422, 'board_not_writable', `boardId: no member of this workspace can write board ${target.boardId}; add one to the board as a member or admin first`);
   }
-  const w = await db.workspace.update({
-    where: { id: workspaceId },
-    data: { ticketsBoardId: target.boardId, ticketsListId: target.listId, ticketsSolvedListId: target.solvedListId ?? null },
-  });
-  return presentTicketsBoard(w);
+  return save({ ticketsBoardId: target.boardId, ticketsListId: target.listId, ticketsSolvedListId: target.solvedListId ?? null });
 }

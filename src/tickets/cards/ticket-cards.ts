@@ -33,6 +33,13 @@ const PRIORITY_LABELS = {
 
 const isDone = (status: string) => status === 'solved' || status === 'closed';
 
+/**
+ * How long the lists that solve tickets are trusted without being read again: a safety net only,
+ * for an announcement missed while the event bus reconnected (a change is forgotten at once: its
+ * own 'tickets.board' effect here, its announcement in the others).
+ */
+const SOLVED_LISTS_MAX_AGE_MS = 60_000;
+
 type Log = { warn(o: object, m: string): void };
 
 /**
@@ -56,6 +63,33 @@ type Log = { warn(o: object, m: string): void };
  */
 export class TicketCards {
   constructor(private readonly deps: { db: PrismaClient; events: EventBus; effects: Effects; log: Log }) {}
+
+  /**
+   * The lists some workspace solves its tickets in (Workspace.ticketsSolvedListId), read when first
+   * needed: only a move into or out of one of them can change a ticket, so every other card move
+   * (nearly all, on boards without tickets) costs no query here.
+   */
+  private solvedLists: { read: Promise<Set<number>>; at: number } | null = null;
+
+  /** A workspace's tickets board changed (here: the 'tickets.board' effect; elsewhere: announced). */
+  forgetSolvedLists(): void {
+    this.solvedLists = null;
+  }
+
+  private listsThatSolve(): Promise<Set<number>> {
+    if (!this.solvedLists || Date.now() - this.solvedLists.at > SOLVED_LISTS_MAX_AGE_MS) {
+      const read = this.deps.db.workspace
+        .findMany({ where: { ticketsSolvedListId: { not: null } }, select: { ticketsSolvedListId: true } })
+        .then((rows) => new Set(rows.map((r) => r.ticketsSolvedListId!)));
+      const entry = { read, at: Date.now() };
+      this.solvedLists = entry;
+      // A failed read is not kept: the next move reads again.
+      read.catch(() => {
+        if (this.solvedLists === entry) this.solvedLists = null;
+      });
+    }
+    return this.solvedLists.read;
+  }
 
   private async target(workspaceId: number) {
     return this.deps.db.workspace.findUnique({ where: { id: workspaceId }, select: { ticketsBoardId: true, ticketsListId: true, ticketsSolvedListId: true } });
@@ -143,6 +177,8 @@ export class TicketCards {
     if (activity.type !== 'card.moved') return;
     const { cardId, from, to } = activity.data;
     if (from.listId === to.listId) return;
+    const solving = await this.listsThatSolve();
+    if (!solving.has(from.listId) && !solving.has(to.listId)) return;
     const [row] = await this.deps.db.$queryRaw<{ id: number; workspaceId: number; status: string; solvedListId: number | null }[]>`
       SELECT t.id, t."workspaceId", t.status::text AS status, w."ticketsSolvedListId" AS "solvedListId"
       FROM "Ticket" t JOIN "Workspace" w ON w.id = t."workspaceId" WHERE t."cardId" = ${cardId}`;

@@ -178,7 +178,7 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      return setTicketsBoard({ db, workspaceId: workspace.id, actor: request.actor, target: request.body });
+      return setTicketsBoard({ db, events: app.events, effects: app.effects, workspaceId: workspace.id, actor: request.actor, target: request.body });
     },
   );
 
@@ -189,7 +189,7 @@ export const ticketConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const workspace = await consoleWorkspace(request, 'manage');
-      return setTicketsBoard({ db, workspaceId: workspace.id, actor: request.actor, target: null });
+      return setTicketsBoard({ db, events: app.events, effects: app.effects, workspaceId: workspace.id, actor: request.actor, target: null });
     },
   );
 };
