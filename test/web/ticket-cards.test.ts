@@ -60,7 +60,14 @@ describe('tickets as cards in a browser', () => {
       expect(comments).toEqual([expect.objectContaining({ body: 'We refunded the second charge.', public: true, author: 'team' })]);
       await dialog.locator('.comments').getByText('We refunded the second charge.').waitFor();
       // SHOTS=docs/screenshots writes the README's picture of a ticket's card.
-      if (process.env.SHOTS && name === 'desktop') await page.screenshot({ path: `${process.env.SHOTS}/ticket-card.png` });
+      if (process.env.SHOTS && name === 'desktop') {
+        // The description's ticket link, then the ticket's part of the card and the reply below it.
+        await dialog.getByRole('link', { name: `#${ticket.id} in the support console` }).waitFor();
+        await page.setViewportSize({ width: 1280, height: 1100 });
+        await dialog.getByRole('heading', { name: `Ticket #${ticket.id}` }).evaluate((h: any) => h.scrollIntoView({ block: 'start' }));
+        await page.screenshot({ path: `${process.env.SHOTS}/ticket-card.png` });
+        await page.setViewportSize(viewport);
+      }
 
       await dialog.getByRole('combobox', { name: 'List' }).selectOption({ label: 'Solved' });
       await dialog.getByRole('button', { name: 'Move', exact: true }).click();

@@ -161,7 +161,7 @@ describe('Markdown (#46 item 4) and comments (#46 item 5)', () => {
     const { board, lists } = await seed('Markdown', { Notes: ['Plan'] });
     const cardId = lists.Notes!.cards.Plan!;
     await api('PATCH', `/api/boards/${board.id}`, { description: 'The **launch** board\nsecond line' });
-    await api('PATCH', `/api/cards/${cardId}`, { description: '## Why\nBecause **it matters**, see [the brief](https://example.com/brief).\n\n- one\n- two\n\n<img src=x onerror="window.hacked=1">' });
+    await api('PATCH', `/api/cards/${cardId}`, { description: '## Why\nBecause **it matters**, see [the brief](https://example.com/brief) and [its ticket](/support/1/tickets/1), not [a](//evil.example/x) or [b](/\\evil.example/y).\n\n- one\n- two\n\n<img src=x onerror="window.hacked=1">' });
     const checklist = await api('POST', `/api/cards/${cardId}/checklists`, { name: 'Steps' });
     await api('POST', `/api/checklists/${checklist.id}/items`, { name: 'Read `notes.md` **first**' });
     await api('POST', `/api/cards/${cardId}/comments`, { text: '_Trello Sample User, 2022-11-21 19:23 UTC (imported):_ hello' });
@@ -183,6 +183,12 @@ describe('Markdown (#46 item 4) and comments (#46 item 5)', () => {
     const link = description.getByRole('link', { name: 'the brief' });
     expect(await link.getAttribute('href')).toBe('https://example.com/brief');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    // A path of this app (a ticket's card links to its ticket) is a link in the same tab; another host's is text.
+    const inApp = description.getByRole('link', { name: 'its ticket' });
+    expect(await inApp.getAttribute('href')).toBe('/support/1/tickets/1');
+    expect(await inApp.getAttribute('target')).toBeNull();
+    expect(await description.getByRole('link').count()).toBe(2);
+    await description.getByText('[a](//evil.example/x) or [b](/\\evil.example/y)', { exact: false }).waitFor();
     expect(await description.locator('li').allTextContents()).toEqual(['one', 'two']);
     expect(await description.locator('img').count()).toBe(0);
     await description.getByText('<img src=x onerror="window.hacked=1">').waitFor();

@@ -5,11 +5,13 @@ import type { ComponentChildren } from 'preact';
  * items, board descriptions on the board and the Boards page, the editor's preview and the
  * support console's replies. Text becomes Preact elements, never HTML: whatever a person or an
  * article wrote, no markup of theirs reaches the page. Links open web and mail addresses only,
- * in a new tab, with rel="noopener noreferrer".
+ * in a new tab, with rel="noopener noreferrer", and this app's own paths (`/support/1/tickets/7`,
+ * as a ticket's card links to its ticket) in the same tab; `//host` and `/\host`, which a browser
+ * reads as another host, stay text.
  *
  * Blocks: paragraphs (a line break stays one), # headings, - * + and 1. lists, > quotes, ```
  * code, --- rules. Inline: **bold** __bold__, *italic* _italic_, ~~struck~~, `code`,
- * [text](https://…), bare https://… addresses.
+ * [text](https://…), [text](/a/path), bare https://… addresses.
  */
 
 const LIST_ITEM = /^\s*([-*+•]|\d+[.)])\s+(.*)$/;
@@ -23,15 +25,21 @@ const FENCE = /^\s{0,3}(```|~~~)/;
  * a non-space just inside its marks, and `_` a word boundary outside (snake_case stays as typed).
  */
 const INLINE =
-  /`([^`\n]+)`|\[([^\]\n]+)\]\(((?:https?:\/\/|mailto:)[^\s)]+)\)|\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__(?!\w)|~~(?=\S)(.+?)(?<=\S)~~|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|(?<!\w)_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)|(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'"])/g;
+  /`([^`\n]+)`|\[([^\]\n]+)\]\(((?:https?:\/\/|mailto:|\/(?![\/\\]))[^\s)]+)\)|\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__(?!\w)|~~(?=\S)(.+?)(?<=\S)~~|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|(?<!\w)_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)|(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'"])/g;
 
 /** One line's inline Markdown as elements; `links` false shows a link's text only (inside another link, a board's tile). */
 export function inlineMarkdown(text: string, links = true): ComponentChildren[] {
   const link = (href: string, children: ComponentChildren, key: number) =>
     links ? (
-      <a key={key} href={href} rel="noopener noreferrer" target="_blank">
-        {children}
-      </a>
+      href.startsWith('/') ? (
+        <a key={key} href={href}>
+          {children}
+        </a>
+      ) : (
+        <a key={key} href={href} rel="noopener noreferrer" target="_blank">
+          {children}
+        </a>
+      )
     ) : (
       <span key={key}>{children}</span>
     );
