@@ -5,7 +5,7 @@ import { badRequest } from '../../../platform/errors.js';
 import { requireRole } from '../../access.js';
 import type { BoardContext } from '../../context.js';
 import { authorize } from '../../policy.js';
-import { countLists } from '../../shift-positions.js';
+import { listSlot } from '../../target-position.js';
 import { lockBoards } from '../../lock-boards.js';
 import { loadCardSummaries } from '../../json/card-json.js';
 import { presentLabel, presentList } from '../../presenters.js';
@@ -84,7 +84,7 @@ async function writeCsvCards(
   const { boardId } = ctx;
   await changeBoard(ctx, async (tx, record) => {
     await lockBoards(tx, [boardId]);
-    let at = await countLists(tx, boardId);
+    let at = await listSlot(tx, boardId);
     for (const name of plan.newLists) {
       const list = await tx.list.create({ data: { boardId, name, position: at++ } });
       await record({ boardId, type: 'list.created', data: { listId: list.id, list: presentList(list) } });
