@@ -38,3 +38,30 @@ export async function checklistSlot(tx: Tx, cardId: number, requested?: number, 
 export async function itemSlot(tx: Tx, checklistId: number, requested?: number, except?: number) {
   return taken(await tx.$queryRaw<Slot[]>`SELECT pos, n FROM tb_item_slot(${checklistId}::int, ${requested ?? null}::int, ${except ?? null}::int)`);
 }
+
+/**
+ * For rows appended one after another (an import): each list's end, tb_card_slot's with no position
+ * requested, in one statement for all the lists, then the next position of a list each time one
+ * of its cards is placed (appending there makes the end one further).
+ */
+export async function cardEnds(tx: Tx, listIds: number[]): Promise<(listId: number) => number> {
+  const rows = listIds.length
+    ? await tx.$queryRaw<{ id: number; pos: number }[]>`SELECT l.id, s.pos FROM unnest(${listIds}::int[]) AS l(id), LATERAL tb_card_slot(l.id, NULL) s`
+    : [];
+  return appending(new Map(rows.map((r) => [r.id, r.pos])));
+}
+
+/** As cardEnds, for lists appended to a board: the board's end (tb_list_slot), then one further each time. */
+export async function listEnd(tx: Tx, boardId: number): Promise<() => number> {
+  const next = appending(new Map([[boardId, await listSlot(tx, boardId)]]));
+  return () => next(boardId);
+}
+
+function appending(ends: Map<number, number>) {
+  return (parent: number) => {
+    const at = ends.get(parent);
+    if (at === undefined) throw new Error(`no end read for ${parent}`);
+    ends.set(parent, at + 1);
+    return at;
+  };
+}

@@ -3,8 +3,9 @@
 -- requested; anything else is the client's mistake (pos NULL; the caller answers a 400 worded by
 -- target-position.ts, positionRefusal). The card move's statement (cards/sql/move-card.sql) calls
 -- these; so do the TypeScript writes (target-position.ts: create, copy and move cards and lists,
--- items, checklists; a restored list's end). A restored card's clamp to its list's length
--- (cards/sql/update-card.sql) is another rule, a stored position never refused, on this end.
+-- items, checklists; a restored list's end; the imports' ends of lists, read in one statement for
+-- all their lists). A restored card's clamp to its list's length (cards/sql/update-card.sql) is
+-- another rule, a stored position never refused, on this end.
 -- The caller has locked the parent first (lock-lists.ts, lock-boards.ts, lock-card.ts), so n holds
 -- until it writes. The siblings' shift that follows is shift-positions.sql's.
 --
