@@ -5,18 +5,9 @@ import type { Tx } from '../platform/db.js';
  * lock-boards.ts, lock-card.ts). The shift is written once, in sql/shift-positions.sql, which the
  * card statements call too: a row leaves position `left` (null: it is new or comes from another
  * parent) and takes position `taken` (null: it goes to another parent, is archived or deleted).
- * Nothing to shift (left = taken) costs no round trip.
+ * Nothing to shift (left = taken) costs no round trip. Where the row goes (a requested 0..n, or the
+ * end) is target-position.ts's.
  */
-
-/** Non-archived cards in the list, optionally not counting one. */
-export function countCards(tx: Tx, listId: number, except?: number) {
-  return tx.card.count({ where: { listId, archived: false, ...(except ? { id: { not: except } } : {}) } });
-}
-
-/** Non-archived lists on the board, optionally not counting one. */
-export function countLists(tx: Tx, boardId: number, except?: number) {
-  return tx.list.count({ where: { boardId, archived: false, ...(except ? { id: { not: except } } : {}) } });
-}
 
 /** Shifts a list's open cards for one that leaves `left` and takes `taken` (tb_shift_cards). */
 export async function shiftCards(tx: Tx, listId: number, left: number | null, taken: number | null) {

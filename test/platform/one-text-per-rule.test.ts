@@ -33,12 +33,28 @@ function definitionsIn(text: string): string[] {
 /**
  * The board rules that were once written both in TypeScript and in the card statements' SQL, each
  * found by what writing it again would look like, with the one file that holds it. The shift of
- * positions, the card lock and the version check are SQL functions the TypeScript calls; the
+ * positions, the target position (a requested 0..n, none: the end) with the count of open rows it
+ * stands on, the card lock and the version check are SQL functions the TypeScript calls; the
  * activity row too (change-board.ts calls tb_record_activities); whether a key may cross boards is
  * policy.ts's, whose answer the card move's statement is handed.
  */
 const RULES: { rule: string; pattern: RegExp; home: string }[] = [
   { rule: 'a position shift', pattern: /"?position"?\s*=\s*"?position"?\s*[+-]|position:\s*\{\s*(?:increment|decrement)/i, home: 'boards/sql/shift-positions.sql' },
+  {
+    // `coalesce(p_position, n)`, `x < 0 OR x > n` (either way round, `||` too), `BETWEEN 0 AND n` (a name, not a number), a bound `v_n`.
+    rule: 'the target position (a requested 0..n, none: the end)',
+    pattern:
+      /coalesce\(\s*p_position\b|\b(\w+)\s*<\s*0\s*(?:OR|\|\|)\s*\1\s*>\s*(?:\w+\.)?\w*(?:n|count|length)\b|\b(\w+)\s*>\s*(?:\w+\.)?\w*(?:n|count|length)\s*(?:OR|\|\|)\s*\2\s*<\s*0|\bBETWEEN\s+0\s+AND\s+[a-z_"]|[<>]=?\s*v_n\b/i,
+    home: 'boards/sql/target-position.sql',
+  },
+  {
+    // What n is: a list's open cards, a board's open lists, a card's checklists, a checklist's items, counted in SQL or by Prisma.
+    rule: 'the open rows a position counts (its n; the end of a list)',
+    pattern:
+      /count\(\*\)(?:::int)?\s+(?:INTO\s+\w+\s+)?FROM\s+"(?:Card|List|Checklist|ChecklistItem)"|\.(?:card|list)\.(?:count|groupBy)\(\{[^)]*?archived:\s*false|\.(?:checklist|checklistItem)\.count\(/i,
+    home: 'boards/sql/target-position.sql',
+  },
+  { rule: 'the refusal of a position outside 0..n (its wording)', pattern: /must be between 0 and/i, home: 'boards/target-position.ts' },
   { rule: 'the card lock', pattern: /FROM\s+"Card"(?:\s+\w+)?\s+WHERE\s+(?:\w+\.)?id\s*=[^;`]{0,200}?FOR\s+(?:NO\s+KEY\s+)?UPDATE/i, home: 'boards/sql/lock-card.sql' },
   { rule: 'the version check', pattern: /expected\w*\s*(?:<>|!==?)\s*[\w.()"]*version\b|\bversion\s*(?:<>|!==?)\s*[\w.]*expected/i, home: 'boards/sql/lock-card.sql' },
   { rule: 'an activity row', pattern: /INSERT\s+INTO\s+"Activity"|\.activity\.create(?:Many)?\(/i, home: 'boards/activity/sql/record-activities.sql' },
@@ -88,9 +104,29 @@ describe('one text per rule', () => {
     }
     for (const table of ['Card', 'Comment', 'ChecklistItem', 'Checklist']) expect(where.get(`trigger card_search on ${table}`), table).toHaveLength(1);
     expect(where.get('trigger attachment_file_deleted on Attachment')).toHaveLength(1);
-    for (const name of ['tb_shift_cards', 'tb_shift_lists', 'tb_shift_checklists', 'tb_shift_items', 'tb_record_activities', 'tb_drop_other_boards_parts']) {
+    for (const name of ['tb_shift_cards', 'tb_shift_lists', 'tb_shift_checklists', 'tb_shift_items', 'tb_record_activities', 'tb_drop_other_boards_parts',
+      'tb_slot', 'tb_card_slot', 'tb_list_slot', 'tb_checklist_slot', 'tb_item_slot']) {
       expect(where.get(`function ${name}`), name).toHaveLength(1);
     }
+  });
+
+  it('sees the target position and its count written again, and not other bounds or counts', () => {
+    const pattern = (rule: string) => RULES.find((r) => r.rule.startsWith(rule))!.pattern;
+    const position = pattern('the target position');
+    const count = pattern('the open rows');
+    // How they were written before they had one text (target-position.ts, move-card.sql), and other ways to write them.
+    for (const again of ['v_pos := coalesce(p_position, v_n);', 'IF v_pos < 0 OR v_pos > v_n THEN', 'if (requested < 0 || requested > n) throw',
+      'if (position > items.length || position < 0)', 'IF p_position NOT BETWEEN 0 AND v_count THEN']) {
+      expect(position.test(again), again).toBe(true);
+    }
+    for (const other of ['if (!title || at < 0 || at > 300) return text;', 'if (lt < 0 || lt + 1 >= length) break;', 'between 0 and 100']) expect(position.test(other), other).toBe(false);
+    for (const again of ['SELECT count(*)::int INTO v_n FROM "Card" c WHERE c."listId" = p_list AND NOT c.archived',
+      "tx.card.groupBy({ by: ['listId'], where: { listId: { in: listIds }, archived: false }, _count: { _all: true } })",
+      'tx.list.count({ where: { boardId, archived: false } })', 'tx.checklist.count({ where: { cardId: card.id } })']) {
+      expect(count.test(again), again).toBe(true);
+    }
+    // A list's deletion reports how many cards it took, archived ones included: not a position.
+    expect(count.test('tx.card.count({ where: { listId: current.id } })')).toBe(false);
   });
 
   it('each rule the TypeScript writes and the card statements share is written in its one file only', () => {

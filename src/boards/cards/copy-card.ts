@@ -3,9 +3,9 @@ import type { Tx } from '../../platform/db.js';
 import { requireCard, requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
-import { countCards, shiftCards } from '../shift-positions.js';
+import { shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
-import { targetPosition } from '../target-position.js';
+import { cardSlot } from '../target-position.js';
 import { listArchivedRefusal } from './card-refusal.js';
 import { fullCard, summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
@@ -26,7 +26,7 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
       const targetList = stillOn(await lockLists(tx, [target.list.id]), target.list.id, target.list.boardId);
       if (targetList === RETRY) return RETRY;
       if (targetList.archived) throw listArchivedRefusal('listId');
-      const position = targetPosition(ctx.position, await countCards(tx, targetList.id));
+      const position = await cardSlot(tx, targetList.id, ctx.position);
       await shiftCards(tx, targetList.id, null, position);
       const copy = await tx.card.create({
         data: {

@@ -10,9 +10,9 @@ import { fullCard, summaryOf } from '../json/card-json.js';
 import type { BoardContext } from '../context.js';
 import { type FieldValue, fitFieldValue } from '../fit-field-value.js';
 import { authorize } from '../policy.js';
-import { countCards, shiftCards } from '../shift-positions.js';
+import { shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
-import { targetPosition } from '../target-position.js';
+import { cardSlot } from '../target-position.js';
 import { RETRY, withRetry } from '../retry.js';
 import type { CardView } from '../schemas.js';
 
@@ -45,7 +45,7 @@ export async function createCard(ctx: BoardContext & { listId: number } & NewCar
       const locked = stillOn(await lockLists(tx, [list.id]), list.id, list.boardId);
       if (locked === RETRY) return RETRY;
       if (locked.archived) throw listArchivedRefusal('list');
-      const position = targetPosition(ctx.position, await countCards(tx, list.id));
+      const position = await cardSlot(tx, list.id, ctx.position);
       const labelIds = await lockLabelsOnBoard(tx, { field: 'labelIds', labelIds: ctx.labelIds ?? [], boardId: locked.boardId });
       const values = await lockAndFitValues(tx, ctx.fieldValues ?? {}, locked.boardId);
       const memberIds = await lockMemberships(tx, ctx.memberIds ?? [], locked.boardId);

@@ -10,9 +10,9 @@ import { notFound } from '../../platform/errors.js';
 
 export const withItems = { items: { orderBy: { position: 'asc' } } } as const;
 
-/** The checklist with its items, read on the locked card: 404 when it is not (or no longer) on it. */
+/** The checklist (not its items), read on the locked card: 404 when it is not (or no longer) on it. */
 export async function checklistOf(tx: Tx, checklistId: number, cardId: number) {
-  const checklist = await tx.checklist.findUnique({ where: { id: checklistId }, include: withItems });
+  const checklist = await tx.checklist.findUnique({ where: { id: checklistId } });
   if (!checklist || checklist.cardId !== cardId) throw notFound('checklist: not found');
   return checklist;
 }

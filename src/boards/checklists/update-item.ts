@@ -1,7 +1,7 @@
 import { requireItem } from '../access.js';
 import { changeCardParts } from '../change-card-parts.js';
 import type { BoardContext } from '../context.js';
-import { targetPosition } from '../target-position.js';
+import { itemSlot } from '../target-position.js';
 import { presentItem } from '../presenters.js';
 import { shiftItems } from '../shift-positions.js';
 import { checklistOf, itemOf } from './find-checklist-parts.js';
@@ -16,8 +16,8 @@ export async function updateItem(
     const current = await itemOf(tx, row.id, checklist.id);
     let position = current.position;
     if (ctx.position !== undefined) {
-      // 0..n-1: the item is one of the n, so the end is n-1.
-      position = targetPosition(ctx.position, checklist.items.length - 1);
+      // 0..n-1: the item is one of the n, so the end is n-1 (the others' count).
+      position = await itemSlot(tx, checklist.id, ctx.position, current.id);
       await shiftItems(tx, checklist.id, current.position, position);
     }
     const item = presentItem(await tx.checklistItem.update({ where: { id: current.id }, data: { name: ctx.name, checked: ctx.checked, position } }));

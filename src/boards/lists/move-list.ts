@@ -4,9 +4,9 @@ import { requireList, requireRole } from '../access.js';
 import { dropOtherBoardsParts } from '../drop-other-boards-parts.js';
 import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
-import { countLists, shiftLists } from '../shift-positions.js';
+import { shiftLists } from '../shift-positions.js';
 import { lockBoards } from '../lock-boards.js';
-import { targetPosition } from '../target-position.js';
+import { listSlot } from '../target-position.js';
 import { presentList } from '../presenters.js';
 import { RETRY, withRetry } from '../retry.js';
 
@@ -28,7 +28,7 @@ export async function moveList(ctx: BoardContext & { listId: number; position: n
       if (current.boardId !== list.boardId) return RETRY; // moved to another board meanwhile
       if (current.archived) throw badRequest('list: is archived; restore it before moving it');
       const fromBoardId = current.boardId;
-      const position = targetPosition(ctx.position, await countLists(tx, toBoardId, current.id));
+      const position = await listSlot(tx, toBoardId, ctx.position, current.id);
       if (fromBoardId === toBoardId) {
         await shiftLists(tx, toBoardId, current.position, position);
       } else {

@@ -2,7 +2,8 @@ import { changeBoard } from '../activity/change-board.js';
 import { requireList } from '../access.js';
 import type { BoardContext } from '../context.js';
 import { authorize } from '../policy.js';
-import { countLists, shiftLists } from '../shift-positions.js';
+import { shiftLists } from '../shift-positions.js';
+import { listSlot } from '../target-position.js';
 import { lockBoards } from '../lock-boards.js';
 import { presentList } from '../presenters.js';
 import { RETRY, withRetry } from '../retry.js';
@@ -18,7 +19,7 @@ export async function updateList(ctx: BoardContext & { listId: number; name?: st
       if (current.boardId !== list.boardId) return RETRY; // moved to another board meanwhile
       let position = current.position;
       if (ctx.archived === true && !current.archived) await shiftLists(tx, current.boardId, current.position, null);
-      if (ctx.archived === false && current.archived) position = await countLists(tx, current.boardId);
+      if (ctx.archived === false && current.archived) position = await listSlot(tx, current.boardId);
       const updated = await tx.list.update({ where: { id: list.id }, data: { name: ctx.name, archived: ctx.archived, position } });
       const archivedNow = ctx.archived === true && !current.archived;
       await record({

@@ -3,6 +3,7 @@
 -- archives, restores or moves one shifts its siblings, here and nowhere else: the card statements
 -- (cards/sql/move-card.sql, update-card.sql) and the TypeScript writes (shift-positions.ts) call
 -- these. The caller has locked the parent first (lock-lists.ts, lock-boards.ts, lock-card.ts).
+-- Where the row goes (a requested 0..n, or the end) is target-position.sql's.
 --
 -- Every shift is one row that leaves position p_left (NULL: it comes from elsewhere, or is new)
 -- and takes position p_taken (NULL: it goes elsewhere, is archived or deleted). The siblings

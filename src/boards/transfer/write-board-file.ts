@@ -3,6 +3,7 @@ import type { Tx } from '../../platform/db.js';
 import type { BoardContext } from '../context.js';
 import { presentBoard } from '../presenters.js';
 import { TEXT_LIMIT } from '../schemas.js';
+import { cardEnds, listEnd } from '../target-position.js';
 import type { BoardFile, FileCard, FileMember } from './board-file.js';
 import type { MemberMatch } from './match-members.js';
 
@@ -65,7 +66,8 @@ function namedAssignees(card: FileCard, members: Map<string, FileMember>, assign
  * table and CHUNK_ROWS rows, the event loop free between two): the importer is its admin; matched members join with their role (an admin's as a member), are
  * assigned and are the authors of their comments (dated as the file says); anyone else is named in the card's text (assignees), and is
  * the author of their comments by name alone, without an account (the file's authorName). Links become link attachments. Positions follow the board's scheme
- * (shift-positions.ts): non-archived siblings 0..n-1 in the file's order, archived ones as the file says.
+ * (shift-positions.ts): non-archived lists and cards each at the end of their parent in the file's order (target-position.ts, as a CSV import's
+ * cards), archived ones as the file says; checklists and items 0..n-1 in the file's order.
  * One `board.created` activity, as a board created by hand.
  */
 export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matches: Map<string, MemberMatch> }) {
@@ -104,17 +106,17 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
         ${file.customFields.map((f) => JSON.stringify(f.options))}::text[]) AS u(id, name, type, options)`;
 
     const listIds = await newIds(tx, 'List', file.lists.length);
-    let open = 0;
-    const listPositions = file.lists.map((l) => (l.archived ? l.position : open++));
+    const nextList = await listEnd(tx, board.id);
+    const listPositions = file.lists.map((l) => (l.archived ? l.position : nextList()));
     await inChunks(file.lists, CHUNK_ROWS, (lists, at) => tx.$executeRaw`INSERT INTO "List" (id, "boardId", name, position, archived, "updatedAt")
       SELECT u.id, ${board.id}, u.name, u.position, u.archived, now()
       FROM unnest(${listIds.slice(at, at + lists.length)}::int[], ${lists.map((l) => l.name)}::text[], ${listPositions.slice(at, at + lists.length)}::int[],
         ${lists.map((l) => l.archived)}::boolean[]) AS u(id, name, position, archived)`);
 
-    const cards = file.lists.flatMap((list, l) => {
-      let next = 0;
-      return list.cards.map((card) => ({ card, listId: listIds[l]!, position: card.archived ? card.position : next++ }));
-    });
+    const nextCard = await cardEnds(tx, listIds);
+    const cards = file.lists.flatMap((list, l) =>
+      list.cards.map((card) => ({ card, listId: listIds[l]!, position: card.archived ? card.position : nextCard(listIds[l]!) })),
+    );
     const cardIds = await newIds(tx, 'Card', cards.length);
     await inChunks(cards, CHUNK_ROWS, (chunk, at) => tx.$executeRaw`INSERT INTO "Card" (id, "boardId", "listId", title, description, position, archived, "dueAt", "createdAt", "updatedAt")
       SELECT u.id, ${board.id}, u.list, u.title, u.description, u.position, u.archived, u.due, coalesce(u.made, now()), now()

@@ -6,7 +6,7 @@
 -- actor, the statement that reads the full card (`SELECT tb_full_card($1)`:
 -- boards/json/sql/full-card.sql, written from boards/json/card-json.ts, the one place the card's
 -- shape is written) and where to NOTIFY. Shared parts: read-card.sql, boards/sql/ (lock-card,
--- shift-positions, drop-other-boards-parts), activity/sql/record-activities.sql; refusals:
+-- target-position, shift-positions, drop-other-boards-parts), activity/sql/record-activities.sql; refusals:
 -- card-refusal.ts.
 --
 -- {"error": "retry"}: a list or the card moved between reading and locking; the caller runs the
@@ -28,7 +28,7 @@ DECLARE
   v_source_ok boolean;
   v_target_ok boolean;
   v_target_archived boolean;
-  v_n int;
+  v_slot record;
   v_pos int;
   v_full text;
   v_cross boolean;
@@ -63,9 +63,9 @@ BEGIN
   v_now := clock_timestamp();
   IF (v_lock.card).archived THEN RETURN json_build_object('error', 'card_archived'); END IF;
   IF v_target_archived THEN RETURN json_build_object('error', 'list_archived'); END IF;
-  SELECT count(*)::int INTO v_n FROM "Card" c WHERE c."listId" = p_list AND NOT c.archived AND c.id <> p_card;
-  v_pos := coalesce(p_position, v_n);
-  IF v_pos < 0 OR v_pos > v_n THEN RETURN json_build_object('error', 'position', 'max', v_n); END IF;
+  v_slot := tb_card_slot(p_list, p_position, p_card);
+  IF v_slot.pos IS NULL THEN RETURN json_build_object('error', 'position', 'max', v_slot.n); END IF;
+  v_pos := v_slot.pos;
 
   IF p_list = (v_lock.card)."listId" THEN
     IF v_pos = (v_lock.card).position THEN

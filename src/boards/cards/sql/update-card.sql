@@ -4,7 +4,7 @@
 -- is restored at its stored position in its list, clamped to the list's length; when that list is
 -- archived, at the end of the board's first open list (the activity's `restoredFrom` says so). NULL leaves a field as it is; p_set_due says whether p_due (NULL: no due
 -- date) is to be written. Shared parts: read-card.sql, boards/sql/ (lock-card,
--- shift-positions), activity/sql/record-activities.sql; refusals: card-refusal.ts.
+-- target-position, shift-positions), activity/sql/record-activities.sql; refusals: card-refusal.ts.
 DROP FUNCTION IF EXISTS tb_update_card(int, int, int, int[], text[], int, int, text, text, text, text, boolean, timestamptz, boolean, text, boolean);
 CREATE OR REPLACE FUNCTION tb_update_card(
   p_card int, p_expected int,
@@ -24,7 +24,7 @@ DECLARE
   v_restoring boolean;
   v_archiving boolean;
   v_pos int;
-  v_n int;
+  v_end int;
   v_now timestamptz;
   v_full text;
 BEGIN
@@ -60,9 +60,10 @@ BEGIN
   v_restoring := p_archived IS FALSE AND (v_lock.card).archived;
   IF v_restoring AND v_target = (v_lock.card)."listId" AND v_list_archived THEN RETURN json_build_object('error', 'retry'); END IF;
   IF v_restoring THEN
-    -- Its stored position (kept while archived), clamped to the list's length; another list: its end.
-    SELECT count(*)::int INTO v_n FROM "Card" c WHERE c."listId" = v_target AND NOT c.archived;
-    v_pos := CASE WHEN v_target = (v_lock.card)."listId" THEN least(greatest(v_pos, 0), v_n) ELSE v_n END;
+    -- Its stored position (kept while archived), clamped to the list's end; another list: its end
+    -- (the end: target-position.sql's, no position requested).
+    v_end := (tb_card_slot(v_target, NULL)).pos;
+    v_pos := CASE WHEN v_target = (v_lock.card)."listId" THEN least(greatest(v_pos, 0), v_end) ELSE v_end END;
     PERFORM tb_shift_cards(v_target, NULL, v_pos);
   ELSE
     v_target := (v_lock.card)."listId";

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { changeBoard } from '../../activity/change-board.js';
-import type { Tx } from '../../../platform/db.js';
 import { badRequest } from '../../../platform/errors.js';
 import { requireRole } from '../../access.js';
 import type { BoardContext } from '../../context.js';
 import { authorize } from '../../policy.js';
-import { countLists } from '../../shift-positions.js';
+import { cardEnds, listEnd } from '../../target-position.js';
 import { lockBoards } from '../../lock-boards.js';
 import { loadCardSummaries } from '../../json/card-json.js';
 import { presentLabel, presentList } from '../../presenters.js';
@@ -84,9 +83,9 @@ async function writeCsvCards(
   const { boardId } = ctx;
   await changeBoard(ctx, async (tx, record) => {
     await lockBoards(tx, [boardId]);
-    let at = await countLists(tx, boardId);
+    const nextList = await listEnd(tx, boardId);
     for (const name of plan.newLists) {
-      const list = await tx.list.create({ data: { boardId, name, position: at++ } });
+      const list = await tx.list.create({ data: { boardId, name, position: nextList() } });
       await record({ boardId, type: 'list.created', data: { listId: list.id, list: presentList(list) } });
     }
     for (const name of plan.newLabels) {
@@ -95,12 +94,10 @@ async function writeCsvCards(
     }
     const lists = new Map((await tx.list.findMany({ where: { boardId, archived: false } })).map((l) => [key(l.name), l.id]));
     const labels = new Map((await tx.label.findMany({ where: { boardId } })).map((l) => [key(l.name), l.id]));
-    const next = await nextPositions(tx, [...new Set(lists.values())]);
+    const nextCard = await cardEnds(tx, [...new Set(lists.values())]);
     const rows = cards.map((c) => {
       const listId = lists.get(key(plan.listOf(c)))!;
-      const position = next.get(listId) ?? 0;
-      next.set(listId, position + 1);
-      return { c, listId, position };
+      return { c, listId, position: nextCard(listId) };
     });
     const inserted = await tx.$queryRaw<CardRow[]>`
       INSERT INTO "Card" ("boardId", "listId", title, description, position, "dueAt", "updatedAt")
@@ -128,10 +125,4 @@ async function writeCsvCards(
       await record({ boardId, type: 'card.created', data: { cardId: summary.id, listId: summary.listId, card: summary } });
     }
   });
-}
-
-/** The next position (the non-archived card count) of each list. */
-async function nextPositions(tx: Tx, listIds: number[]) {
-  const counts = await tx.card.groupBy({ by: ['listId'], where: { listId: { in: listIds }, archived: false }, _count: { _all: true } });
-  return new Map(counts.map((c) => [c.listId, c._count._all]));
 }
