@@ -7,7 +7,7 @@ import { buildQuery, knownLines, looksLikeFollowUp, retrieve, threadReading } fr
 import { foldPhrases } from '../../src/answers/retrieval/synonyms.js';
 import { answerExcerpt } from '../../src/answers/retrieval/excerpt.js';
 import { OfflineGenerator } from '../../src/answers/generators/offline-generator.js';
-import { terms } from '../../src/answers/retrieval/text.js';
+import { terms, words } from '../../src/answers/retrieval/text.js';
 
 const articles = [
   { externalId: 'pw', title: 'Reset your password', body: 'Open the sign-in page and click Forgot password. A reset link arrives by e-mail within minutes.' },
@@ -21,6 +21,19 @@ describe('text and index', () => {
   it('stems, drops stop words and folds accents', () => {
     expect(terms('How do I reset my Passwords?')).toEqual(['reset', 'password']);
     expect(terms('Café invoices')).toEqual(['cafe', 'invoic']);
+  });
+
+  it('reads English contractions as the words they stand for, with straight or curly apostrophes', () => {
+    // Folded, "we'd" was the word "wed", "she'll" the word "shell", "I'll" "ill", "there's" an unknown "theres".
+    expect(words("We'd like it, she'll see I'll try; there's GNOME's shell")).toEqual(['we', 'would', 'like', 'it', 'she', 'will', 'see', 'i', 'will', 'try', 'there', 'gnome', 'shell']);
+    expect(words('I’d say you’re right, we’ve checked and I’m sure it’s fine')).toEqual(['i', 'would', 'say', 'you', 'are', 'right', 'we', 'have', 'checked', 'and', 'i', 'am', 'sure', 'it', 'fine']);
+    expect(words("don't, can't, won’t, isn't")).toEqual(['do', 'not', 'can', 'not', 'will', 'not', 'is', 'not']);
+    // Other apostrophes are dropped as before: a name, a quoted word.
+    expect(words("O'Brien clicked 'Save'")).toEqual(['obrien', 'clicked', 'save']);
+    expect(terms("we'd, she'll, they're, who's, you'd, it'll")).toEqual([]);
+    // A contraction is no word the knowledge lacks: the message is as known as without it.
+    expect(buildQuery(index, { message: "we'd like to reset the password" }).unknownShare).toBe(0);
+    expect(buildQuery(index, { message: 'there’s an invoice we’d download' }).unknownShare).toBe(0);
   });
 
   it('folds "log in" / "sign in" into one word', () => {

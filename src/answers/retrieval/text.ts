@@ -37,9 +37,35 @@ export function normalize(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
-/** The words of a text, lower-cased, apostrophes folded ("don't" → "dont"), in order. */
+/** Marks written as an apostrophe: ASCII, typographic (’ and the ‘ some keyboards give), the modifier letter ʼ, a backtick. */
+const APOSTROPHE = "['’‘ʼ`]";
+
+/** Negations whose stem changes in the contraction ("can't", "won't"): the words they stand for. */
+const IRREGULAR_NEGATIONS = new RegExp(`\\b(can|won|shan|ain)${APOSTROPHE}t\\b`, 'gu');
+const NEGATED: Record<string, string> = { can: 'can not', won: 'will not', shan: 'shall not', ain: 'is not' };
+
+/**
+ * English clitics after a word, and the words they stand for: "we'd" is "we would", not the word "wed"; "she'll" is
+ * "she will", not "shell". A possessive or "is"/"has" ('s) leaves the word alone ("GNOME's" is "gnome", "it's" is "it").
+ */
+const CLITICS = new RegExp(`(?<=\\p{L})(n${APOSTROPHE}t|${APOSTROPHE}(?:re|ve|ll|d|m|s))(?![\\p{L}\\p{N}])`, 'gu');
+const CLITIC_WORD: Record<string, string> = { nt: ' not', re: ' are', ve: ' have', ll: ' will', d: ' would', m: ' am', s: '' };
+
+/** English contractions written out ("we'd" → "we would", "can’t" → "can not", "GNOME's" → "gnome"); other apostrophes dropped ("O'Brien" → "obrien"). */
+export function expandContractions(text: string): string {
+  return text
+    .replace(IRREGULAR_NEGATIONS, (_, stem: string) => NEGATED[stem.toLowerCase()] ?? stem)
+    .replace(CLITICS, (clitic: string) => CLITIC_WORD[clitic.replace(new RegExp(APOSTROPHE, 'gu'), '').toLowerCase()] ?? '')
+    .replace(new RegExp(APOSTROPHE, 'gu'), '');
+}
+
+/**
+ * The words of a text, lower-cased, in order, contractions written out (expandContractions): the one tokeniser of
+ * retrieval, of the articles, of the confirmed-answer rule and of the hand-off topics, so a contraction neither
+ * becomes another word ("we'd" read as "wed") nor splits into stray letters.
+ */
 export function words(text: string): string[] {
-  return normalize(text).replace(/['’`]/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return expandContractions(normalize(text)).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Damerau-Levenshtein (optimal string alignment) distance, giving up past `max`. */
