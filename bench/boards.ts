@@ -369,7 +369,7 @@ async function executionTimes(url: string, cases: [string, string, string, numbe
   };
   try {
     const out = [];
-    for (const [name, ours, floor, boardId, userId] of cases) out.push({ name, ours: await median(ours, [boardId, userId]), floor: await median(floor, [boardId]) });
+    for (const [name, ours, floor, boardId, userId] of cases) out.push({ name, ours: await median(ours, [boardId, userId, null]), floor: await median(floor, [boardId]) });
     return out;
   } finally {
     await client.end();
