@@ -5,13 +5,24 @@ import { notFound } from '../platform/errors.js';
 import type { BoardRole } from './policy.js';
 import { type AttachmentRow, CARD_COLUMNS, type CardRow, type FieldRow, type LabelRow, type ListRow } from './rows.js';
 
+/** Whose reach: the user, and the boards their key is limited to (null: every board they belong to). */
+export type Reach = Pick<Actor, 'userId' | 'boardIds'>;
+
+/*
+ * A board's reach has two texts, one per language, and no third: tb_board_role (sql/board-role.sql)
+ * for every statement, and the two forms below for what cannot call it — a Prisma where-clause
+ * (boardsVisibleTo) and the board cache, which answers without a query (keyReaches).
+ * test/boards/reach-forms.test.ts holds them equal; test/platform/one-text-per-rule.test.ts
+ * finds a copy of either anywhere else.
+ */
+
 /**
  * The boards an actor may reach, as a query condition: boards its user is a member of now,
  * narrowed to a limited key's chosen boards. A board outside it is simply not found (404), the
  * same answer as for a board that does not exist. A limited key whose boards are gone has an
  * empty list here and reaches nothing: it never widens to all boards.
  */
-function boardWhereForActor(actor: Actor): Prisma.BoardWhereInput {
+function boardWhereForActor(actor: Reach): Prisma.BoardWhereInput {
   return {
     members: { some: { userId: actor.userId } },
     ...(actor.boardIds ? { id: { in: actor.boardIds } } : {}),
@@ -22,20 +33,27 @@ function boardWhereForActor(actor: Actor): Prisma.BoardWhereInput {
  * `where` narrowed to the actor's reach. Always combine with AND, never by spreading: a spread
  * lets the key's `id: { in: … }` silently replace a requested `id`.
  */
-export function boardsVisibleTo(actor: Actor, where: Prisma.BoardWhereInput = {}): Prisma.BoardWhereInput {
+export function boardsVisibleTo(actor: Reach, where: Prisma.BoardWhereInput = {}): Prisma.BoardWhereInput {
   return { AND: [where, boardWhereForActor(actor)] };
+}
+
+/**
+ * Whether the actor's key lets it reach `boardId` (always, for a session or an unlimited key):
+ * the key half of reach, for the board cache, which knows the members but not the key.
+ */
+export function keyReaches(actor: Reach, boardId: number): boolean {
+  return !actor.boardIds || actor.boardIds.includes(boardId);
 }
 
 /**
  * The actor's role on the board in `boardColumn`, or NULL when it is out of reach: tb_board_role
  * (sql/board-role.sql), the one definition of reach and role, which the card statements ask too.
  */
-export const roleSql = (actor: Actor, boardColumn: Prisma.Sql) =>
+export const roleSql = (actor: Reach, boardColumn: Prisma.Sql) =>
   Prisma.sql`tb_board_role(${boardColumn}, ${actor.userId}::int, ${actor.boardIds}::int[])`;
 
 /** The actor's role on a board, or null when the board is out of its reach. */
 export async function roleOn(db: DbClient, actor: Actor, boardId: number): Promise<BoardRole | null> {
-  if (actor.boardIds && !actor.boardIds.includes(boardId)) return null;
   const [row] = await db.$queryRaw<{ role: BoardRole | null }[]>`SELECT ${roleSql(actor, Prisma.sql`${boardId}::int`)} AS role`;
   return row?.role ?? null;
 }

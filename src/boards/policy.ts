@@ -69,7 +69,11 @@ export function mayCrossBoards(actor: Actor): boolean {
   return actor.boardIds === null;
 }
 
-/** Throws 403 when something moves or is copied to another board and the actor may not (mayCrossBoards). */
+/**
+ * Throws 403 when something moves or is copied to another board and the actor may not (mayCrossBoards).
+ * Its comparison is the one line of cards/sql/move-card.sql that refuses a card move across boards:
+ * one boolean in two languages, since only that statement reads the card's board under its lock.
+ */
 export function authorizeCrossBoard(actor: Actor, fromBoardId: number, toBoardId: number) {
   if (fromBoardId !== toBoardId && !mayCrossBoards(actor)) throw crossBoardRefusal();
 }

@@ -32,11 +32,13 @@ export const boardName = limitText(1, 100).describe('1-100 characters.');
 export const listName = limitText(1, 100).describe('1-100 characters.');
 export const cardTitle = limitText(1, 512).describe('1-512 characters.');
 /**
- * How long a description or a comment may be (16,384 characters): the one number for every way text
- * reaches a card (the API, a board file, a CSV or Trello import, a ticket's card).
+ * How long a description or a comment may be: the one number for every way text reaches a card
+ * (the API, a board file, a CSV or Trello import, a ticket's card), which cut to it with cutText.
  */
 export const TEXT_LIMIT = 16_384;
-export const description = text().max(TEXT_LIMIT, { message: `must be at most ${TEXT_LIMIT} characters` }).describe('Up to 16,384 characters.');
+/** The limit as the API's descriptions write it, with a thousands comma. */
+const textLimit = TEXT_LIMIT.toLocaleString('en-US');
+export const description = text().max(TEXT_LIMIT, { message: `must be at most ${TEXT_LIMIT} characters` }).describe(`Up to ${textLimit} characters.`);
 export const position = z
   .number({ message: 'must be a whole number' })
   .int({ message: 'must be a whole number' })
@@ -85,7 +87,7 @@ export const board = z
   .object({
     id: z.number().int().describe('Board id.'),
     name: z.string().describe('1-100 characters.'),
-    description: z.string().describe('Up to 16,384 characters.'),
+    description: z.string().describe(`Up to ${textLimit} characters.`),
     color: boardColor,
     archived: z.boolean().describe('Archived boards are listed with ?archived=true and stay reachable by id.'),
     role: role.describe("The caller's role on the board."),
@@ -143,7 +145,7 @@ export const cardSummary = z
     boardId: z.number().int().describe('Its board.'),
     listId: z.number().int().describe('Its list.'),
     title: z.string().describe('1-512 characters.'),
-    description: z.string().describe('Up to 16,384 characters.'),
+    description: z.string().describe(`Up to ${textLimit} characters.`),
     position: z.number().int().describe('Index among the non-archived cards of the list (for an archived card: the one it had).'),
     archived: z.boolean().describe('Archived cards are listed by GET /boards/{id}/archived.'),
     dueAt: z.string().nullable().describe('Due date, ISO-8601 UTC, or null.'),
@@ -224,7 +226,7 @@ export const comment = z
   .object({
     id: z.number().int().describe('Comment id.'),
     cardId: z.number().int().describe('Its card.'),
-    text: z.string().describe('1-16,384 characters.'),
+    text: z.string().describe(`1-${textLimit} characters.`),
     author: z
       .object({
         userId: z.number().int().nullable().describe('Null: an author without an account here (a ticket\'s requester), known by name alone.'),
@@ -321,7 +323,7 @@ export const commentText = text()
   .min(1, { message: `must be 1-${TEXT_LIMIT} characters` })
   .max(TEXT_LIMIT, { message: `must be 1-${TEXT_LIMIT} characters` })
   .refine((v) => v.trim().length > 0, { message: 'must not be blank' })
-  .describe('1-16,384 characters.');
+  .describe(`1-${textLimit} characters.`);
 export const checked = z.boolean({ message: 'must be true or false' });
 
 /** `?limit=` within 1..max (default `fallback`); anything else is 400, never silently changed. */

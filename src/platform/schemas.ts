@@ -21,6 +21,17 @@ export const idParams = (what: string) =>
 export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
+ * `value` cut to at most `max` UTF-16 units, `suffix` (an ellipsis, say) included when it is cut,
+ * never through a surrogate pair: the one way every path cuts text to a limit (a cut pair would be
+ * a lone surrogate, which the database refuses or turns into U+FFFD).
+ */
+export function cutText(value: string, max: number, suffix = ''): string {
+  if (value.length <= max) return value;
+  const part = value.slice(0, max - suffix.length);
+  return (/[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part) + suffix;
+}
+
+/**
  * Text that PostgreSQL can store, one rule for every text field: no NUL characters (PostgreSQL
  * rejects them) and no unpaired UTF-16 surrogate (not Unicode; JSON columns reject it).
  */

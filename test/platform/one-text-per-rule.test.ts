@@ -36,7 +36,8 @@ function definitionsIn(text: string): string[] {
  * positions, the target position (a requested 0..n, none: the end) with the count of open rows it
  * stands on, the card lock and the version check are SQL functions the TypeScript calls; the
  * activity row too (change-board.ts calls tb_record_activities); whether a key may cross boards is
- * policy.ts's, whose answer the card move's statement is handed.
+ * policy.ts's, whose answer the card move's statement is handed; a board's reach is tb_board_role's,
+ * and access.ts's where-clause and key test for what cannot call it.
  */
 const RULES: { rule: string; pattern: RegExp; home: string }[] = [
   { rule: 'a position shift', pattern: /"?position"?\s*=\s*"?position"?\s*[+-]|position:\s*\{\s*(?:increment|decrement)/i, home: 'boards/sql/shift-positions.sql' },
@@ -60,6 +61,11 @@ const RULES: { rule: string; pattern: RegExp; home: string }[] = [
   { rule: 'an activity row', pattern: /INSERT\s+INTO\s+"Activity"|\.activity\.create(?:Many)?\(/i, home: 'boards/activity/sql/record-activities.sql' },
   { rule: 'what a key limited to chosen boards may do (crossing boards, creating them)', pattern: /\.boardIds\s*[!=]==?\s*null\b/, home: 'boards/policy.ts' },
   { rule: 'a key limited to chosen boards, in SQL (reach)', pattern: /\bp_board_ids\s+IS\s+(?:NOT\s+)?NULL\b/i, home: 'boards/sql/board-role.sql' },
+  // A board's reach: tb_board_role in SQL; in TypeScript, access.ts's two forms of it (a Prisma
+  // where-clause and the key test for the board cache), which test/boards/reach-forms.test.ts holds equal to it.
+  { rule: "a board's reach by membership, in SQL (the caller a member)", pattern: /"BoardMember"\s+\w+\s+(?:ON|WHERE)\s+[^;`]{0,80}?\."userId"\s*=\s*(?:\$\d|p_user\b)/i, home: 'boards/sql/board-role.sql' },
+  { rule: "a board's reach by membership, in TypeScript", pattern: /members:\s*\{\s*some:\s*\{\s*userId\b|boardMember\.find\w*\(\s*\{\s*where:\s*\{\s*userId\b/, home: 'boards/access.ts' },
+  { rule: 'a key limited to chosen boards, in TypeScript (reach)', pattern: /\.boardIds\s*(?:&&|\|\||\?|\.includes\b)|\bin:\s*[\w.]*\.boardIds\b/, home: 'boards/access.ts' },
 ];
 
 /** A file's text without its comments: a comment that names a rule is not a second text of it. */

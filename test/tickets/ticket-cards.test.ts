@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { TEXT_LIMIT } from '../../src/boards/schemas.js';
 import { runCommand } from '../../src/cli/run-command.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie, makeBoard, makeUser } from '../factories.js';
@@ -207,6 +208,18 @@ describe('tickets as cards: both ways', () => {
     // Nothing more arrives later (the internal note stays off the card).
     await new Promise((r) => setTimeout(r, 500));
     expect(await cardComments()).toHaveLength(2);
+  });
+
+  it('a reply longer than a card comment holds is cut to TEXT_LIMIT, never through a surrogate pair', async () => {
+    const w = await ticketBoard();
+    const { ticketId, cardId } = await linked(w);
+    const prefix = '_Replied to the customer:_\n\n';
+    // The emoji's two UTF-16 units straddle the limit: a plain slice would keep its first half alone.
+    const kept = 'a'.repeat(TEXT_LIMIT - prefix.length - 1);
+    expect((await w.api('POST', `/v1/tickets/${ticketId}/comments`, { body: `${kept}😀 and more` })).statusCode).toBe(201);
+    const comments = async () => ((await w.web('GET', `/api/cards/${cardId}/comments`)).json().comments as { text: string }[])
+      .map((c) => ({ length: c.text.length, end: c.text.slice(-2), whole: c.text === `${prefix}${kept}` }));
+    await expect.poll(comments, { timeout: 30_000 }).toEqual([{ length: TEXT_LIMIT - 1, end: 'aa', whole: true }]);
   });
 
   /** A tickets board, a widget, and a visitor's conversation handed off to a person: its ticket and card. */

@@ -1,4 +1,5 @@
 import type { DbClient } from '../../platform/db.js';
+import type { Reach } from '../access.js';
 import { cardSummaryCtes } from '../json/card-json.js';
 import { iso, jsonArray, jsonObject, jsonText } from '../json/compact-json.js';
 
@@ -7,6 +8,8 @@ import { iso, jsonArray, jsonObject, jsonText } from '../json/compact-json.js';
  * of the API, where building it from Prisma rows and re-serialising it cost most of the time.
  * A test holds it equal to test/boards/reference-presenters.ts's presentBoardDetail (from Prisma rows).
  * Its `roles` column lists the members' roles (`userId:role,…`) for the board cache.
+ * Parameters: $1 the board, $2 the caller's user, $3 their key's boards (null: not limited); the
+ * caller's role and reach are tb_board_role's (sql/board-role.sql), so no row when out of reach.
  */
 export const SNAPSHOT_SQL = `
 WITH ${cardSummaryCtes('c."boardId" = $1 AND NOT c.archived')}
@@ -41,8 +44,8 @@ SELECT ${jsonObject({
   )} FROM "BoardMember" m JOIN "User" u ON u.id = m."userId" WHERE m."boardId" = b.id)`),
 })} AS json,
   (SELECT string_agg(m."userId" || ':' || m.role, ',') FROM "BoardMember" m WHERE m."boardId" = b.id) AS roles
-FROM "Board" b JOIN "BoardMember" me ON me."boardId" = b.id AND me."userId" = $2
-WHERE b.id = $1`;
+FROM "Board" b, tb_board_role($1, $2, $3::int[]) AS me(role)
+WHERE b.id = $1 AND me.role IS NOT NULL`;
 
 /** The board fetch as built for one member, with what the board cache needs to serve the others. */
 export interface BoardSnapshot {
@@ -52,17 +55,16 @@ export interface BoardSnapshot {
 }
 
 /**
- * The board fetch's JSON text, or null when the user is not a member (the membership is part of
- * the statement, so reach and content are read together). A limited key's board list is the
- * caller's to check.
+ * The board fetch's JSON text, or null when the board is out of the caller's reach (reach is part
+ * of the statement, so reach and content are read together).
  */
-export async function boardSnapshotJson(db: DbClient, boardId: number, userId: number): Promise<string | null> {
-  return (await readBoardSnapshot(db, boardId, userId))?.json ?? null;
+export async function boardSnapshotJson(db: DbClient, boardId: number, who: Reach): Promise<string | null> {
+  return (await readBoardSnapshot(db, boardId, who))?.json ?? null;
 }
 
 /** boardSnapshotJson with the members' roles read from the same statement. */
-export async function readBoardSnapshot(db: DbClient, boardId: number, userId: number): Promise<BoardSnapshot | null> {
-  const rows = await db.$queryRawUnsafe<{ json: string; roles: string | null }[]>(SNAPSHOT_SQL, boardId, userId);
+export async function readBoardSnapshot(db: DbClient, boardId: number, who: Reach): Promise<BoardSnapshot | null> {
+  const rows = await db.$queryRawUnsafe<{ json: string; roles: string | null }[]>(SNAPSHOT_SQL, boardId, who.userId, who.boardIds);
   const row = rows[0];
   if (row === undefined) return null;
   // Written compact by the statement itself (jsonObject, jsonArray): sent as it comes.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LONE_SURROGATE } from '../../platform/schemas.js';
+import { LONE_SURROGATE, cutText } from '../../platform/schemas.js';
 
 /** One kind of thing an import could not carry over, how many, and a few of them. */
 export const unmappedEntry = z
@@ -34,8 +34,6 @@ export function fitText(value: string, max: number, report: ImportReport, what: 
   const clean = /[\u0000\ud800-\udfff]/.test(value) ? value.replace(/\u0000/g, '\ufffd').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd') : value;
   const trimmed = clean.trim();
   if (trimmed.length <= max) return trimmed;
-  report.add(`${what} shortened to ${max} characters`, trimmed.slice(0, 60));
-  // Never cut a surrogate pair in half: the database refuses a lone surrogate.
-  const cut = trimmed.slice(0, max);
-  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+  report.add(`${what} shortened to ${max} characters`, cutText(trimmed, 60));
+  return cutText(trimmed, max);
 }

@@ -1,5 +1,6 @@
 import { changeBoard } from '../activity/change-board.js';
 import type { Tx } from '../../platform/db.js';
+import { cutText } from '../../platform/schemas.js';
 import type { BoardContext } from '../context.js';
 import { presentBoard } from '../presenters.js';
 import { TEXT_LIMIT } from '../schemas.js';
@@ -47,9 +48,7 @@ async function newIds(tx: Tx, table: 'Label' | 'CustomField' | 'List' | 'Card' |
 
 /** Text cut to what a description or comment holds, never through a surrogate pair. */
 function cut(value: string) {
-  if (value.length <= TEXT_LIMIT) return value;
-  const part = value.slice(0, TEXT_LIMIT);
-  return /[\ud800-\udbff]$/.test(part) ? part.slice(0, -1) : part;
+  return cutText(value, TEXT_LIMIT);
 }
 
 /** What the card says of assignees who are not users here (not matched, or not on the board). */

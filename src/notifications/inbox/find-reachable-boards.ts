@@ -1,16 +1,14 @@
+import { boardsVisibleTo, type Reach } from '../../boards/access.js';
 import type { DbClient } from '../../platform/db.js';
 
 /** Whose notifications: the person, and the boards their key is limited to (null: every board). */
-export interface Who {
-  userId: number;
-  boardIds: number[] | null;
-}
+export type Who = Reach;
 
 /**
- * The boards whose notifications the person may list, count and mark: those they are a member of
- * now, narrowed to the key's boards. One left or removed from a board sees none of its notifications.
+ * The boards whose notifications the person may list, count and mark: the boards they reach
+ * (boardsVisibleTo, the one rule of GET /boards). One left or removed from a board sees none of its notifications.
  */
 export async function findReachableBoards({ db, who }: { db: DbClient; who: Who }): Promise<number[]> {
-  const rows = await db.boardMember.findMany({ where: { userId: who.userId, ...(who.boardIds ? { boardId: { in: who.boardIds } } : {}) }, select: { boardId: true } });
-  return rows.map((r) => r.boardId);
+  const rows = await db.board.findMany({ where: boardsVisibleTo(who), select: { id: true } });
+  return rows.map((r) => r.id);
 }

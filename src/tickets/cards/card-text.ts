@@ -1,4 +1,5 @@
 import type { DbClient } from '../../platform/db.js';
+import { cutText } from '../../platform/schemas.js';
 import { TEXT_LIMIT } from '../../boards/schemas.js';
 import type { TicketView } from '../schemas.js';
 
@@ -18,5 +19,5 @@ export async function ticketCardText({ db, ticket }: { db: DbClient; ticket: Tic
     : [];
   const body = turns.length ? turns.map((t) => `**Customer:** ${t.question}\n\n**Agent:** ${t.reply}`).join('\n\n') : ticket.description;
   const text = body.trim() ? `${head}\n\n---\n\n${body}` : head;
-  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT - 1)}…` : text;
+  return cutText(text, TEXT_LIMIT, '…');
 }

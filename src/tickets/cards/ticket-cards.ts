@@ -12,6 +12,7 @@ import { authorize } from '../../boards/policy.js';
 import { TEXT_LIMIT } from '../../boards/schemas.js';
 import type { PrismaClient } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
+import { cutText } from '../../platform/schemas.js';
 import type { Effects } from '../../platform/after-commit.js';
 import type { ReplyMail } from '../replies/reply-mail.js';
 import { createTicketComment } from '../comments/create-ticket-comment.js';
@@ -209,8 +210,8 @@ export class TicketCards {
       if (!actor) throw new Error(`no member of workspace ${ticket.workspaceId} can write board ${ticket.card.boardId}`);
       await createComment(
         byTeam
-          ? { ...this.ctx(actor), cardId: ticket.card.id, text: `_Replied to the customer:_\n\n${comment.body}`.slice(0, TEXT_LIMIT) }
-          : { ...this.ctx(actor), cardId: ticket.card.id, text: comment.body.slice(0, TEXT_LIMIT), byName: ticket.requesterEmail },
+          ? { ...this.ctx(actor), cardId: ticket.card.id, text: cutText(`_Replied to the customer:_\n\n${comment.body}`, TEXT_LIMIT) }
+          : { ...this.ctx(actor), cardId: ticket.card.id, text: cutText(comment.body, TEXT_LIMIT), byName: ticket.requesterEmail },
       );
     });
   }

@@ -36,11 +36,14 @@ it('builds in SQL exactly what the presenter builds from Prisma rows (the board 
 
   const actor: Actor = { userId: admin.id, name: admin.name, email: admin.email, siteAdmin: false, via: 'key', keyId: null, sessionId: null, permission: 'write', boardIds: null };
   const { board: rows, role } = await getBoard({ db: t.db.prisma, actor, boardId: board.id });
-  const text = (await boardSnapshotJson(t.db.prisma, board.id, admin.id))!;
+  const text = (await boardSnapshotJson(t.db.prisma, board.id, { userId: admin.id, boardIds: null }))!;
   const fromSql = JSON.parse(text);
   // Sent as the database wrote it: in JSON.stringify's compact form, as every other response.
   expect(text).toBe(JSON.stringify(fromSql));
-  expect(await boardSnapshotJson(t.db.prisma, board.id, (await makeUser(t.db)).id)).toBeNull();
+  expect(await boardSnapshotJson(t.db.prisma, board.id, { userId: (await makeUser(t.db)).id, boardIds: null })).toBeNull();
+  // A key limited to other boards: out of reach in the statement itself (tb_board_role), whatever its user is.
+  expect(await boardSnapshotJson(t.db.prisma, board.id, { userId: admin.id, boardIds: [board.id + 1] })).toBeNull();
+  expect(await boardSnapshotJson(t.db.prisma, board.id, { userId: admin.id, boardIds: [board.id] })).toBe(text);
   expect(fromSql).toEqual(presentBoardDetail(rows, role));
 
   const res = await t.app.inject({ method: 'GET', url: `/api/boards/${board.id}`, headers: auth });

@@ -42,7 +42,7 @@ BEGIN
   IF FOUND THEN v_list_role := tb_board_role(v_list."boardId", p_user, p_board_ids); END IF;
   IF v_list_role IS NULL THEN RETURN json_build_object('error', 'not_found', 'what', 'list'); END IF;
   IF tb_role_refusal(v_read.role, p_roles, 'card.write') IS NOT NULL THEN RETURN tb_role_refusal(v_read.role, p_roles, 'card.write'); END IF;
-  IF (v_read.card)."boardId" <> v_list."boardId" AND NOT p_cross_board THEN
+  IF (v_read.card)."boardId" <> v_list."boardId" AND NOT p_cross_board THEN -- policy.ts authorizeCrossBoard's test, in SQL (docs/architecture.md)
     RETURN json_build_object('error', 'cross_board', 'from', (v_read.card)."boardId", 'to', v_list."boardId");
   END IF;
   IF tb_role_refusal(v_list_role, p_roles, 'card.write') IS NOT NULL THEN RETURN tb_role_refusal(v_list_role, p_roles, 'card.write'); END IF;
