@@ -32,13 +32,18 @@ describe('the built-in sentence encoder on several threads', () => {
       await two.embed(['beside the import'], 'query');
       await importing;
       expect(two.threads).toBe(2);
-      const before = two.batches;
-      // Eight answers arriving together, as at eight connections.
-      const together = await Promise.all(messages.map((m) => two.embed([m], 'query')));
-      const after = two.batches;
-      expect(after[0]! - before[0]!, 'batches on the first thread').toBeGreaterThan(0);
-      expect(after[1]! - before[1]!, 'batches on the second thread').toBeGreaterThan(0);
-      for (const [i, [v]] of together.entries()) expect(dot(v!, alone[i]!)).toBeGreaterThan(0.999);
+      // Eight answers arriving together, as at eight connections. A round on a loaded machine can find
+      // one thread not yet idle again (then one thread rightly takes them all): up to five rounds, and
+      // at least one must have used both threads; every round's vectors must be right.
+      let shared = false;
+      for (let round = 0; round < 5 && !shared; round++) {
+        const before = two.batches;
+        const together = await Promise.all(messages.map((m) => two.embed([m], 'query')));
+        const after = two.batches;
+        shared = after[0]! - before[0]! > 0 && after[1]! - before[1]! > 0;
+        for (const [i, [v]] of together.entries()) expect(dot(v!, alone[i]!)).toBeGreaterThan(0.999);
+      }
+      expect(shared, 'no round put batches on both threads').toBe(true);
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
