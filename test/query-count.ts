@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Database } from '../src/platform/db.js';
 
 /**
- * Counts the SQL statements sent to `db` from now on, at the driver (PGlite's instance, or the
+ * Counts the SQL statements sent to `db` from now on (with `only`: those it matches), at the driver (PGlite's instance, or the
  * pool's client class on PostgreSQL: every pool of that class in this test file). The rate
  * limiter's counter and the outbox workers' polls are left out: they run in the background, not
  * for the request (a test that counts stops the notifier, whose transactions cannot be told apart here).
@@ -14,11 +14,11 @@ import type { Database } from '../src/platform/db.js';
  */
 const BACKGROUND = /"RateLimitBucket"|"WebhookDelivery"|"MailMessage"|"Notification"|"UnsubscribeLink"|^SELECT pg_notify\(\$1, \$2\)$/;
 
-export async function countQueries(db: Database): Promise<{ readonly count: number; stop(): void }> {
+export async function countQueries(db: Database, only?: RegExp): Promise<{ readonly count: number; stop(): void }> {
   let count = 0;
   const counted = (text: unknown) => {
     const sql = typeof text === 'string' ? text : ((text as { text?: string } | undefined)?.text ?? '');
-    if (!BACKGROUND.test(sql)) count++;
+    if (!BACKGROUND.test(sql) && (!only || only.test(sql))) count++;
   };
   const restore: (() => void)[] = [];
   const wrap = <T extends object>(target: T, name: keyof T & string) => {

@@ -4,6 +4,7 @@ import { runCommand } from '../../src/cli/run-command.js';
 import { answerWorkspace } from '../answers/answer-fixtures.js';
 import { loginCookie, makeBoard, makeUser } from '../factories.js';
 import { useTestApp } from '../helper.js';
+import { countQueries } from '../query-count.js';
 
 // Tickets as cards (issue 45, part 4). The webhook endpoint is never reached: the dispatcher is
 // off, the outbox rows say what would be sent.
@@ -127,6 +128,25 @@ describe('tickets as cards: both ways', () => {
     // Within a list: nothing happens to the ticket.
     expect((await w.web('POST', `/api/cards/${cardId}/move`, { listId: w.inbox.id, position: 0 })).statusCode).toBe(200);
     expect(await events(w.workspaceId, 'ticket.updated')).toHaveLength(2);
+  });
+
+  it('a card moved between lists of a board without tickets costs no ticket lookup', async () => {
+    const w = await ticketBoard();
+    await linked(w); // some workspace solves tickets in a list: the lists that do are read on the first move below
+    const plain = await makeBoard(t.db, w.owner.id);
+    const [a, b] = await Promise.all(['A', 'B'].map((name, position) => t.db.prisma.list.create({ data: { boardId: plain.id, name, position } })));
+    const card = await w.web('POST', `/api/lists/${a!.id}/cards`, { title: 'Plain' });
+    const move = async (listId: number) => expect((await w.web('POST', `/api/cards/${card.json().id}/move`, { listId })).statusCode).toBe(200);
+    await move(b!.id);
+    await new Promise((r) => setTimeout(r, 100));
+    const lookups = await countQueries(t.db, /"Ticket"/);
+    try {
+      for (let i = 0; i < 6; i++) await move(i % 2 ? b!.id : a!.id);
+      await new Promise((r) => setTimeout(r, 200)); // the follow-ups run after the responses
+      expect(lookups.count).toBe(0);
+    } finally {
+      lookups.stop();
+    }
   });
 
   it('a solved list set after cards have moved is known at once (the process reads which lists solve tickets once, and forgets them on a change)', async () => {
