@@ -29,9 +29,9 @@ export async function listSlot(tx: Tx, boardId: number, requested?: number, exce
   return taken(await tx.$queryRaw<Slot[]>`SELECT pos, n FROM tb_list_slot(${boardId}::int, ${requested ?? null}::int, ${except ?? null}::int)`);
 }
 
-/** Where a checklist goes among the card's (its end: none is requested today): tb_checklist_slot. */
-export async function checklistSlot(tx: Tx, cardId: number, requested?: number, except?: number) {
-  return taken(await tx.$queryRaw<Slot[]>`SELECT pos, n FROM tb_checklist_slot(${cardId}::int, ${requested ?? null}::int, ${except ?? null}::int)`);
+/** Where a new checklist goes: the end of the card's (no position is requested today), tb_checklist_slot. */
+export async function checklistSlot(tx: Tx, cardId: number) {
+  return taken(await tx.$queryRaw<Slot[]>`SELECT pos, n FROM tb_checklist_slot(${cardId}::int, NULL)`);
 }
 
 /** Where an item goes among the checklist's (`except`: the item that moves): tb_item_slot. */
@@ -53,8 +53,8 @@ export async function cardEnds(tx: Tx, listIds: number[]): Promise<(listId: numb
 
 /** As cardEnds, for lists appended to a board: the board's end (tb_list_slot), then one further each time. */
 export async function listEnd(tx: Tx, boardId: number): Promise<() => number> {
-  const next = appending(new Map([[boardId, await listSlot(tx, boardId)]]));
-  return () => next(boardId);
+  let at = await listSlot(tx, boardId);
+  return () => at++;
 }
 
 function appending(ends: Map<number, number>) {
