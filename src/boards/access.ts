@@ -9,32 +9,30 @@ import { type AttachmentRow, CARD_COLUMNS, type CardRow, type FieldRow, type Lab
 export type Reach = Pick<Actor, 'userId' | 'boardIds'>;
 
 /*
- * A board's reach has two texts, one per language, and no third: tb_board_role (sql/board-role.sql)
- * for every statement, and the two forms below for what cannot call it — a Prisma where-clause
- * (boardsVisibleTo) and the board cache, which answers without a query (keyReaches).
- * test/boards/reach-forms.test.ts holds them equal; test/platform/one-text-per-rule.test.ts
- * finds a copy of either anywhere else.
+ * A board's reach is one text, tb_reachable_boards (sql/board-role.sql), and tb_board_role, which
+ * asks it for one board. Everything here asks them; TypeScript keeps only the key's half for the
+ * board cache, which answers without a query (keyReaches). test/boards/reach-forms.test.ts holds
+ * that equal to the SQL; test/platform/one-text-per-rule.test.ts finds a copy of either anywhere else.
  */
 
 /**
- * The boards an actor may reach, as a query condition: boards its user is a member of now,
- * narrowed to a limited key's chosen boards. A board outside it is simply not found (404), the
- * same answer as for a board that does not exist. A limited key whose boards are gone has an
- * empty list here and reaches nothing: it never widens to all boards.
+ * The ids of the boards an actor may reach: boards its user is a member of now, narrowed to a
+ * limited key's chosen boards. A board outside them is simply not found (404), the same answer
+ * as for a board that does not exist. A limited key whose boards are gone reaches nothing: it
+ * never widens to all boards.
  */
-function boardWhereForActor(actor: Reach): Prisma.BoardWhereInput {
-  return {
-    members: { some: { userId: actor.userId } },
-    ...(actor.boardIds ? { id: { in: actor.boardIds } } : {}),
-  };
+export async function reachableBoardIds(db: DbClient, actor: Reach): Promise<number[]> {
+  const rows = await db.$queryRaw<{ board_id: number }[]>`SELECT board_id FROM tb_reachable_boards(${actor.userId}::int, ${actor.boardIds}::int[])`;
+  return rows.map((r) => r.board_id);
 }
 
 /**
- * `where` narrowed to the actor's reach. Always combine with AND, never by spreading: a spread
- * lets the key's `id: { in: … }` silently replace a requested `id`.
+ * `where` narrowed to the boards the actor reaches (reachableBoardIds: one statement more before
+ * the caller's). Combined with AND, never by spreading: a spread would let the reach's
+ * `id: { in: … }` silently replace a requested `id`.
  */
-export function boardsVisibleTo(actor: Reach, where: Prisma.BoardWhereInput = {}): Prisma.BoardWhereInput {
-  return { AND: [where, boardWhereForActor(actor)] };
+export async function boardsVisibleTo(db: DbClient, actor: Reach, where: Prisma.BoardWhereInput = {}): Promise<Prisma.BoardWhereInput> {
+  return { AND: [where, { id: { in: await reachableBoardIds(db, actor) } }] };
 }
 
 /**

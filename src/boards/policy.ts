@@ -1,4 +1,5 @@
 import type { Actor } from '../accounts/credentials/auth.js';
+import type { DbClient } from '../platform/db.js';
 import { forbidden } from '../platform/errors.js';
 
 export type BoardRole = 'admin' | 'member' | 'observer';
@@ -62,20 +63,21 @@ export function authorizeCreateBoard(actor: Actor) {
 /**
  * Whether the actor may move or copy something to another board: a key limited to chosen boards
  * never may (the target is then another of its chosen boards: 403; outside them it was already
- * not found). authorizeCrossBoard asks it, and a card move passes it to its statement
- * (cards/sql/move-card.sql), which compares the boards and refuses with crossBoardRefusal's words.
+ * not found). The refusal itself is tb_cross_board (sql/cross-board.sql), which authorizeCrossBoard
+ * asks and the card move's statement (cards/sql/move-card.sql) asks under its locks with this answer.
  */
 export function mayCrossBoards(actor: Actor): boolean {
   return actor.boardIds === null;
 }
 
 /**
- * Throws 403 when something moves or is copied to another board and the actor may not (mayCrossBoards).
- * Its comparison is the one line of cards/sql/move-card.sql that refuses a card move across boards:
- * one boolean in two languages, since only that statement reads the card's board under its lock.
+ * Throws 403 when something moves or is copied to another board and the actor may not: one
+ * statement, tb_cross_board's answer, so the card copy and the list move refuse by the same text
+ * as the card move (a round trip only for those two writes; the move asks inside its own statement).
  */
-export function authorizeCrossBoard(actor: Actor, fromBoardId: number, toBoardId: number) {
-  if (fromBoardId !== toBoardId && !mayCrossBoards(actor)) throw crossBoardRefusal();
+export async function authorizeCrossBoard(db: DbClient, actor: Actor, fromBoardId: number, toBoardId: number) {
+  const [row] = await db.$queryRaw<{ refusal: unknown }[]>`SELECT tb_cross_board(${fromBoardId}::int, ${toBoardId}::int, ${mayCrossBoards(actor)}) AS refusal`;
+  if (row?.refusal) throw crossBoardRefusal();
 }
 
 /** The 403 of authorizeCrossBoard, and of a card statement that found the same. */

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { boardsVisibleTo, keyReaches, type Reach, roleOn } from '../../src/boards/access.js';
+import { boardsVisibleTo, keyReaches, reachableBoardIds, type Reach, roleOn } from '../../src/boards/access.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import type { Actor } from '../../src/accounts/credentials/auth.js';
 import { findReachableBoards } from '../../src/notifications/inbox/find-reachable-boards.js';
@@ -9,11 +9,12 @@ import { useTestApp } from '../helper.js';
 const t = useTestApp();
 
 /**
- * A board's reach is written once per language: tb_board_role (sql/board-role.sql) in SQL, and in
- * access.ts the Prisma form (boardsVisibleTo) and the board cache's key half (keyReaches). The forms
- * must answer alike for every kind of caller, or a list and a fetch would disagree on a board.
+ * A board's reach is written once, tb_reachable_boards (sql/board-role.sql), which tb_board_role
+ * asks for one board; TypeScript keeps only the board cache's key half (access.ts keyReaches).
+ * Every way of asking must answer alike for every kind of caller, or a list and a fetch would
+ * disagree on a board.
  */
-it('the Prisma form and the key test of reach agree with tb_board_role for every kind of caller', async () => {
+it('the board lists, the one-board role and the cache key test of reach agree for every kind of caller', async () => {
   const member = await makeUser(t.db);
   const stranger = await makeUser(t.db);
   const admin = await makeUser(t.db, { siteAdmin: true });
@@ -44,7 +45,8 @@ it('the Prisma form and the key test of reach agree with tb_board_role for every
   for (const [name, who] of callers) {
     const inSql = (await t.db.prisma.$queryRaw<{ id: number }[]>`
       SELECT b.id FROM "Board" b WHERE b.id IN (${Prisma.join(boards)}) AND tb_board_role(b.id, ${who.userId}::int, ${who.boardIds}::int[]) IS NOT NULL ORDER BY b.id`).map((r) => r.id);
-    const inPrisma = (await t.db.prisma.board.findMany({ where: boardsVisibleTo(who, { id: { in: boards } }), select: { id: true }, orderBy: { id: 'asc' } })).map((r) => r.id);
+    const inPrisma = (await t.db.prisma.board.findMany({ where: await boardsVisibleTo(t.db.prisma, who, { id: { in: boards } }), select: { id: true }, orderBy: { id: 'asc' } })).map((r) => r.id);
+    const listed = (await reachableBoardIds(t.db.prisma, who)).filter((id) => boards.includes(id)).sort((x, y) => x - y);
     const members = new Set((await t.db.prisma.boardMember.findMany({ where: { userId: who.userId }, select: { boardId: true } })).map((m) => m.boardId));
     const byKeyTest = boards.filter((id) => members.has(id) && keyReaches(who, id));
     const actor = { ...who, siteAdmin: name.includes('site admin') } as Actor;
@@ -52,6 +54,6 @@ it('the Prisma form and the key test of reach agree with tb_board_role for every
     for (const id of boards) if (await roleOn(t.db.prisma, actor, id)) byRoleOn.push(id);
     const inbox = (await findReachableBoards({ db: t.db.prisma, who })).filter((id) => boards.includes(id)).sort((x, y) => x - y);
     expect({ name, inSql }).toEqual({ name, inSql: expected[name] });
-    expect({ name, inPrisma, byKeyTest, byRoleOn, inbox }).toEqual({ name, inPrisma: inSql, byKeyTest: inSql, byRoleOn: inSql, inbox: inSql });
+    expect({ name, inPrisma, listed, byKeyTest, byRoleOn, inbox }).toEqual({ name, inPrisma: inSql, listed: inSql, byKeyTest: inSql, byRoleOn: inSql, inbox: inSql });
   }
 });

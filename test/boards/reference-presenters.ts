@@ -116,7 +116,7 @@ export function presentBoardDetail(
  */
 export async function getBoard({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
   const board = await db.board.findFirst({
-    where: boardsVisibleTo(actor, { id: boardId }),
+    where: await boardsVisibleTo(db, actor, { id: boardId }),
     include: {
       members: { include: { user: { select: { name: true, email: true, avatarKey: true } } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] },
       lists: {

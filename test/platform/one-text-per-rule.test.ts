@@ -36,8 +36,9 @@ function definitionsIn(text: string): string[] {
  * positions, the target position (a requested 0..n, none: the end) with the count of open rows it
  * stands on, the card lock and the version check are SQL functions the TypeScript calls; the
  * activity row too (change-board.ts calls tb_record_activities); whether a key may cross boards is
- * policy.ts's, whose answer the card move's statement is handed; a board's reach is tb_board_role's,
- * and access.ts's where-clause and key test for what cannot call it.
+ * policy.ts's, and the refusal when it may not is tb_cross_board's, which the card move's statement
+ * and policy.ts ask; a board's reach is tb_reachable_boards's (with tb_board_role asking it for one
+ * board), and access.ts's key test for the board cache, which answers without a query.
  */
 const RULES: { rule: string; pattern: RegExp; home: string }[] = [
   { rule: 'a position shift', pattern: /"?position"?\s*=\s*"?position"?\s*[+-]|position:\s*\{\s*(?:increment|decrement)/i, home: 'boards/sql/shift-positions.sql' },
@@ -61,10 +62,15 @@ const RULES: { rule: string; pattern: RegExp; home: string }[] = [
   { rule: 'an activity row', pattern: /INSERT\s+INTO\s+"Activity"|\.activity\.create(?:Many)?\(/i, home: 'boards/activity/sql/record-activities.sql' },
   { rule: 'what a key limited to chosen boards may do (crossing boards, creating them)', pattern: /\.boardIds\s*[!=]==?\s*null\b/, home: 'boards/policy.ts' },
   { rule: 'a key limited to chosen boards, in SQL (reach)', pattern: /\bp_board_ids\s+IS\s+(?:NOT\s+)?NULL\b/i, home: 'boards/sql/board-role.sql' },
-  // A board's reach: tb_board_role in SQL; in TypeScript, access.ts's two forms of it (a Prisma
-  // where-clause and the key test for the board cache), which test/boards/reach-forms.test.ts holds equal to it.
-  { rule: "a board's reach by membership, in SQL (the caller a member)", pattern: /"BoardMember"\s+\w+\s+(?:ON|WHERE)\s+[^;`]{0,80}?\."userId"\s*=\s*(?:\$\d|p_user\b)/i, home: 'boards/sql/board-role.sql' },
-  { rule: "a board's reach by membership, in TypeScript", pattern: /members:\s*\{\s*some:\s*\{\s*userId\b|boardMember\.find\w*\(\s*\{\s*where:\s*\{\s*userId\b/, home: 'boards/access.ts' },
+  { rule: 'the cross-board refusal (the boards differ and the actor may not cross)', pattern: /\bNOT\s+p_\w*cross\w*\b|!\s*mayCrossBoards\(|\bcross_board'\s*,\s*'from'/i, home: 'boards/sql/cross-board.sql' },
+  // A board's reach: tb_reachable_boards in SQL (TypeScript asks it: access.ts reachableBoardIds); in
+  // TypeScript only the key test for the board cache, which test/boards/reach-forms.test.ts holds equal to it.
+  {
+    // In SQL (the caller a member), or as a Prisma where-clause (TypeScript asks the SQL: access.ts reachableBoardIds).
+    rule: "a board's reach by membership",
+    pattern: /"BoardMember"\s+\w+\s+(?:ON|WHERE)\s+[^;`]{0,80}?\."userId"\s*=\s*(?:\$\d|p_user\b)|members:\s*\{\s*some:\s*\{\s*userId\b|boardMember\.find\w*\(\s*\{\s*where:\s*\{\s*userId\b/i,
+    home: 'boards/sql/board-role.sql',
+  },
   { rule: 'a key limited to chosen boards, in TypeScript (reach)', pattern: /\.boardIds\s*(?:&&|\|\||\?|\.includes\b)|\bin:\s*[\w.]*\.boardIds\b/, home: 'boards/access.ts' },
 ];
 

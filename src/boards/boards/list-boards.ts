@@ -5,7 +5,7 @@ import { boardsVisibleTo } from '../access.js';
 /** The actor's boards (active, or archived ones), with the actor's role on each, by id. */
 export async function listBoards({ db, actor, archived }: { db: DbClient; actor: Actor; archived: boolean }) {
   const boards = await db.board.findMany({
-    where: boardsVisibleTo(actor, { archived }),
+    where: await boardsVisibleTo(db, actor, { archived }),
     include: { members: { where: { userId: actor.userId }, select: { role: true } } },
     orderBy: { id: 'asc' },
   });

@@ -20,7 +20,7 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
     const { card, role } = await requireCard(ctx.db, ctx.actor, ctx.cardId);
     const target = await requireList(ctx.db, ctx.actor, ctx.listId ?? card.listId);
     authorize(ctx.actor, 'card.write', role);
-    authorizeCrossBoard(ctx.actor, card.boardId, target.list.boardId);
+    await authorizeCrossBoard(ctx.db, ctx.actor, card.boardId, target.list.boardId);
     authorize(ctx.actor, 'card.write', target.role);
     return changeBoard(ctx, async (tx, record) => {
       const targetList = stillOn(await lockLists(tx, [target.list.id]), target.list.id, target.list.boardId);

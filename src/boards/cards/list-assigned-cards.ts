@@ -32,7 +32,7 @@ export async function listAssignedCards({
   limit,
   cursor,
 }: { db: DbClient; actor: Actor; dueBefore?: Date | undefined; limit: number; cursor?: DueCursor | undefined }) {
-  const boards = await db.board.findMany({ where: boardsVisibleTo(actor, { archived: false }), select: { id: true } });
+  const boards = await db.board.findMany({ where: await boardsVisibleTo(db, actor, { archived: false }), select: { id: true } });
   if (boards.length === 0) return { cards: [], nextCursor: null };
   const due = dueBefore ? Prisma.sql`AND c."dueAt" < ${dueBefore}` : Prisma.empty;
   const after = !cursor

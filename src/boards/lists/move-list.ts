@@ -20,7 +20,7 @@ export async function moveList(ctx: BoardContext & { listId: number; position: n
     const toBoardId = ctx.boardId ?? list.boardId;
     const targetRole = toBoardId === list.boardId ? role : await requireRole(ctx.db, ctx.actor, toBoardId);
     authorize(ctx.actor, 'list.write', role);
-    authorizeCrossBoard(ctx.actor, list.boardId, toBoardId);
+    await authorizeCrossBoard(ctx.db, ctx.actor, list.boardId, toBoardId);
     authorize(ctx.actor, 'list.write', targetRole);
     return changeBoard(ctx, async (tx, record) => {
       await lockBoards(tx, [list.boardId, toBoardId]);

@@ -28,7 +28,7 @@ export async function searchAllBoards({
   archived,
   cursor,
 }: { db: DbClient; actor: Actor; q: string; limit: number; archived: boolean; cursor?: SearchCursor | undefined }) {
-  const boards = await db.board.findMany({ where: boardsVisibleTo(actor, archived ? {} : { archived: false }), select: { id: true } });
+  const boards = await db.board.findMany({ where: await boardsVisibleTo(db, actor, archived ? {} : { archived: false }), select: { id: true } });
   const hits = await rankCards(db, { boardIds: boards.map((b) => b.id), q, limit: limit + 1, archived, after: cursor });
   const cards = hits.slice(0, limit);
   const last = cards.at(-1);

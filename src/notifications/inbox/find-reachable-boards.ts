@@ -1,4 +1,4 @@
-import { boardsVisibleTo, type Reach } from '../../boards/access.js';
+import { reachableBoardIds, type Reach } from '../../boards/access.js';
 import type { DbClient } from '../../platform/db.js';
 
 /** Whose notifications: the person, and the boards their key is limited to (null: every board). */
@@ -6,9 +6,8 @@ export type Who = Reach;
 
 /**
  * The boards whose notifications the person may list, count and mark: the boards they reach
- * (boardsVisibleTo, the one rule of GET /boards). One left or removed from a board sees none of its notifications.
+ * (reachableBoardIds, the one rule of GET /boards). One left or removed from a board sees none of its notifications.
  */
 export async function findReachableBoards({ db, who }: { db: DbClient; who: Who }): Promise<number[]> {
-  const rows = await db.board.findMany({ where: boardsVisibleTo(who), select: { id: true } });
-  return rows.map((r) => r.id);
+  return reachableBoardIds(db, who);
 }

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../platform/db.js';
 import type { NotificationKind } from '../../generated/prisma/client.js';
 import { recordMail } from '../../mail/record-mail.js';
-import { boardsVisibleTo } from '../../boards/access.js';
+import { reachableBoardIds } from '../../boards/access.js';
 import { composeDigest } from './compose-digest.js';
 import { createUnsubscribeToken } from './create-unsubscribe-token.js';
 import { loadMailSettings, mailsKind } from './load-mail-settings.js';
@@ -47,7 +47,7 @@ async function mailDigest({ db, userId, batchSeconds, origin }: { db: PrismaClie
     const user = await tx.user.findUnique({ where: { id: userId }, select: { name: true, email: true, status: true } });
     const settings = await loadMailSettings({ db: tx, userId });
     // The boards the person reaches now (a mail has no key: every board they belong to).
-    const boards = new Set((await tx.board.findMany({ where: boardsVisibleTo({ userId, boardIds: null }), select: { id: true } })).map((b) => b.id));
+    const boards = new Set(await reachableBoardIds(tx, { userId, boardIds: null }));
     const wanted = user?.status === 'active' ? items.filter((n) => boards.has(n.boardId) && mailsKind(settings, n.kind)) : [];
     if (wanted.length && user) {
       const token = await createUnsubscribeToken({ db: tx, userId });

@@ -2,7 +2,8 @@
 -- in id order, then the card), the version check, the shifts, the update, the parts another board
 -- cannot keep, the card.moved activities and the full card, as one round trip to the database.
 -- The caller passes what only it knows: the roles that may write cards and whether the actor may
--- move a card to another board (policy.ts rolesAllowing, mayCrossBoards), the key's boards, the
+-- move a card to another board (policy.ts rolesAllowing, mayCrossBoards; the refusal is
+-- boards/sql/cross-board.sql's), the key's boards, the
 -- actor, the statement that reads the full card (`SELECT tb_full_card($1)`:
 -- boards/json/sql/full-card.sql, written from boards/json/card-json.ts, the one place the card's
 -- shape is written) and where to NOTIFY. Shared parts: read-card.sql, boards/sql/ (lock-card,
@@ -42,8 +43,8 @@ BEGIN
   IF FOUND THEN v_list_role := tb_board_role(v_list."boardId", p_user, p_board_ids); END IF;
   IF v_list_role IS NULL THEN RETURN json_build_object('error', 'not_found', 'what', 'list'); END IF;
   IF tb_role_refusal(v_read.role, p_roles, 'card.write') IS NOT NULL THEN RETURN tb_role_refusal(v_read.role, p_roles, 'card.write'); END IF;
-  IF (v_read.card)."boardId" <> v_list."boardId" AND NOT p_cross_board THEN -- policy.ts authorizeCrossBoard's test, in SQL (docs/architecture.md)
-    RETURN json_build_object('error', 'cross_board', 'from', (v_read.card)."boardId", 'to', v_list."boardId");
+  IF tb_cross_board((v_read.card)."boardId", v_list."boardId", p_cross_board) IS NOT NULL THEN
+    RETURN tb_cross_board((v_read.card)."boardId", v_list."boardId", p_cross_board);
   END IF;
   IF tb_role_refusal(v_list_role, p_roles, 'card.write') IS NOT NULL THEN RETURN tb_role_refusal(v_list_role, p_roles, 'card.write'); END IF;
   IF NOT p_in_tx AND tb_hooked(ARRAY[(v_read.card)."boardId", v_list."boardId"]) THEN RETURN json_build_object('error', 'hooked'); END IF;
