@@ -1,4 +1,3 @@
-import { Prisma } from '../generated/prisma/client.js';
 import type { Tx } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import { RETRY } from './retry.js';
@@ -6,7 +5,7 @@ import { RETRY } from './retry.js';
 /**
  * Positions are kept 0..n-1 among non-archived siblings by locking the parents before reading or
  * shifting them. The protocol, which makes every lock wait point follow one global order:
- * - card operations lock the lists involved (lockLists), then the card (lock-card.ts);
+ * - card operations lock the lists involved (lockLists; tb_lock_lists in SQL), then the card (lock-card.ts);
  * - list and member operations lock the board(s), then ALL lists of those boards, before any write (lock-boards.ts);
  * - within a level, rows are locked in id order.
  * Locks are FOR NO KEY UPDATE, which does not conflict with the KEY SHARE locks that foreign-key
@@ -18,11 +17,10 @@ export interface LockedList {
   archived: boolean;
 }
 
-/** Locks lists in id order and returns them; 404 when one no longer exists. */
+/** Locks lists in id order (tb_lock_lists, sql/lock-lists.sql) and returns them; 404 when one no longer exists. */
 export async function lockLists(tx: Tx, listIds: number[]): Promise<LockedList[]> {
-  const ids = [...new Set(listIds)].sort((a, b) => a - b);
-  const rows = await tx.$queryRaw<LockedList[]>`
-    SELECT id, "boardId", archived FROM "List" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE`;
+  const ids = [...new Set(listIds)];
+  const rows = await tx.$queryRaw<LockedList[]>`SELECT id, "boardId", archived FROM tb_lock_lists(${ids}::int[])`;
   if (rows.length !== ids.length) throw notFound('list: not found');
   return rows;
 }

@@ -53,7 +53,7 @@ BEGIN
   SELECT count(*)::int, bool_or(l.id = (v_read.card)."listId" AND l."boardId" = (v_read.card)."boardId"),
          bool_or(l.id = p_list AND l."boardId" = v_list."boardId"), bool_or(l.id = p_list AND l.archived)
     INTO v_locked, v_source_ok, v_target_ok, v_target_archived
-    FROM (SELECT id, "boardId", archived FROM "List" WHERE id IN ((v_read.card)."listId", p_list) ORDER BY id FOR NO KEY UPDATE) l;
+    FROM tb_lock_lists(ARRAY[(v_read.card)."listId", p_list]) l;
   IF v_locked < (CASE WHEN (v_read.card)."listId" = p_list THEN 1 ELSE 2 END) THEN
     RETURN json_build_object('error', 'not_found', 'what', 'list');
   END IF;

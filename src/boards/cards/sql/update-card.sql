@@ -42,7 +42,7 @@ BEGIN
   SELECT count(*)::int, bool_or(l.id = (v_read.card)."listId" AND l."boardId" = (v_read.card)."boardId"),
          bool_or(l.id = (v_read.card)."listId" AND l.archived), bool_or(l.id = v_target AND l."boardId" = (v_read.card)."boardId" AND NOT l.archived)
     INTO v_locked, v_source_ok, v_list_archived, v_target_ok
-    FROM (SELECT id, "boardId", archived FROM "List" WHERE id IN ((v_read.card)."listId", v_target) ORDER BY id FOR NO KEY UPDATE) l;
+    FROM tb_lock_lists(ARRAY[(v_read.card)."listId", v_target]) l;
   IF v_locked < (CASE WHEN v_target = (v_read.card)."listId" THEN 1 ELSE 2 END) THEN RETURN json_build_object('error', 'not_found', 'what', 'list'); END IF;
   IF NOT v_source_ok THEN RETURN json_build_object('error', 'retry'); END IF;
   -- Restoring: the list chosen above must still be the right one (its list archived or restored meanwhile: read again).
