@@ -120,13 +120,24 @@ const checklistJson = (l: string) =>
  * summary's shape above, is written into that file between its `FULL_CARD_SQL` markers by
  * `npm run db:sources` (generated-sources.ts; a test fails when the file differs).
  */
-export const FULL_CARD_SQL = `SELECT ${oneCardSummaryJson('s', {
+/** What a full card holds beyond its summary, each as the JSON text of card `s`: the one list of them. */
+const FULL_CARD_PARTS = {
   checklists: jsonText(`coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json)::text`),
   comments: jsonText(`coalesce((SELECT json_agg(${commentJson('m')} ORDER BY m.id DESC)
     FROM (SELECT * FROM "Comment" WHERE "cardId" = s.id ORDER BY id DESC LIMIT ${CARD_COMMENTS}) m), '[]'::json)::text`),
   attachments: jsonText(`coalesce((SELECT json_agg(${attachmentJson('a')} ORDER BY a.id) FROM "Attachment" a WHERE a."cardId" = s.id), '[]'::json)::text`),
-})}::text AS json
+} satisfies Record<Exclude<keyof CardView, keyof CardSummaryView>, JsonText>;
+const FULL_ONLY = new Set<string>(Object.keys(FULL_CARD_PARTS));
+
+export const FULL_CARD_SQL = `SELECT ${oneCardSummaryJson('s', FULL_CARD_PARTS)}::text AS json
 FROM "Card" s WHERE s.id = p_card`;
+
+/**
+ * The data every card activity of a card statement carries, its summary being the full card
+ * `p_full` less FULL_CARD_PARTS: the expression of tb_card_data (activity/sql/record-activities.sql),
+ * written there by `npm run db:sources`, so summaryOf and the statements cannot drift.
+ */
+export const CARD_DATA_SQL = `  SELECT jsonb_build_object('cardId', p_card, 'listId', p_list, 'card', p_full::jsonb${[...FULL_ONLY].map((k) => ` - '${k}'`).join('')})`;
 
 /** The statement that reads the full card `$1`: loadFullCard's, and the one tb_move_card and tb_update_card EXECUTE. */
 export const FULL_CARD_CALL = 'SELECT tb_full_card($1::int) AS json';
@@ -154,8 +165,9 @@ export async function loadCardSummaries(db: DbClient, cardIds: number[]): Promis
   return cardIds.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** The summary part of a full card, as activities carry it. */
+/** The summary part of a full card, as activities carry it: the card less FULL_CARD_PARTS (tb_card_data's rule). */
 export function summaryOf(card: CardView): CardSummaryView {
-  const { checklists: _c, comments: _m, attachments: _a, ...summary } = card;
-  return summary;
+  const summary: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(card)) if (!FULL_ONLY.has(key)) summary[key] = value;
+  return summary as CardSummaryView;
 }

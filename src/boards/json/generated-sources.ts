@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FULL_CARD_SQL } from './card-json.js';
+import { CARD_DATA_SQL, FULL_CARD_SQL } from './card-json.js';
 
 /**
  * The parts of SQL source files written from TypeScript (`npm run db:sources`), with the text each
@@ -9,6 +9,7 @@ import { FULL_CARD_SQL } from './card-json.js';
  */
 export const GENERATED_SQL_SOURCES = (): { file: string; sql: string }[] => [
   withPart(path.join(import.meta.dirname, 'sql', 'full-card.sql'), 'FULL_CARD_SQL', FULL_CARD_SQL),
+  withPart(path.join(import.meta.dirname, '..', 'activity', 'sql', 'record-activities.sql'), 'CARD_DATA_SQL', CARD_DATA_SQL),
 ];
 
 function withPart(file: string, name: string, part: string): { file: string; sql: string } {

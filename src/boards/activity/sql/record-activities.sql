@@ -13,11 +13,14 @@ BEGIN
 END $$;
 
 -- The data every card activity of a statement carries (card.moved adds from/to): the card's id,
--- its list and its summary (the full card less checklists, comments and attachments). Typed in
--- src/boards/activity/activity-types.ts, which the caller checks the answer against (CardOutcome).
+-- its list and its summary (the full card less its checklists, comments and attachments: what
+-- boards/json/card-json.ts names FULL_CARD_PARTS, from which `npm run db:sources` writes the body).
+-- Typed in src/boards/activity/activity-types.ts, which the caller checks the answer against (CardOutcome).
 CREATE OR REPLACE FUNCTION tb_card_data(p_card int, p_list int, p_full text) RETURNS jsonb
 LANGUAGE sql IMMUTABLE AS $$
+-- begin CARD_DATA_SQL (generated: npm run db:sources)
   SELECT jsonb_build_object('cardId', p_card, 'listId', p_list, 'card', p_full::jsonb - 'checklists' - 'comments' - 'attachments')
+-- end CARD_DATA_SQL
 $$;
 
 -- Records one activity of type p_type with p_data on each board of p_boards, at p_now, by p_actor
