@@ -6,6 +6,7 @@ import { authorize, authorizeCrossBoard } from '../policy.js';
 import { shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
 import { cardSlot } from '../target-position.js';
+import { dropOtherBoardsParts } from '../drop-other-boards-parts.js';
 import { listArchivedRefusal } from './card-refusal.js';
 import { fullCard, summaryOf } from '../json/card-json.js';
 import { RETRY, withRetry } from '../retry.js';
@@ -13,7 +14,8 @@ import { RETRY, withRetry } from '../retry.js';
 /**
  * A copy of the card (title, description, due date, labels, checklists, field values; not
  * assignees, comments or attachments) at `position` of `listId` (default: the end of its own
- * list). On another board, labels and values of the source board are left behind.
+ * list). On another board it is fitted as a moved card is (dropOtherBoardsParts): its labels
+ * mapped by name and colour, the old board's field values dropped.
  */
 export async function copyCard(ctx: BoardContext & { cardId: number; listId?: number | undefined; position?: number | undefined; title?: string | undefined }) {
   return withRetry(async () => {
@@ -38,7 +40,8 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
           position,
         },
       });
-      await copyCardParts(tx, card.id, copy.id, copy.boardId);
+      await copyCardParts(tx, card.id, copy.id);
+      if (copy.boardId !== card.boardId) await dropOtherBoardsParts(tx, [copy.id], copy.boardId);
       const full = await fullCard(tx, copy.id);
       await record({
         boardId: copy.boardId,
@@ -50,14 +53,10 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
   });
 }
 
-/** Copies labels, field values (those of `boardId`) and checklists with their items from one card to another. */
-async function copyCardParts(tx: Tx, fromId: number, toId: number, boardId: number) {
-  await tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId")
-    SELECT ${toId}, cl."labelId" FROM "CardLabel" cl JOIN "Label" l ON l.id = cl."labelId"
-    WHERE cl."cardId" = ${fromId} AND l."boardId" = ${boardId}`;
-  await tx.$executeRaw`INSERT INTO "CardFieldValue" ("cardId", "fieldId", value)
-    SELECT ${toId}, v."fieldId", v.value FROM "CardFieldValue" v JOIN "CustomField" f ON f.id = v."fieldId"
-    WHERE v."cardId" = ${fromId} AND f."boardId" = ${boardId}`;
+/** Copies labels, field values and checklists with their items from one card to another (as they are: a copy to another board is fitted after). */
+async function copyCardParts(tx: Tx, fromId: number, toId: number) {
+  await tx.$executeRaw`INSERT INTO "CardLabel" ("cardId", "labelId") SELECT ${toId}, "labelId" FROM "CardLabel" WHERE "cardId" = ${fromId}`;
+  await tx.$executeRaw`INSERT INTO "CardFieldValue" ("cardId", "fieldId", value) SELECT ${toId}, "fieldId", value FROM "CardFieldValue" WHERE "cardId" = ${fromId}`;
   const checklists = await tx.checklist.findMany({ where: { cardId: fromId }, include: { items: true }, orderBy: { position: 'asc' } });
   for (const list of checklists) {
     await tx.checklist.create({

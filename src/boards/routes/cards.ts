@@ -153,6 +153,11 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'copyCard',
         tags: ['cards'],
         summary: "Copy a card (default: to the end of the source card's list)",
+        description:
+          'The copy has the title (or `title`), description, due date, labels, checklists and field values; not the assignees, comments or attachments. ' +
+          'position 0..n, omitted = the end. On another board it keeps its labels as a moved card does: mapped by name and colour (that board\'s label, ' +
+          'created there when it has none); field values of the old board are not copied. ' +
+          'A key limited to chosen boards cannot copy a card to another board (404 outside its boards, 403 to another of them).',
         params: s.cardId,
         body: optionalBody(z.strictObject({ listId: s.listIdInBody.optional(), position: s.position.optional(), title: s.cardTitle.optional() })),
         response: { 201: s.card, ...errors },

@@ -190,7 +190,8 @@ describe('POST /api/cards/{id}/copy', () => {
     });
     expect(checklistShape(copy)).toEqual(checklistShape(card));
     // New checklists and items, not shared ones.
-    const ids = (c: any) => c.checklists.flatMap((l: any) => [l.id, ...l.items.map((i: any) => i.id)]);
+    // (Checklist and item ids are counted apart: a checklist's id may equal an item's.)
+    const ids = (c: any) => c.checklists.flatMap((l: any) => [`checklist ${l.id}`, ...l.items.map((i: any) => `item ${i.id}`)]);
     for (const id of ids(copy)) expect(ids(card)).not.toContain(id);
     for (const l of copy.checklists) {
       expect(l.cardId).toBe(copy.id);
@@ -205,13 +206,18 @@ describe('POST /api/cards/{id}/copy', () => {
     expect((await getCard(team.as.admin, copy.id)).checklistItems).toEqual({ total: 3, checked: 2 });
   });
 
-  it('to another board: checklists come along, labels and values of the source board do not', async () => {
+  it('to another board: checklists come along, labels are mapped by name and colour as a move maps them, values of the source board do not', async () => {
     const team = await makeTeam(t);
     const { card } = await dressedCard(team);
     const target = await makeBoard(t.db, team.admin.id, [{ userId: team.member.id, role: 'member' }]);
     const targetList = await makeList(team.as.admin, target.id, 'Inbox');
+    const existing = await makeLabel(team.as.admin, target.id, 'Bug', 'red'); // the target's own "Bug/red" is used, not a second one
     const copy = expectCardResponse(await team.as.member.post(`/api/cards/${card.id}/copy`, { listId: targetList.id }), 201);
-    expect(copy).toMatchObject({ boardId: target.id, listId: targetList.id, labelIds: [], fieldValues: {}, memberIds: [], commentCount: 0 });
+    expect(copy).toMatchObject({ boardId: target.id, listId: targetList.id, fieldValues: {}, memberIds: [], commentCount: 0 });
+    expect(await labelsNamed(team.as.admin, target.id, copy.labelIds)).toEqual(['Bug/red', 'Ops/null']);
+    expect(copy.labelIds).toContain(existing.id);
+    expect((await fetchBoard(team.as.admin, target.id)).labels).toHaveLength(2);
+    expect(await getCard(team.as.admin, card.id)).toEqual(card); // the source keeps its own board's labels
     expect(checklistShape(copy)).toEqual(checklistShape(card));
     expect(copy.checklistItems).toEqual({ total: 3, checked: 1 });
     expect((await fetchBoard(team.as.admin, target.id)).lists[0].cards).toEqual([summaryOf(copy)]);
