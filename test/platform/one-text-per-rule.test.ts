@@ -58,6 +58,7 @@ const RULES: { rule: string; pattern: RegExp; home: string }[] = [
   },
   { rule: 'the refusal of a position outside 0..n (its wording)', pattern: /must be between 0 and/i, home: 'boards/target-position.ts' },
   { rule: 'the lists\' lock (in id order)', pattern: /FROM\s+"List"(?:\s+\w+)?\s+WHERE\s+(?:\w+\.)?id\s*(?:IN\b|=\s*ANY)[^;`]{0,200}?FOR\s+(?:NO\s+KEY\s+)?UPDATE/i, home: 'boards/sql/lock-lists.sql' },
+  { rule: "a card's search document written again", pattern: /SET\s+search\s*=\s*card_search_document/i, home: 'boards/search/sql/card-search.sql' },
   { rule: 'the card lock', pattern: /FROM\s+"Card"(?:\s+\w+)?\s+WHERE\s+(?:\w+\.)?id\s*=[^;`]{0,200}?FOR\s+(?:NO\s+KEY\s+)?UPDATE/i, home: 'boards/sql/lock-card.sql' },
   { rule: 'the version check', pattern: /expected\w*\s*(?:<>|!==?)\s*[\w.()"]*version\b|\bversion\s*(?:<>|!==?)\s*[\w.]*expected/i, home: 'boards/sql/lock-card.sql' },
   { rule: 'an activity row', pattern: /INSERT\s+INTO\s+"Activity"|\.activity\.create(?:Many)?\(/i, home: 'boards/activity/sql/record-activities.sql' },

@@ -166,7 +166,7 @@ export async function writeBoardFile(ctx: BoardContext & { file: BoardFile; matc
 
     await tx.$executeRaw`SELECT set_config('tb.bulk_search', 'off', true)`;
     await inChunks(cardIds, SEARCH_CHUNK_ROWS, (ids) =>
-      tx.$executeRaw`UPDATE "Card" SET search = card_search_document(id, title, description) WHERE id = ANY(${ids}::int[])`);
+      tx.$executeRaw`SELECT card_search_refresh(${ids}::int[])`);
 
     await record({ boardId: board.id, type: 'board.created', data: { boardId: board.id, board: presentBoard(board, 'admin') } });
     return board;

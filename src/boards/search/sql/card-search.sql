@@ -18,8 +18,11 @@ LANGUAGE sql STABLE AS $$
            SELECT string_agg(m.text, ' ' ORDER BY m.id DESC) FROM "Comment" m WHERE m."cardId" = card_id), ''), 100000)), 'D')
 $$;
 
-CREATE OR REPLACE FUNCTION card_search_refresh(card_id INTEGER) RETURNS void LANGUAGE sql AS $$
-  UPDATE "Card" SET search = card_search_document(id, title, description) WHERE id = card_id
+-- The cards' documents written again from their rows: the triggers below (one card) and a board
+-- import before it commits (transfer/write-board-file.ts: all its cards, in chunks).
+DROP FUNCTION IF EXISTS card_search_refresh(INTEGER);
+CREATE OR REPLACE FUNCTION card_search_refresh(card_ids INTEGER[]) RETURNS void LANGUAGE sql AS $$
+  UPDATE "Card" SET search = card_search_document(id, title, description) WHERE id = ANY (card_ids)
 $$;
 
 -- A board import (transfer/write-board-file.ts) writes thousands of cards, comments and checklist
@@ -27,7 +30,7 @@ $$;
 -- its GIN entry once per row (14,000 rewrites for a 2,000-card import). While the
 -- transaction-local setting tb.bulk_search is 'on' (set only by the import, with
 -- set_config(…, true)), the triggers skip the refresh of new rows; the import refreshes each of
--- its cards once, in one statement, before it commits.
+-- its cards once (card_search_refresh, a chunk of cards a statement) before it commits.
 CREATE OR REPLACE FUNCTION card_search_on_card() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' AND current_setting('tb.bulk_search', true) = 'on' THEN RETURN NEW; END IF;
@@ -41,7 +44,7 @@ FOR EACH ROW EXECUTE FUNCTION card_search_on_card();
 CREATE OR REPLACE FUNCTION card_search_on_comment() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('tb.bulk_search', true) = 'on' THEN RETURN NULL; END IF;
-  PERFORM card_search_refresh(CASE WHEN TG_OP = 'DELETE' THEN OLD."cardId" ELSE NEW."cardId" END);
+  PERFORM card_search_refresh(ARRAY[CASE WHEN TG_OP = 'DELETE' THEN OLD."cardId" ELSE NEW."cardId" END]);
   RETURN NULL;
 END $$;
 
@@ -51,8 +54,8 @@ FOR EACH ROW EXECUTE FUNCTION card_search_on_comment();
 CREATE OR REPLACE FUNCTION card_search_on_item() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('tb.bulk_search', true) = 'on' THEN RETURN NULL; END IF;
-  PERFORM card_search_refresh((SELECT "cardId" FROM "Checklist"
-    WHERE id = CASE WHEN TG_OP = 'DELETE' THEN OLD."checklistId" ELSE NEW."checklistId" END));
+  PERFORM card_search_refresh(ARRAY[(SELECT "cardId" FROM "Checklist"
+    WHERE id = CASE WHEN TG_OP = 'DELETE' THEN OLD."checklistId" ELSE NEW."checklistId" END)]);
   RETURN NULL;
 END $$;
 
@@ -63,7 +66,7 @@ FOR EACH ROW EXECUTE FUNCTION card_search_on_item();
 -- card through the checklist, so the checklist's own deletion refreshes the card.
 CREATE OR REPLACE FUNCTION card_search_on_checklist() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM card_search_refresh(OLD."cardId");
+  PERFORM card_search_refresh(ARRAY[OLD."cardId"]);
   RETURN NULL;
 END $$;
 
