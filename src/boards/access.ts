@@ -16,14 +16,20 @@ export type Reach = Pick<Actor, 'userId' | 'boardIds'>;
  */
 
 /**
- * The ids of the boards an actor may reach: boards its user is a member of now, narrowed to a
- * limited key's chosen boards. A board outside them is simply not found (404), the same answer
- * as for a board that does not exist. A limited key whose boards are gone reaches nothing: it
- * never widens to all boards.
+ * The boards an actor may reach, with its role on each: boards its user is a member of now,
+ * narrowed to a limited key's chosen boards. A board outside them is simply not found (404), the
+ * same answer as for a board that does not exist. A limited key whose boards are gone reaches
+ * nothing: it never widens to all boards.
  */
+export async function reachableBoards(db: DbClient, actor: Reach): Promise<Map<number, BoardRole>> {
+  const rows = await db.$queryRaw<{ board_id: number; role: BoardRole }[]>`
+    SELECT board_id, role FROM tb_reachable_boards(${actor.userId}::int, ${actor.boardIds}::int[])`;
+  return new Map(rows.map((r) => [r.board_id, r.role]));
+}
+
+/** The ids of the boards an actor may reach (reachableBoards). */
 export async function reachableBoardIds(db: DbClient, actor: Reach): Promise<number[]> {
-  const rows = await db.$queryRaw<{ board_id: number }[]>`SELECT board_id FROM tb_reachable_boards(${actor.userId}::int, ${actor.boardIds}::int[])`;
-  return rows.map((r) => r.board_id);
+  return [...(await reachableBoards(db, actor)).keys()];
 }
 
 /**

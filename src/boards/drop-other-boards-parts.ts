@@ -1,7 +1,7 @@
 import type { Tx } from '../platform/db.js';
 
 /**
- * Fits cards to `boardId` (after a move there): labels of other boards mapped to its label of the
+ * Fits cards to `boardId` (after a move or a copy there): labels of other boards mapped to its label of the
  * same name and colour (created when missing); custom-field values of other boards and assignees
  * who are not members of it dropped.
  */

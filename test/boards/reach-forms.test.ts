@@ -29,6 +29,8 @@ it('the board lists, the one-board role and the cache key test of reach agree fo
     ['a member, a key limited to one of its boards', { userId: member.id, boardIds: [b.id] }],
     ['a member, a key limited to a board it is not on', { userId: member.id, boardIds: [c.id] }],
     ['a member, a key whose boards are all gone', { userId: member.id, boardIds: [] }],
+    // A NULL among a key's boards must not let an unlisted board through (= ANY is then NULL, not false).
+    ['a member, a key listing one board and a NULL', { userId: member.id, boardIds: [b.id, null as unknown as number] }],
     ['a user on no board', { userId: stranger.id, boardIds: null }],
     ['a site admin on no board', { userId: admin.id, boardIds: null }],
     ['a member of another board', { userId: other.id, boardIds: [a.id, c.id] }],
@@ -38,6 +40,7 @@ it('the board lists, the one-board role and the cache key test of reach agree fo
     'a member, a key limited to one of its boards': [b.id],
     'a member, a key limited to a board it is not on': [],
     'a member, a key whose boards are all gone': [],
+    'a member, a key listing one board and a NULL': [b.id],
     'a user on no board': [],
     'a site admin on no board': [],
     'a member of another board': [c.id],

@@ -57,20 +57,20 @@ const RULES: { rule: string; pattern: RegExp; home: string }[] = [
     home: 'boards/sql/target-position.sql',
   },
   { rule: 'the refusal of a position outside 0..n (its wording)', pattern: /must be between 0 and/i, home: 'boards/target-position.ts' },
-  { rule: 'the lists\' lock (in id order)', pattern: /FROM\s+"List"(?:\s+\w+)?\s+WHERE\s+(?:\w+\.)?id\s*(?:IN\b|=\s*ANY)[^;`]{0,200}?FOR\s+(?:NO\s+KEY\s+)?UPDATE/i, home: 'boards/sql/lock-lists.sql' },
+  { rule: 'the lists\' lock (in id order)', pattern: /FROM\s+"List"(?:\s+(?:AS\s+)?\w+)?\s+WHERE\s+(?:\w+\.)?"?id"?\s*(?:IN\b|=\s*ANY)[^;`]{0,200}?FOR\s+(?:NO\s+KEY\s+)?UPDATE/i, home: 'boards/sql/lock-lists.sql' },
   { rule: "a card's search document written again", pattern: /SET\s+search\s*=\s*card_search_document/i, home: 'boards/search/sql/card-search.sql' },
   { rule: 'the card lock', pattern: /FROM\s+"Card"(?:\s+\w+)?\s+WHERE\s+(?:\w+\.)?id\s*=[^;`]{0,200}?FOR\s+(?:NO\s+KEY\s+)?UPDATE/i, home: 'boards/sql/lock-card.sql' },
   { rule: 'the version check', pattern: /expected\w*\s*(?:<>|!==?)\s*[\w.()"]*version\b|\bversion\s*(?:<>|!==?)\s*[\w.]*expected/i, home: 'boards/sql/lock-card.sql' },
   { rule: 'an activity row', pattern: /INSERT\s+INTO\s+"Activity"|\.activity\.create(?:Many)?\(/i, home: 'boards/activity/sql/record-activities.sql' },
   { rule: 'what a key limited to chosen boards may do (crossing boards, creating them)', pattern: /\.boardIds\s*[!=]==?\s*null\b/, home: 'boards/policy.ts' },
   { rule: 'a key limited to chosen boards, in SQL (reach)', pattern: /\bp_board_ids\s+IS\s+(?:NOT\s+)?NULL\b/i, home: 'boards/sql/board-role.sql' },
-  { rule: 'the cross-board refusal (the boards differ and the actor may not cross)', pattern: /\bNOT\s+p_\w*cross\w*\b|!\s*mayCrossBoards\(|\bcross_board'\s*,\s*'from'/i, home: 'boards/sql/cross-board.sql' },
+  { rule: 'the cross-board refusal (the boards differ and the actor may not cross)', pattern: /\bNOT\s+p_\w*cross\w*\b|\bp_\w*cross\w*\s+IS\s+NOT\s+TRUE\b|!\s*(?:mayCrossBoards\(|\w*\.?crossBoards\b)|\bcross_board'\s*,\s*'from'/i, home: 'boards/sql/cross-board.sql' },
   // A board's reach: tb_reachable_boards in SQL (TypeScript asks it: access.ts reachableBoardIds); in
   // TypeScript only the key test for the board cache, which test/boards/reach-forms.test.ts holds equal to it.
   {
     // In SQL (the caller a member), or as a Prisma where-clause (TypeScript asks the SQL: access.ts reachableBoardIds).
     rule: "a board's reach by membership",
-    pattern: /"BoardMember"\s+\w+\s+(?:ON|WHERE)\s+[^;`]{0,80}?\."userId"\s*=\s*(?:\$\d|p_user\b)|members:\s*\{\s*some:\s*\{\s*userId\b|boardMember\.find\w*\(\s*\{\s*where:\s*\{\s*userId\b/i,
+    pattern: /"BoardMember"(?:\s+(?:AS\s+)?\w+)?\s+(?:ON|WHERE)\s+[^;`]{0,80}?"userId"\s*=\s*(?:\$\d|p_user\b)|members:\s*\{\s*some:\s*\{\s*userId\b|boardMember\.find\w*\(\s*\{\s*where:\s*\{\s*userId\b/i,
     home: 'boards/sql/board-role.sql',
   },
   { rule: 'a key limited to chosen boards, in TypeScript (reach)', pattern: /\.boardIds\s*(?:&&|\|\||\?|\.includes\b)|\bin:\s*[\w.]*\.boardIds\b/, home: 'boards/access.ts' },
@@ -141,6 +141,29 @@ describe('one text per rule', () => {
     }
     // A list's deletion reports how many cards it took, archived ones included: not a position.
     expect(count.test('tx.card.count({ where: { listId: current.id } })')).toBe(false);
+  });
+
+  it('sees the reach, the lists\' lock and the cross-board refusal written again as they were before they had one text', () => {
+    const pattern = (rule: string) => RULES.find((r) => r.rule.startsWith(rule))!.pattern;
+    // d970f0f's texts: access.ts's where-clause, board-role.sql's membership, move-card.sql's and lock-lists.ts's locks,
+    // policy.ts's and move-card.sql's comparisons; and other ways to write them.
+    for (const again of ['members: { some: { userId: actor.userId } }', 'SELECT m.role::text FROM "BoardMember" m WHERE m."boardId" = p_board AND m."userId" = p_user',
+      'SELECT role FROM "BoardMember" WHERE "boardId" = $1 AND "userId" = $2']) {
+      expect(pattern("a board's reach").test(again), again).toBe(true);
+    }
+    // Another rule on the same table: who may be an assignee (a member of the card's board), not the caller's reach.
+    expect(pattern("a board's reach").test('SELECT 1 FROM "BoardMember" WHERE "boardId" = ${card.boardId} AND "userId" = ${ctx.userId} FOR SHARE')).toBe(false);
+    for (const again of ['FROM (SELECT id, "boardId", archived FROM "List" WHERE id IN ((v_read.card)."listId", p_list) ORDER BY id FOR NO KEY UPDATE) l',
+      'SELECT id, "boardId", archived FROM "List" WHERE id IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE', 'SELECT * FROM "List" AS l WHERE l.id = ANY($1) ORDER BY l.id FOR UPDATE']) {
+      expect(pattern("the lists' lock").test(again), again).toBe(true);
+    }
+    // A board's lock of all its lists (lock-boards.ts) is the board level of the protocol, its own rule.
+    expect(pattern("the lists' lock").test('SELECT id FROM "List" WHERE "boardId" IN (${Prisma.join(ids)}) ORDER BY id FOR NO KEY UPDATE')).toBe(false);
+    for (const again of ['IF (v_read.card)."boardId" <> v_list."boardId" AND NOT p_cross_board THEN', 'if (fromBoardId !== toBoardId && !mayCrossBoards(actor)) throw crossBoardRefusal();',
+      'if (from !== to && !c.crossBoards) throw', "RETURN json_build_object('error', 'cross_board', 'from', a, 'to', b);"]) {
+      expect(pattern('the cross-board refusal').test(again), again).toBe(true);
+    }
+    expect(pattern('the cross-board refusal').test('const crossBoards = mayCrossBoards(ctx.actor);')).toBe(false);
   });
 
   it('each rule the TypeScript writes and the card statements share is written in its one file only', () => {

@@ -5,6 +5,7 @@ import type { BoardContext } from '../context.js';
 import { authorize, authorizeCrossBoard } from '../policy.js';
 import { shiftCards } from '../shift-positions.js';
 import { lockLists, stillOn } from '../lock-lists.js';
+import { lockCard } from '../lock-card.js';
 import { cardSlot } from '../target-position.js';
 import { dropOtherBoardsParts } from '../drop-other-boards-parts.js';
 import { listArchivedRefusal } from './card-refusal.js';
@@ -28,20 +29,24 @@ export async function copyCard(ctx: BoardContext & { cardId: number; listId?: nu
       const targetList = stillOn(await lockLists(tx, [target.list.id]), target.list.id, target.list.boardId);
       if (targetList === RETRY) return RETRY;
       if (targetList.archived) throw listArchivedRefusal('listId');
+      // The source held (lists, then the card) on the board it was authorised on, so its parts are
+      // that board's while they are copied: moved to another board meanwhile, it is read again.
+      const source = await lockCard(tx, card, { anyList: true });
+      if (source === RETRY) return RETRY;
       const position = await cardSlot(tx, targetList.id, ctx.position);
       await shiftCards(tx, targetList.id, null, position);
       const copy = await tx.card.create({
         data: {
           boardId: targetList.boardId,
           listId: targetList.id,
-          title: ctx.title ?? card.title,
-          description: card.description,
-          dueAt: card.dueAt,
+          title: ctx.title ?? source.title,
+          description: source.description,
+          dueAt: source.dueAt,
           position,
         },
       });
-      await copyCardParts(tx, card.id, copy.id);
-      if (copy.boardId !== card.boardId) await dropOtherBoardsParts(tx, [copy.id], copy.boardId);
+      await copyCardParts(tx, source.id, copy.id);
+      if (copy.boardId !== source.boardId) await dropOtherBoardsParts(tx, [copy.id], copy.boardId);
       const full = await fullCard(tx, copy.id);
       await record({
         boardId: copy.boardId,

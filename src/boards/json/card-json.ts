@@ -114,12 +114,6 @@ const checklistJson = (l: string) =>
   `json_build_object('id', ${l}.id, 'cardId', ${l}."cardId", 'name', ${l}.name, 'position', ${l}.position,
     'items', coalesce((SELECT json_agg(${itemJson('i')} ORDER BY i.position) FROM "ChecklistItem" i WHERE i."checklistId" = ${l}.id), '[]'::json))`;
 
-/**
- * The full card as JSON text: the expression tb_full_card returns. Its function (name, language,
- * how it is planned) is written once, in sql/full-card.sql; only this expression, built from the
- * summary's shape above, is written into that file between its `FULL_CARD_SQL` markers by
- * `npm run db:sources` (generated-sources.ts; a test fails when the file differs).
- */
 /** What a full card holds beyond its summary, each as the JSON text of card `s`: the one list of them. */
 const FULL_CARD_PARTS = {
   checklists: jsonText(`coalesce((SELECT json_agg(${checklistJson('l')} ORDER BY l.position) FROM "Checklist" l WHERE l."cardId" = s.id), '[]'::json)::text`),
@@ -129,6 +123,12 @@ const FULL_CARD_PARTS = {
 } satisfies Record<Exclude<keyof CardView, keyof CardSummaryView>, JsonText>;
 const FULL_ONLY = new Set<string>(Object.keys(FULL_CARD_PARTS));
 
+/**
+ * The full card as JSON text: the expression tb_full_card returns. Its function (name, language,
+ * how it is planned) is written once, in sql/full-card.sql; only this expression, built from the
+ * summary's shape above, is written into that file between its `FULL_CARD_SQL` markers by
+ * `npm run db:sources` (generated-sources.ts; a test fails when the file differs).
+ */
 export const FULL_CARD_SQL = `SELECT ${oneCardSummaryJson('s', FULL_CARD_PARTS)}::text AS json
 FROM "Card" s WHERE s.id = p_card`;
 

@@ -1,7 +1,7 @@
--- Fits cards to board p_board (after a move there): their labels of other boards become the
+-- Fits cards to board p_board (after a move or a copy there): their labels of other boards become the
 -- board's label with the same name and colour (created there, shade and all, when it has none, so no label is
 -- lost on the way); custom-field values of other boards and assignees who are not members of it
--- are dropped. drop-other-boards-parts.ts calls it for list moves, cards/sql/move-card.sql for a card.
+-- are dropped. drop-other-boards-parts.ts calls it for list moves and card copies, cards/sql/move-card.sql for a card.
 CREATE OR REPLACE FUNCTION tb_drop_other_boards_parts(p_cards int[], p_board int) RETURNS void
 LANGUAGE sql AS $$
   INSERT INTO "Label" ("boardId", name, color, shade)

@@ -56,7 +56,7 @@ describe('one rule, one wording', () => {
     for (const one of said) expect(one).toEqual({ status: 409, field: 'card', words: `changed since version ${card.version + 7} (now ${card.version}); fetch it again` });
   });
 
-  it('a key limited to chosen boards: copy (TypeScript) and move (SQL) to another board say the same', async () => {
+  it('a key limited to chosen boards: copy (policy.ts asking tb_cross_board) and move (its statement asking it) to another board say the same', async () => {
     const team = await makeTeam(t, { cards: 1 });
     const chosen2 = await makeBoard(t.db, team.admin.id);
     const chosen2List = await makeList(team.as.admin, chosen2.id, 'Chosen too');

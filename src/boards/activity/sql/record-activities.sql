@@ -16,8 +16,10 @@ END $$;
 -- its list and its summary (the full card less its checklists, comments and attachments: what
 -- boards/json/card-json.ts names FULL_CARD_PARTS, from which `npm run db:sources` writes the body).
 -- Typed in src/boards/activity/activity-types.ts, which the caller checks the answer against (CardOutcome).
+-- STABLE, not IMMUTABLE: jsonb_build_object is STABLE, and only a function no stricter than its
+-- body is inlined where it is called.
 CREATE OR REPLACE FUNCTION tb_card_data(p_card int, p_list int, p_full text) RETURNS jsonb
-LANGUAGE sql IMMUTABLE AS $$
+LANGUAGE sql STABLE AS $$
 -- begin CARD_DATA_SQL (generated: npm run db:sources)
   SELECT jsonb_build_object('cardId', p_card, 'listId', p_list, 'card', p_full::jsonb - 'checklists' - 'comments' - 'attachments')
 -- end CARD_DATA_SQL

@@ -12,7 +12,8 @@ BEGIN
 END $$;
 
 -- A refusal for a role that does not allow the write (p_roles: the roles policy.ts allows it).
+-- STABLE, not IMMUTABLE, so that it is inlined where it is called (json_build_object is STABLE).
 CREATE OR REPLACE FUNCTION tb_role_refusal(p_role text, p_roles text[], p_action text) RETURNS json
-LANGUAGE sql IMMUTABLE AS $$
+LANGUAGE sql STABLE AS $$
   SELECT CASE WHEN p_role = ANY (p_roles) THEN NULL ELSE json_build_object('error', 'forbidden', 'role', p_role, 'action', p_action) END
 $$;
