@@ -27,18 +27,15 @@ export async function reachableBoards(db: DbClient, actor: Reach): Promise<Map<n
   return new Map(rows.map((r) => [r.board_id, r.role]));
 }
 
-/** The ids of the boards an actor may reach (reachableBoards). */
-export async function reachableBoardIds(db: DbClient, actor: Reach): Promise<number[]> {
-  return [...(await reachableBoards(db, actor)).keys()];
-}
-
 /**
- * `where` narrowed to the boards the actor reaches (reachableBoardIds: one statement more before
- * the caller's). Combined with AND, never by spreading: a spread would let the reach's
- * `id: { in: … }` silently replace a requested `id`.
+ * The ids of the boards an actor may reach (reachableBoards' rule), in one statement; with
+ * `activeOnly`, without its archived boards.
  */
-export async function boardsVisibleTo(db: DbClient, actor: Reach, where: Prisma.BoardWhereInput = {}): Promise<Prisma.BoardWhereInput> {
-  return { AND: [where, { id: { in: await reachableBoardIds(db, actor) } }] };
+export async function reachableBoardIds(db: DbClient, actor: Reach, { activeOnly = false }: { activeOnly?: boolean } = {}): Promise<number[]> {
+  const active = activeOnly ? Prisma.sql`JOIN "Board" b ON b.id = r.board_id AND NOT b.archived` : Prisma.empty;
+  const rows = await db.$queryRaw<{ board_id: number }[]>`
+    SELECT r.board_id FROM tb_reachable_boards(${actor.userId}::int, ${actor.boardIds}::int[]) r ${active}`;
+  return rows.map((r) => r.board_id);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Actor } from '../../src/accounts/credentials/auth.js';
-import { boardsVisibleTo } from '../../src/boards/access.js';
+import { reachableBoardIds } from '../../src/boards/access.js';
 import type { BoardRole } from '../../src/boards/policy.js';
 import {
   presentAttachment,
@@ -116,7 +116,7 @@ export function presentBoardDetail(
  */
 export async function getBoard({ db, actor, boardId }: { db: DbClient; actor: Actor; boardId: number }) {
   const board = await db.board.findFirst({
-    where: await boardsVisibleTo(db, actor, { id: boardId }),
+    where: { AND: [{ id: boardId }, { id: { in: await reachableBoardIds(db, actor) } }] },
     include: {
       members: { include: { user: { select: { name: true, email: true, avatarKey: true } } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] },
       lists: {

@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
-import { boardsVisibleTo } from '../access.js';
+import { reachableBoardIds } from '../access.js';
 import { loadCardSummaries } from '../json/card-json.js';
 import { decodeCursor, encodeCursor, isCursorId } from '../page-cursor.js';
 
@@ -32,7 +32,7 @@ export async function listAssignedCards({
   limit,
   cursor,
 }: { db: DbClient; actor: Actor; dueBefore?: Date | undefined; limit: number; cursor?: DueCursor | undefined }) {
-  const boards = await db.board.findMany({ where: await boardsVisibleTo(db, actor, { archived: false }), select: { id: true } });
+  const boards = await reachableBoardIds(db, actor, { activeOnly: true });
   if (boards.length === 0) return { cards: [], nextCursor: null };
   const due = dueBefore ? Prisma.sql`AND c."dueAt" < ${dueBefore}` : Prisma.empty;
   const after = !cursor
@@ -44,7 +44,7 @@ export async function listAssignedCards({
     SELECT c.id, c."dueAt" FROM "Card" c
     JOIN "CardAssignee" a ON a."cardId" = c.id AND a."userId" = ${actor.userId}
     JOIN "List" l ON l.id = c."listId"
-    WHERE c."boardId" IN (${Prisma.join(boards.map((b) => b.id))}) AND NOT c.archived AND NOT l.archived ${due} ${after}
+    WHERE c."boardId" IN (${Prisma.join(boards)}) AND NOT c.archived AND NOT l.archived ${due} ${after}
     ORDER BY c."dueAt" ASC NULLS LAST, c.id ASC
     LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit);

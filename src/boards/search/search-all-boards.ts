@@ -1,6 +1,6 @@
 import type { Actor } from '../../accounts/credentials/auth.js';
 import type { DbClient } from '../../platform/db.js';
-import { boardsVisibleTo } from '../access.js';
+import { reachableBoardIds } from '../access.js';
 import { decodeCursor, encodeCursor, isCursorId } from '../page-cursor.js';
 import { rankCards } from './rank-cards.js';
 
@@ -17,7 +17,7 @@ export const decodeSearchCursor = (raw: string) =>
 
 /**
  * Full-text search over every board the actor reaches (a key limited to chosen boards: those),
- * best first, a page at a time. Boards come from the same rule as GET /boards (`boardsVisibleTo`);
+ * best first, a page at a time. Boards come from the same rule as GET /boards (`reachableBoardIds`);
  * archived boards, lists and cards are searched only with `archived`.
  */
 export async function searchAllBoards({
@@ -28,8 +28,8 @@ export async function searchAllBoards({
   archived,
   cursor,
 }: { db: DbClient; actor: Actor; q: string; limit: number; archived: boolean; cursor?: SearchCursor | undefined }) {
-  const boards = await db.board.findMany({ where: await boardsVisibleTo(db, actor, archived ? {} : { archived: false }), select: { id: true } });
-  const hits = await rankCards(db, { boardIds: boards.map((b) => b.id), q, limit: limit + 1, archived, after: cursor });
+  const boardIds = await reachableBoardIds(db, actor, { activeOnly: !archived });
+  const hits = await rankCards(db, { boardIds, q, limit: limit + 1, archived, after: cursor });
   const cards = hits.slice(0, limit);
   const last = cards.at(-1);
   return { cards, nextCursor: hits.length > limit && last ? encodeCursor([last.score, last.id]) : null };
