@@ -5,6 +5,7 @@
  * and a 1,000-card board in a fresh
  * database, starts both servers as child processes and drives them with autocannon over loopback.
  * Usage: npx tsx bench/boards.ts [seconds per run]   (BENCH_DATABASE_URL, default the local server;
+ * The app runs as `npm start` runs it (its bundle), BENCH_FROM_SOURCE=1 from src/ through tsx.
  * BENCH_ONLY=moves runs the moves alone; BENCH_CPU_PROF=<dir> profiles the app; BENCH_SERVER_LOG=<dir> keeps
  * each server's log there, app-<port>.log, to tell which guard answered a non-2xx)
  */
@@ -53,14 +54,12 @@ try {
   const floorPort = await freePort();
   // BENCH_CPU_PROF=<dir>: the app writes a CPU profile there when it stops (bench/cpu-profile.ts reads it).
   const appEnv = { DATABASE_URL: url, PORT: String(appPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' };
+  // The app as `npm start` runs it (scripts/start.mjs: the server's bundle, no TypeScript loader);
+  // BENCH_FROM_SOURCE=1 runs src/server.ts through tsx instead (what trees before the bundle started).
+  const appArgs = process.env.BENCH_FROM_SOURCE === '1' ? ['--import', 'tsx', 'src/server.ts'] : ['scripts/start.mjs'];
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const startApp = (env: Record<string, string>) =>
-    process.env.BENCH_CPU_PROF
-      ? spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, '--import', 'tsx', 'src/server.ts'], {
-          cwd: root,
-          env: { ...process.env, ...env },
-          stdio: ['ignore', serverLog(env.PORT), 'inherit'],
-        })
-      : start(['src/server.ts'], env);
+    spawn(process.execPath, [...profile, ...appArgs], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', serverLog(env.PORT), 'inherit'] });
   const cachedApp = startApp(appEnv);
   // The same app with its board cache off: what a board fetch costs when the board just changed.
   const uncachedPort = await freePort();
@@ -386,7 +385,7 @@ async function checkInvariant(prisma: ReturnType<typeof openPostgres>['prisma'],
 
 /**
  * The CPU time (user + system, ms) a process and all its descendants used so far, from /proc
- * (Linux; 0 elsewhere). The servers run under tsx's launcher, so the server is a child of the pid we hold.
+ * (Linux; 0 elsewhere). The floor runs under tsx's launcher (so does the app with BENCH_FROM_SOURCE=1): the server is a child of the pid we hold.
  */
 function processTreeCpuMs(pid: number, withReaped = false): number {
   const ticksPerSecond = 100; // USER_HZ: 100 on every Linux kernel build we run on
