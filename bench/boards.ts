@@ -9,7 +9,7 @@
  * BENCH_ONLY=moves runs the moves alone; BENCH_CPU_PROF=<dir> profiles the app; BENCH_SERVER_LOG=<dir> keeps
  * each server's log there, app-<port>.log, to tell which guard answered a non-2xx)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -56,7 +56,18 @@ try {
   const appEnv = { DATABASE_URL: url, PORT: String(appPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' };
   // The app as `npm start` runs it (scripts/start.mjs: the server's bundle, no TypeScript loader);
   // BENCH_FROM_SOURCE=1 runs src/server.ts through tsx instead (what trees before the bundle started).
-  const appArgs = process.env.BENCH_FROM_SOURCE === '1' ? ['--import', 'tsx', 'src/server.ts'] : ['scripts/start.mjs'];
+  const fromSource = process.env.BENCH_FROM_SOURCE === '1';
+  const appArgs = fromSource ? ['--import', 'tsx', 'src/server.ts'] : ['scripts/start.mjs'];
+  // Two apps start at once below: were the web build or the bundle older than the sources, each would
+  // rebuild it into the same folder while the other loads from it. So they are brought up to date here, once.
+  if (!fromSource) {
+    const bundle = await import('../scripts/server-bundle.mjs');
+    if (!bundle.webBuildIsCurrent()) {
+      const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-web.ts'], { cwd: root, stdio: 'inherit' });
+      if (built.status !== 0) throw new Error('the web build failed');
+    }
+    if (!bundle.serverBundleIsCurrent()) await bundle.buildServerBundle();
+  }
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const startApp = (env: Record<string, string>) =>
     spawn(process.execPath, [...profile, ...appArgs], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', serverLog(env.PORT), 'inherit'] });
