@@ -137,7 +137,7 @@ describe('the server process killed or stopped mid-delivery (embedded database)'
     expect(res.status).toBe(201);
     return (await res.json()) as { id: number };
   };
-  type DeliveryView = { id: number; eventId: string; status: string; attempts: { statusCode: number | null; succeeded: boolean }[] };
+  type DeliveryView = { id: number; eventId: string; status: string; attempts: { statusCode: number | null; succeeded: boolean; startedAt: string }[] };
   const deliveries = async () => (await cli('webhook', 'deliveries', '--workspace', w.workspaceId, '--id', w.endpointId)).deliveries as DeliveryView[];
 
   beforeAll(async () => {
@@ -198,12 +198,20 @@ describe('the server process killed or stopped mid-delivery (embedded database)'
     // Through the running server (admin socket): recorded as succeeded; the killed attempt left no row.
     const list = await until('the attempt to be recorded', async () => {
       const all = await deliveries();
-      return all.some((d) => d.eventId === webhookId(first!) && d.status !== 'pending') ? all : undefined;
-    });
+      return all.some((d) => d.eventId === webhookId(first!) && d.status === 'succeeded') ? all : undefined;
+    }, 40_000); // a timed-out attempt (below) is retried 5 s after its 6 s
     const mine = list.filter((d) => d.eventId === webhookId(first!));
-    expect(mine).toEqual([expect.objectContaining({ status: 'succeeded', attempts: [expect.objectContaining({ statusCode: 200, succeeded: true })] })]);
+    expect(mine).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+    const attempts = mine[0]!.attempts;
+    expect(attempts.at(-1)).toMatchObject({ statusCode: 200, succeeded: true });
+    // Every recorded attempt is the new process's: none began before the killed one was received.
+    // Usually there is one. On a loaded machine the new process's loop (the embedded database runs
+    // on it) can be held past WEBHOOK_TIMEOUT_MS while the receiver's answer waits, and that attempt is
+    // recorded as timed out and retried: at least once, as promised, so it is allowed here.
+    for (const attempt of attempts) expect(new Date(attempt.startedAt).getTime()).toBeGreaterThan(first!.at);
+    expect(attempts.slice(0, -1).every((a) => !a.succeeded)).toBe(true);
     expect(list.every((d) => d.status === 'succeeded')).toBe(true);
-    expect(receiver.received).toHaveLength(base + 2);
+    expect(receiver.received).toHaveLength(base + 1 + attempts.length);
   }, 150_000);
 
   it('SIGTERM during an attempt: the server waits for the answer, exits 0, and the delivery is recorded as succeeded', async () => {
