@@ -1,6 +1,7 @@
 /**
  * What a CPU profile of the server spent its time on: `npx tsx bench/cpu-profile.ts <file.cpuprofile> [requests]`.
- * Take one with `BENCH_CPU_PROF=/tmp/prof npx tsx bench/boards.ts 5` (the app writes it as it stops).
+ * Take one with `BENCH_FROM_SOURCE=1 BENCH_CPU_PROF=/tmp/prof npx tsx bench/boards.ts 5` (the app writes it as it stops;
+ * from source, since this reads src/ file names, which a profile of the bundle does not have).
  *
  * Prints the CPU time (sampled; a hook's own work, not the rest of the request it hands over to) of each request hook the app registers (found by the
  * source file and line of its function) and of the route handlers and serialisation, per request
