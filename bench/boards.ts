@@ -10,7 +10,7 @@
  * a profile of a run from source); BENCH_SERVER_LOG=<dir> keeps
  * each server's log there, server-<port>.log, to tell which guard answered a non-2xx)
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -61,14 +61,7 @@ try {
   const appArgs = fromSource ? ['--import', 'tsx', 'src/server.ts'] : ['scripts/start.mjs'];
   // Two apps start at once below: were the web build or the bundle older than the sources, each would
   // rebuild it into the same folder while the other loads from it. So they are brought up to date here, once.
-  if (!fromSource) {
-    const bundle = await import('../scripts/server-bundle.mjs');
-    if (!bundle.webBuildIsCurrent()) {
-      const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-web.ts'], { cwd: root, stdio: 'inherit' });
-      if (built.status !== 0) throw new Error('the web build failed');
-    }
-    if (!bundle.serverBundleIsCurrent()) await bundle.buildServerBundle();
-  }
+  if (!fromSource) await (await import('../scripts/server-bundle.mjs')).buildWhatIsStale();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const startApp = (env: Record<string, string>) =>
     spawn(process.execPath, [...profile, ...appArgs], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', serverLog(env.PORT), 'inherit'] });
@@ -357,6 +350,7 @@ async function countQueries(dbUrl: string, token: string, boards: number[], move
     // tickets (kept for a minute), after the answer, sometimes inside the window: so one move first,
     // its follow-up let finish, then the counted one, back to the card's list.
     const from = (await app.inject({ method: 'GET', url: `/api/cards/${move.cardId}`, headers: { authorization: `Bearer ${token}` } })).json().listId as number;
+    if (from === move.listId) throw new Error(`the counted move must change lists: card ${move.cardId} is already in list ${from}`);
     await app.inject({ method: 'POST', url: `/api/cards/${move.cardId}/move`, headers: { authorization: `Bearer ${token}` }, payload: { listId: move.listId, position: 0 } });
     await new Promise((r) => setTimeout(r, 500));
     reset();

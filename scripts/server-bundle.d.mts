@@ -6,3 +6,4 @@ export function isCurrent(built: string, sources: string[], skip?: string[]): bo
 export function serverBundleIsCurrent(): boolean;
 export function webBuildIsCurrent(): boolean;
 export function buildServerBundle(): Promise<void>;
+export function buildWhatIsStale(): Promise<void>;

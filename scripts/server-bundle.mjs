@@ -3,6 +3,7 @@
 // loader hooks, which is most of a first start's CPU on a busy machine (#49, bench/startup.ts).
 // Packages stay external (node_modules, loaded by node as usual); `import()`s stay lazy (their
 // own chunks). Plain JavaScript, so starting needs no TypeScript loader.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -42,6 +43,20 @@ export function serverBundleIsCurrent() {
 /** Whether dist/web holds a build of the web client at least as new as its sources. */
 export function webBuildIsCurrent() {
   return isCurrent(path.join('dist', 'web', 'manifest.json'), [path.join('src', 'web', 'client'), path.join('src', 'web', 'build.ts'), 'package.json']);
+}
+
+/**
+ * What `npm start` does before it starts: the web build, then the bundle, each rebuilt only when a
+ * source file is newer. Throws when the web build fails (its output went to this process's).
+ * Whoever starts several servers at once calls it first, once: each would otherwise rebuild into
+ * the same folder while another loads from it.
+ */
+export async function buildWhatIsStale() {
+  if (!webBuildIsCurrent()) {
+    const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-web.ts'], { stdio: 'inherit', cwd: ROOT });
+    if (built.status !== 0) throw new Error(`the web build failed (exit ${built.status ?? built.signal})`);
+  }
+  if (!serverBundleIsCurrent()) await buildServerBundle();
 }
 
 /**
