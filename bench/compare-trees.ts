@@ -4,14 +4,16 @@
  * its own tree and seeded alike (board-seed.ts), and short runs of each alternate, the order
  * swapped every round. bench/boards.ts compares each server with a floor measured in the same run;
  * comparing two trees through it means runs minutes apart, and on a shared 2-core machine the
- * floor itself moved 20 % between such runs, more than the difference sought. Here each of our
+ * floor itself moved 18-30 % between such runs, more than the difference sought. Here each of our
  * runs has the other tree's a few seconds away, so what drifts over minutes drifts for both.
  *
  * Usage: npx tsx bench/compare-trees.ts <other tree> [rounds, 10] [seconds per run, 3] [moves | board]
  * (board: GET of the 200-card board, from the board cache after the first, as bench/boards.ts's cached rows)
  * The other tree needs its own node_modules (and generated Prisma client and web build) and
  * `scripts/start.mjs`; a tree from before the server's bundle (#49) gets this tree's
- * scripts/server-bundle.mjs and scripts/start.mjs copied in. BENCH_DATABASE_URL as bench/boards.ts.
+ * scripts/server-bundle.mjs and scripts/start.mjs copied in. Its database is seeded by this tree's
+ * board-seed.ts through its own Prisma client, so its schema must have what that writes (labels,
+ * custom fields, checklists, comments). BENCH_DATABASE_URL as bench/boards.ts.
  * Prints each round, then per concurrency the medians: requests a second, the paired ratio (this
  * tree's over the other's, run by run), the server's CPU per request and PostgreSQL's.
  */
@@ -100,11 +102,14 @@ await withBenchDatabase('compare-trees', (thisUrl) =>
           headers: { authorization: `Bearer ${side.seed.token}`, 'content-type': 'application/json' },
           ...(what === 'moves' ? { requests: [{ method: 'POST', setupRequest: randomMove(side.seed) }] } : { path: `/api/boards/${side.seed.board}` }),
         });
-        if (result.non2xx) console.error(`${side.name}: ${result.non2xx} answers not 2xx at c = ${connections}`);
+        if (result.non2xx || result.errors || result.timeouts) {
+          console.error(`${side.name} at c = ${connections}: statuses ${JSON.stringify(result.statusCodeStats)}, ${result.errors} connection errors, ${result.timeouts} timeouts`);
+        }
         const ok = Math.max(1, result['2xx']);
         return { rps: result['2xx'] / duration, cpu: (1000 * (processTreeCpuMs(side.server!.pid!) - cpu)) / ok, pg: (1000 * (dbCpu() - db)) / ok };
       };
-      for (const side of sides) await burst(side, 8, 3); // warm-up: JIT, plans, pools
+      // Warm-up at every concurrency (JIT, plans, pools): with one short run, the first counted round was the slowest.
+      for (const c of CONNECTIONS) for (const side of sides) await burst(side, c, 2);
       const runs = { this: new Map<number, Run[]>(), other: new Map<number, Run[]>() };
       for (let round = 0; round < rounds; round++) {
         for (const [i, c] of CONNECTIONS.entries()) {
@@ -126,11 +131,15 @@ await withBenchDatabase('compare-trees', (thisUrl) =>
         );
       }
     } finally {
+      // Each exit awaited from before its kill (one that already ended, by a code or a signal, is not), 10 s at most.
+      const exits = sides.map((side) =>
+        !side.server || side.server.exitCode !== null || side.server.signalCode !== null ? null : new Promise((r) => side.server!.once('exit', r)),
+      );
       for (const side of sides) {
         side.server?.kill();
         await side.db?.end().catch(() => {});
       }
-      await Promise.all(sides.map((side) => (side.server && side.server.exitCode === null ? new Promise((r) => side.server!.once('exit', r)) : null)));
+      await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 10_000).unref())]);
     }
   }),
 );
