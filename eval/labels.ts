@@ -20,11 +20,15 @@ import { type Metrics, metrics } from './metrics.js';
 /** Whether the test half is measured with the confirmed answers the labels made (issue #47 item 2); `--no-confirmed` measures without. */
 const CONFIRMED = !process.argv.includes('--no-confirmed');
 
+/** The simulation's seeded draw (the verdicts' turns in the order staff meet them). */
 function shuffled<T>(items: T[], seed: number): T[] {
   let s = seed;
   const next = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
   return items.map((item) => ({ item, k: next() })).sort((a, b) => a.k - b.k).map((x) => x.item);
 }
+
+/** The `n` tune-half messages staff give verdicts on in draw `seed`. */
+export const labelPool = (base: Base, n: number, seed: number) => shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
 
 /** The base's index with these phrasings added to their articles (by externalId). */
 export function withPhrasings(base: Base, phrasings: Map<string, string[]>): KnowledgeIndex {
@@ -43,7 +47,7 @@ export interface Labelled {
 const serverRefit = (global: DecisionModel, samples: Sample[], shrinkage?: number) => checkedRefit(global, global, samples, shrinkage).model;
 
 export async function learnFromLabels(base: Base, global: DecisionModel, n: number, seed: number, shrinkage?: number, refit = serverRefit): Promise<Labelled> {
-  const pool = shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
+  const pool = labelPool(base, n, seed);
   const samples: Sample[] = [];
   const phrasings = new Map<string, string[]>();
   const confirmations: Confirmation[] = [];
