@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { servedPerSecond } from './served.js';
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createAgent } from '../src/answers/agents/create-agent.js';
@@ -69,7 +70,7 @@ async function throughput(url: string, headers: Record<string, string>, connecti
     headers: { 'content-type': 'application/json', ...headers },
     requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: body(n++) }) }],
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  return { rps: servedPerSecond(r), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
 }
 
 async function waitForHealth(port: number) {

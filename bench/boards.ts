@@ -14,6 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { servedPerSecond } from './served.js';
 import pg from 'pg';
 import { createApiKey } from '../src/accounts/keys/create-api-key.js';
 import { buildApp } from '../src/app.js';
@@ -227,9 +228,7 @@ async function run(options: autocannon.Options): Promise<Result> {
   // Which answers were not 2xx: about one move in 5,000 is, whose status was never recorded (a 409 after three lost races is suspected).
   if (result.non2xx) console.error(`non-2xx from ${options.url}: ${JSON.stringify(result.statusCodeStats)}`);
   return {
-    // Answers that were served: a request shed with a fast 503 is not (counted, an overloaded
-    // server that sheds would look faster than one that serves every request).
-    rps: result['2xx'] / result.duration,
+    rps: servedPerSecond(result),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,

@@ -20,6 +20,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { servedPerSecond } from './served.js';
 import pg from 'pg';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
@@ -106,7 +107,7 @@ await withBenchDatabase('compare-trees', (thisUrl) =>
           console.error(`${side.name} at c = ${connections}: statuses ${JSON.stringify(result.statusCodeStats)}, ${result.errors} connection errors, ${result.timeouts} timeouts`);
         }
         const ok = Math.max(1, result['2xx']);
-        return { rps: result['2xx'] / duration, cpu: (1000 * (processTreeCpuMs(side.server!.pid!) - cpu)) / ok, pg: (1000 * (dbCpu() - db)) / ok };
+        return { rps: servedPerSecond(result), cpu: (1000 * (processTreeCpuMs(side.server!.pid!) - cpu)) / ok, pg: (1000 * (dbCpu() - db)) / ok };
       };
       // Warm-up at every concurrency (JIT, plans, pools): with one short run, the first counted round was the slowest.
       for (const c of CONNECTIONS) for (const side of sides) await burst(side, c, 2);
