@@ -28,7 +28,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
 }
 
 /** The `n` tune-half messages staff give verdicts on in draw `seed`. */
-export const labelPool = (base: Base, n: number, seed: number) => shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
+const labelPool = (base: Base, n: number, seed: number) => shuffled(base.questions.filter((q) => q.half === 'tune'), seed).slice(0, n);
 
 /** The base's index with these phrasings added to their articles (by externalId). */
 export function withPhrasings(base: Base, phrasings: Map<string, string[]>): KnowledgeIndex {
@@ -40,6 +40,8 @@ export interface Labelled {
   index: KnowledgeIndex;
   /** The confirmed answers the verdicts made (decision/confirmed-answers.ts), the latest first. */
   confirmations: Confirmation[];
+  /** Every verdict given, in order: the message, the verdict, and whether the agent had handed the turn over. */
+  verdicts: { q: Question; verdict: Verdict; handedOver: boolean }[];
 }
 
 /** What `n` staff labels on the tune half teach: the refitted decision and the index with the confirmed phrasings. */
@@ -51,6 +53,7 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
   const samples: Sample[] = [];
   const phrasings = new Map<string, string[]>();
   const confirmations: Confirmation[] = [];
+  const verdicts: Labelled['verdicts'] = [];
   // The knowledge as it is when each verdict is given: the phrasings confirmed before it included (as the server re-ranks).
   let current: KnowledgeIndex | null = base.index;
   const now = () => (current ??= withPhrasings(base, phrasings));
@@ -68,6 +71,7 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
       if (handedOver(turn)) continue;
       verdict = 'right';
     } else verdict = cited ? (handedOver(turn) ? 'should_answer' : 'right') : 'wrong';
+    verdicts.push({ q, verdict, handedOver: handedOver(turn) });
     const article = q.expected.length ? (cited ? answered.sources[0]! : q.expected[0]!) : null;
     // Whether it teaches the decision, by the server's rules (learning/verdict-label.ts): "wrong, it is X" counts only when X
     // ranks first for the message with the knowledge as it is now (issue #32 item 7), as learning/turn-feedback.ts checks it.
@@ -85,7 +89,7 @@ export async function learnFromLabels(base: Base, global: DecisionModel, n: numb
       confirmations.unshift({ turnId: confirmations.length + 1, conversationId: q.id, agentId: EVAL_AGENT, question: message, terms: matchTerms(message, { index: base.index }), verdict, article: c, by: null, at: new Date(), held: null });
     }
   }
-  return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings), confirmations };
+  return { model: refit(global, samples, shrinkage), index: withPhrasings(base, phrasings), confirmations, verdicts };
 }
 
 /** The test half's metrics as shipped (the global model) and after `n` labels, averaged over `seeds` draws. */
