@@ -4,6 +4,9 @@
  * loopback) and on the embedded database (in-process, app.inject); throughput at 8 connections
  * next to a floor doing the same database work with no retrieval (bench/answer-floor-server.ts);
  * the first answer after a knowledge change (index rebuild); and reading a 20-page PDF.
+ * The lexical path (SEMANTIC_RANKING=false): with meaning on, the server would be embedding the 1,000 articles just
+ * imported for the whole run, a mix of two states; bench/answers-semantic.ts measures the build and the steady state
+ * with vectors apart, next to this path in the same run.
  * Usage: npx tsx bench/answers.ts [seconds per throughput run]   (BENCH_DATABASE_URL, default the local server)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -109,7 +112,7 @@ await withBenchDatabase('answers', async (url) => {
   const port = await freePort();
   const child: ChildProcess = spawn(tsx, ['src/server.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', LLM_BASE_URL: '' },
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', LLM_BASE_URL: '', SEMANTIC_RANKING: 'false' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const floorPort = await freePort();
@@ -145,7 +148,7 @@ try {
   await migrate(db);
   const { token, workspaceId, importMs } = await seed(db);
   console.log(`imported 1,000 articles on the embedded database in ${importMs.toFixed(0)} ms`);
-  const app = await buildApp({ events: new EventBus(), config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000' }), db });
+  const app = await buildApp({ events: new EventBus(), config: configFrom({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000', SEMANTIC_RANKING: 'false' }), db });
   const lat = await sequential(async (n) => {
     const res = await app.inject({ method: 'POST', url: '/v1/answer', headers: { 'x-api-key': token, 'content-type': 'application/json' }, payload: body(n) });
     if (res.statusCode !== 200) throw new Error(`answer ${res.statusCode}: ${res.body}`);
@@ -182,7 +185,7 @@ for (let i = 0; i < 7; i++) {
 await reader.close();
 pdfTimes.sort((a, b) => a - b);
 
-console.log(`\nPOST /v1/answer, offline generator, 1,000 articles, one-sentence questions in rotation; ${seconds} s per throughput run.\n`);
+console.log(`\nPOST /v1/answer, offline generator, lexical ranking (SEMANTIC_RANKING=false), 1,000 articles, one-sentence questions in rotation; ${seconds} s per throughput run.\n`);
 console.log('| run | p50 ms | p99 ms | answers/s | floor answers/s (ours / floor) |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);
