@@ -6,6 +6,9 @@
  * The server is `node --import tsx src/server.ts` (what `npm start` execs) in a child process on an
  * embedded database with 1,000 articles; the load comes from this process over loopback.
  * Prints p50/p95/p99 of each, the 5xx and other refusals, and the server's memory per open stream.
+ * The articles are imported just before the server starts, so with semantic ranking on (the default) the server
+ * embeds them throughout the run (the first answer starts the build; ~5 minutes for 1,000 here): this measures the
+ * first minutes after an import, the heavier state. BENCH_SEMANTIC=false runs the server with SEMANTIC_RANKING=false.
  * Rate limits are lifted for the run (RATE_LIMIT_MAX): they are per-operator settings, and the
  * question is what the server does at 20 a second, not what a limit refuses.
  * Usage: npx tsx bench/widget.ts [seconds per phase, default 30] [visitors, default 200]
@@ -39,6 +42,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
 const onPostgres = process.env.BENCH_DATABASE === 'postgres';
+const semantic = process.env.BENCH_SEMANTIC !== 'false';
 
 async function seed(dataDir: string, databaseUrl: string) {
   const db = databaseUrl ? openPostgres({ url: databaseUrl, poolSize: 4 }) : await openEmbedded(dataDir);
@@ -120,7 +124,7 @@ async function run(databaseUrl: string) {
     const base = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', SEMANTIC_RANKING: semantic ? 'true' : 'false' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForHealth(base);
@@ -166,7 +170,7 @@ async function run(databaseUrl: string) {
     });
     const line = (name: string, r: Awaited<ReturnType<typeof openLoop>>) =>
       `${name}: p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${r.ok} answered, ${r.fivexx} 5xx or failed, ${r.refused} 4xx (by status: ${JSON.stringify(r.statuses)})`;
-    console.log(`${visitors} visitors with a stream open each, ${RATE} questions a second for ${seconds} s, 1,000 articles, ${databaseUrl ? 'PostgreSQL' : 'embedded database'}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log(`${visitors} visitors with a stream open each, ${RATE} questions a second for ${seconds} s, 1,000 articles (${semantic ? 'their vectors being built throughout' : 'lexical ranking'}), ${databaseUrl ? 'PostgreSQL' : 'embedded database'}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
     console.log(line('widget  POST /v1/widgets/{id}/messages', widget));
     console.log(line('answer  POST /v1/answer (same questions, same rate)', answer));
     console.log(`server memory: ${before.toFixed(0)} MB before the streams, ${after.toFixed(0)} MB with ${visitors} open: ${(((after - before) * 1024) / visitors).toFixed(1)} KB a stream`);
