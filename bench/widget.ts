@@ -7,7 +7,7 @@
  * embedded database with 1,000 articles; the load comes from this process over loopback.
  * Prints p50/p95/p99 of each, the 5xx and other refusals, and the server's memory per open stream.
  * The articles are imported just before the server starts, so with semantic ranking on (the default) the server
- * embeds them throughout the run (the first answer starts the build; ~5 minutes for 1,000 here): this measures the
+ * embeds them throughout the run (the first answer starts the build; 1,000 took 273-307 s on PostgreSQL in bench/answers-semantic.ts): this measures the
  * first minutes after an import, the heavier state. BENCH_SEMANTIC=false runs the server with SEMANTIC_RANKING=false.
  * Rate limits are lifted for the run (RATE_LIMIT_MAX): they are per-operator settings, and the
  * question is what the server does at 20 a second, not what a limit refuses.
@@ -42,7 +42,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
 const onPostgres = process.env.BENCH_DATABASE === 'postgres';
-const semantic = process.env.BENCH_SEMANTIC !== 'false';
+const semantic = !['false', '0'].includes(process.env.BENCH_SEMANTIC ?? '');
 
 async function seed(dataDir: string, databaseUrl: string) {
   const db = databaseUrl ? openPostgres({ url: databaseUrl, poolSize: 4 }) : await openEmbedded(dataDir);
