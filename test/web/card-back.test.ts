@@ -243,3 +243,37 @@ describe('board search', () => {
     await tab.close();
   });
 });
+
+describe('the card back when a save is answered late', () => {
+  it('a due date saved, then `e` before the answer: the title stays open and focused when the answer comes', { timeout: 120_000 }, async () => {
+    const { board, cards } = await seed('Late answer', ['Slow due date']);
+    const card = cards[0]!;
+    const tab = await openTab(browser, web, { user: admin });
+    const { page } = tab;
+    await openBoard(page, board.id);
+    // The due date's PATCH is held until the title is open: a slow network, or a busy server.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/cards/${card.id}`, async (route) => {
+      if (route.request().method() === 'PATCH') await held;
+      await route.continue();
+    });
+    await tile(page, card.id).hover();
+    await page.keyboard.press('d');
+    const dialog = page.getByRole('dialog', { name: 'Slow due date' });
+    const dueGroup = dialog.getByRole('group', { name: 'Edit due date' });
+    await dueGroup.getByLabel('Due date').fill('2031-03-04T05:06');
+    await dueGroup.getByRole('button', { name: 'Save' }).click();
+    await page.keyboard.press('e');
+    const title = dialog.getByRole('textbox', { name: 'Title' });
+    await expect.poll(() => title.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    release();
+    // The answer closes the due date's panel, and only that: the title is still being edited.
+    await expect.poll(async () => (await api('GET', `/api/cards/${card.id}`)).dueAt).not.toBeNull();
+    await dueGroup.waitFor({ state: 'detached' });
+    expect(await title.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.type(' now');
+    expect(await title.inputValue()).toBe('Slow due date now');
+    await tab.close();
+  });
+});

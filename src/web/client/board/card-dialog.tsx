@@ -97,7 +97,9 @@ export function CardDialog({ cardId, board, version, onClose, onChanged, moveCar
 
   const list = board.lists.find((l) => l.id === card.listId);
   const part = { card, canEdit, change };
-  const openable = (what: Opened) => ({ open: opened === what, onOpen: (open: boolean) => setOpened(open ? what : opened === what ? null : opened) });
+  // From the state as it is when called, not as it was when the part rendered: a due date's save answered after `e`
+  // opened the title closed the title with it (its onOpen(false) saw `opened` still 'due').
+  const openable = (what: Opened) => ({ open: opened === what, onOpen: (open: boolean) => setOpened((current) => (open ? what : current === what ? null : current)) });
   return (
     <Modal title={card.title} heading={<CardTitle {...part} {...openable('title')} />} onClose={onClose} wide>
       <p class="hint card-where">
