@@ -18,7 +18,7 @@ import { humanIntent, pleasantry } from '../src/answers/decision/intents.js';
 import { type Features, type QueryParams, retrieve } from '../src/answers/retrieval/retrieve.js';
 import { type Confirmation, matchConfirmations } from '../src/answers/decision/confirmed-answers.js';
 import type { Base, Question } from './bases.js';
-import { chooseByCrossValidation, chooseThreshold, fitModel, type Sample } from './fit-decision.js';
+import { chooseByCrossValidation, chooseThreshold, fitModel, type OperatingPoint, type Sample } from './fit-decision.js';
 import { type Metrics, metrics, type Outcome } from './metrics.js';
 
 const generator = new OfflineGenerator();
@@ -73,7 +73,7 @@ export function featuresOf(base: Base, q: Question): Features | null {
   return r.candidates.length ? r.features : null;
 }
 
-interface BaseSample extends Sample {
+export interface BaseSample extends Sample {
   q: Question;
   base: Base;
 }
@@ -133,24 +133,38 @@ export function fit(bases: Base[], features = FEATURES, log: (line: string) => v
   const samples = bases.flatMap(samplesOf);
   const choice = chooseByCrossValidation(samples, [features], [0.003, 0.03, 0.3], log);
   const model = fitModel(samples, choice);
-  const oof = new Map(samples.map((s, i) => [s.q, choice.oof[i]!]));
-  const pOf = (b: Base, q: Question) => {
-    if (pleasantry(q.turns.at(-1)!) && !q.attachmentText) return 1;
-    const x = humanIntent(q.turns.at(-1)!) ? null : featuresOf(b, q);
-    return x ? probability(x, model) : 0;
-  };
-  const decided = bases.map((b) => b.questions.map((q) => ({ q, p: oof.get(q) ?? pOf(b, q) })));
-  const points = Array.from({ length: 61 }, (_, i) => {
-    const t = Math.round((0.2 + i * 0.01) * 100) / 100;
-    const per = decided.map((d) => metrics(d.map(({ q, p }) => ({ q, ranking: [], sources: p >= t ? [''] : [], needsHuman: p < t }))));
-    return { t, balanced: avg(per, 'needsHumanBalanced'), falseSource: avg(per, 'falseSource') };
-  });
+  const points = operatingPoints(bases, samples, choice.oof, model);
   const point = chooseThreshold(points, TARGETS);
   log(`l2 ${choice.l2}, out-of-fold log-loss ${choice.logLoss.toFixed(3)}; threshold ${point.t}: out-of-fold balanced ${point.balanced.toFixed(3)}, false-source ${point.falseSource.toFixed(3)}`);
   // High confidence: above the threshold and above 40 % of the answerable messages' out-of-fold probabilities.
   const answerable = samples.flatMap((s, i) => (s.y === 1 ? [choice.oof[i]!] : [])).sort((a, b) => a - b);
   const high = Math.round(Math.max(point.t + 0.1, answerable[Math.floor(answerable.length * 0.4)] ?? 0.8) * 1000) / 1000;
   return { ...model, threshold: point.t, high };
+}
+
+/** An operating point with each base's figures beside the mean (eval/threshold-rules.ts chooses by them). */
+export interface BasePoint extends OperatingPoint {
+  per: { balanced: number; falseSource: number }[];
+}
+
+/**
+ * Thresholds 0.20-0.80: balanced accuracy and false-source averaged over the bases and per base, every message decided
+ * as composeAnswer decides it (a pleasantry answered, a request for a person handed over), by its out-of-fold
+ * probability (`oof`, in `samples`' order) where it is one of the model's samples.
+ */
+export function operatingPoints(bases: Base[], samples: BaseSample[], oof: number[], model: DecisionModel): BasePoint[] {
+  const outOfFold = new Map(samples.map((s, i) => [s.q, oof[i]!]));
+  const pOf = (b: Base, q: Question) => {
+    if (pleasantry(q.turns.at(-1)!) && !q.attachmentText) return 1;
+    const x = humanIntent(q.turns.at(-1)!) ? null : featuresOf(b, q);
+    return x ? probability(x, model) : 0;
+  };
+  const decided = bases.map((b) => b.questions.map((q) => ({ q, p: outOfFold.get(q) ?? pOf(b, q) })));
+  return Array.from({ length: 61 }, (_, i) => {
+    const t = Math.round((0.2 + i * 0.01) * 100) / 100;
+    const per = decided.map((d) => metrics(d.map(({ q, p }) => ({ q, ranking: [], sources: p >= t ? [''] : [], needsHuman: p < t }))));
+    return { t, balanced: avg(per, 'needsHumanBalanced'), falseSource: avg(per, 'falseSource'), per: per.map((m) => ({ balanced: m.needsHumanBalanced, falseSource: m.falseSource })) };
+  });
 }
 
 export const avg = (ms: Metrics[], key: keyof Metrics) => ms.reduce((n, m) => n + (m[key] as number), 0) / ms.length;

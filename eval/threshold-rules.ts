@@ -5,14 +5,10 @@
  * from balanced 0.8 and false-source 0.1, averaged over the bases) does better on every base; the figures are in
  * eval/RESULTS.md.
  */
-import { humanIntent, pleasantry } from '../src/answers/decision/intents.js';
-import { probability } from '../src/answers/decision/decide.js';
-import { type Base, loadBases, type Question } from './bases.js';
-import { chooseByCrossValidation, fitModel, type OperatingPoint } from './fit-decision.js';
-import { avg, FEATURES, featuresOf, ours, samplesOf, TARGETS } from './loko.js';
+import { loadBases } from './bases.js';
+import { chooseByCrossValidation, fitModel } from './fit-decision.js';
+import { type BasePoint as Point, FEATURES, operatingPoints, ours, samplesOf, TARGETS } from './loko.js';
 import { metrics } from './metrics.js';
-
-type Point = OperatingPoint & { per: { balanced: number; falseSource: number }[] };
 
 /** Of the points a rule scores best, the middle one (as chooseThreshold takes it). */
 function middleOfBest(points: Point[], score: (p: Point) => number): number {
@@ -39,19 +35,7 @@ for (const left of bases) {
   const samples = others.flatMap(samplesOf);
   const choice = chooseByCrossValidation(samples, [FEATURES], [0.003, 0.03, 0.3], () => {});
   const model = fitModel(samples, choice);
-  const oof = new Map(samples.map((s, i) => [s.q, choice.oof[i]!]));
-  // As fit() decides the messages the model does not (a pleasantry is answered, a request for a person handed over).
-  const pOf = (b: Base, q: Question) => {
-    if (pleasantry(q.turns.at(-1)!) && !q.attachmentText) return 1;
-    const x = humanIntent(q.turns.at(-1)!) ? null : featuresOf(b, q);
-    return x ? probability(x, model) : 0;
-  };
-  const decided = others.map((b) => b.questions.map((q) => ({ q, p: oof.get(q) ?? pOf(b, q) })));
-  const points: Point[] = Array.from({ length: 61 }, (_, i) => {
-    const t = Math.round((0.2 + i * 0.01) * 100) / 100;
-    const per = decided.map((d) => metrics(d.map(({ q, p }) => ({ q, ranking: [], sources: p >= t ? [''] : [], needsHuman: p < t }))));
-    return { t, balanced: avg(per, 'needsHumanBalanced'), falseSource: avg(per, 'falseSource'), per: per.map((m) => ({ balanced: m.needsHumanBalanced, falseSource: m.falseSource })) };
-  });
+  const points = operatingPoints(others, samples, choice.oof, model);
   for (const [name, rule] of Object.entries(RULES)) {
     const t = rule(points);
     const m = metrics(await Promise.all(left.questions.map((q) => ours(left, q, { ...model, threshold: t }))));
