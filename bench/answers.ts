@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { servedPerSecond } from './served.js';
+import { untilUp } from './until-up.js';
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createAgent } from '../src/answers/agents/create-agent.js';
@@ -76,14 +77,6 @@ async function throughput(url: string, headers: Record<string, string>, connecti
   return { rps: servedPerSecond(r), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
 }
 
-async function waitForHealth(port: number) {
-  for (let i = 0; i < 300; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not start');
-}
-
 /** Time of the first answer after one article changed (the index is rebuilt) vs a warm one. */
 async function rebuildCost(app: FastifyInstance, db: Database, workspaceId: number, token: string) {
   const ask = async () => {
@@ -122,7 +115,7 @@ await withBenchDatabase('answers', async (url) => {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
-    await waitForHealth(port);
+    await untilUp(`http://127.0.0.1:${port}/healthz`, 30);
     const lat = await sequential(async (n) => {
       const res = await fetch(`http://127.0.0.1:${port}/v1/answer`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': token }, body: body(n) });
       if (res.status !== 200) throw new Error(`answer ${res.status}: ${await res.text()}`);

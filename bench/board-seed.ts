@@ -1,3 +1,4 @@
+import type autocannon from 'autocannon';
 import type { openPostgres } from '../src/platform/db.js';
 
 type Prisma = ReturnType<typeof openPostgres>['prisma'];
@@ -69,4 +70,17 @@ async function seedParts(prisma: Prisma, boardId: number, cardIds: number[], use
   await prisma.comment.createMany({
     data: cardIds.filter((_, i) => i % 5 === 0).flatMap((cardId) => [0, 1].map((n) => ({ cardId, authorId: userIds[n]!, authorName: 'Bench', text: `Comment ${n + 1}` }))),
   });
+}
+
+/**
+ * autocannon's request for a random card move on a seeded board: a card to a random list, half of them to its top
+ * (`prefix`: /api for the app, /floor for bench/floor-server.ts).
+ */
+export function randomMoveOn(prefix: string, board: { lists: number[]; cards: number[] }) {
+  return (req: autocannon.Request) => {
+    const card = board.cards[Math.floor(Math.random() * board.cards.length)]!;
+    const listId = board.lists[Math.floor(Math.random() * board.lists.length)]!;
+    const body = Math.random() < 0.5 ? { listId, position: 0 } : { listId };
+    return { ...req, path: `${prefix}/cards/${card}/move`, body: JSON.stringify(body) };
+  };
 }

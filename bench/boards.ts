@@ -14,6 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { untilUp } from './until-up.js';
 import { servedPerSecond } from './served.js';
 import pg from 'pg';
 import { createApiKey } from '../src/accounts/keys/create-api-key.js';
@@ -24,7 +25,7 @@ import { migrate } from '../src/platform/database/migrate.js';
 import { freePort } from '../test/net.js';
 import { countQueries as countStatements } from '../test/query-count.js';
 import { withBenchDatabase } from './bench-database.js';
-import { seedBoards } from './board-seed.js';
+import { randomMoveOn, seedBoards } from './board-seed.js';
 import { postmasterOf, processTreeCpuMs } from './process-cpu.js';
 import { BOARD_SQL as FLOOR_BOARD_SQL } from './floor-sql.js';
 import { SNAPSHOT_SQL } from '../src/boards/boards/board-snapshot.js';
@@ -78,9 +79,9 @@ try {
   const floorServer = start(['bench/floor-server.ts'], { DATABASE_URL: url, PORT: String(floorPort) });
   children.push(floorServer);
   await Promise.all([
-    ready(`http://127.0.0.1:${appPort}/healthz`),
-    ready(`http://127.0.0.1:${uncachedPort}/healthz`),
-    ready(`http://127.0.0.1:${floorPort}/floor/boards/${small}`),
+    untilUp(`http://127.0.0.1:${appPort}/healthz`),
+    untilUp(`http://127.0.0.1:${uncachedPort}/healthz`),
+    untilUp(`http://127.0.0.1:${floorPort}/floor/boards/${small}`),
   ]);
 
   const app = `http://127.0.0.1:${appPort}`;
@@ -97,12 +98,7 @@ try {
     );
   };
 
-  const randomMove = (base: string) => (req: autocannon.Request) => {
-    const card = smallCards[Math.floor(Math.random() * smallCards.length)]!;
-    const listId = smallLists[Math.floor(Math.random() * smallLists.length)]!;
-    const body = Math.random() < 0.5 ? { listId, position: 0 } : { listId };
-    return { ...req, path: `${base}/cards/${card}/move`, body: JSON.stringify(body) };
-  };
+  const randomMove = (prefix: string) => randomMoveOn(prefix, { lists: smallLists, cards: smallCards });
 
   // BENCH_ONLY=moves: the moves alone (a CPU profile of the app then holds nothing else).
   const onlyMoves = process.env.BENCH_ONLY === 'moves';
@@ -247,14 +243,6 @@ function serverLog(port: string | undefined): 'ignore' | number {
   return dir ? openSync(path.join(path.resolve(dir), `server-${port}.log`), 'a') : 'ignore';
 }
 
-async function ready(url: string) {
-  // 90 s: a start-up on a 2-core machine shared by a dozen processes (load 30) took over 30.
-  for (let i = 0; i < 900; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 
 /** SQL statements one board fetch (cache off; a hit sends none), one card move and one card edit send, counted at the pg driver (the rate limiter's aside; BEGIN and COMMIT count). */

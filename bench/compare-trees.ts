@@ -24,7 +24,8 @@ import { servedPerSecond } from './served.js';
 import pg from 'pg';
 import { freePort } from '../test/net.js';
 import { withBenchDatabase } from './bench-database.js';
-import { seedBoards } from './board-seed.js';
+import { randomMoveOn, seedBoards } from './board-seed.js';
+import { untilUp } from './until-up.js';
 import { postmasterOf, processTreeCpuMs } from './process-cpu.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -86,7 +87,7 @@ await withBenchDatabase('compare-trees', (thisUrl) =>
         side.db = new pg.Client({ connectionString: side.url });
         await side.db.connect();
       }
-      await Promise.all(sides.map((side) => ready(`http://127.0.0.1:${side.port}/healthz`)));
+      await Promise.all(sides.map((side) => untilUp(`http://127.0.0.1:${side.port}/healthz`, 180)));
       const backend = (await sides[0]!.db!.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       const postmaster = postmasterOf(backend);
       const dbCpu = () => (postmaster ? processTreeCpuMs(postmaster, true) : 0);
@@ -101,7 +102,7 @@ await withBenchDatabase('compare-trees', (thisUrl) =>
           connections,
           duration,
           headers: { authorization: `Bearer ${side.seed.token}`, 'content-type': 'application/json' },
-          ...(what === 'moves' ? { requests: [{ method: 'POST', setupRequest: randomMove(side.seed) }] } : { path: `/api/boards/${side.seed.board}` }),
+          ...(what === 'moves' ? { requests: [{ method: 'POST', setupRequest: randomMoveOn('/api', side.seed) }] } : { path: `/api/boards/${side.seed.board}` }),
         });
         if (result.non2xx || result.errors || result.timeouts) {
           console.error(`${side.name} at c = ${connections}: statuses ${JSON.stringify(result.statusCodeStats)}, ${result.errors} connection errors, ${result.timeouts} timeouts`);
@@ -145,29 +146,7 @@ await withBenchDatabase('compare-trees', (thisUrl) =>
   }),
 );
 
-function randomMove(seed: Side['seed']) {
-  return (req: autocannon.Request) => {
-    const card = seed.cards[Math.floor(Math.random() * seed.cards.length)]!;
-    const listId = seed.lists[Math.floor(Math.random() * seed.lists.length)]!;
-    const body = Math.random() < 0.5 ? { listId, position: 0 } : { listId };
-    return { ...req, path: `/api/cards/${card}/move`, body: JSON.stringify(body) };
-  };
-}
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-}
-
-async function ready(url: string) {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer in 3 minutes`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }

@@ -10,6 +10,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { servedPerSecond } from './served.js';
+import { untilUp } from './until-up.js';
 import { publicId } from '../src/accounts/credentials/tokens.js';
 import { openPostgres } from '../src/platform/db.js';
 import { migrate } from '../src/platform/database/migrate.js';
@@ -25,14 +26,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 await withBenchDatabase('webhooks', async (url) => {
   const db = openPostgres({ url, poolSize: 4 });
@@ -58,8 +51,8 @@ await withBenchDatabase('webhooks', async (url) => {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   const ticketBody = JSON.stringify({ subject: 'Bench ticket', requester: { email: 'bench@customer.example' } });
   try {
-    await waitFor(`${base}/healthz`);
-    await waitFor(`${receiverUrl}/arrivals`);
+    await untilUp(`${base}/healthz`, 30);
+    await untilUp(`${receiverUrl}/arrivals`, 30);
 
     // 1. Commit → arrival, one ticket at a time with a pause between them (the happy path).
     const created: { id: number; createdAt: string }[] = [];

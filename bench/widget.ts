@@ -31,6 +31,7 @@ import { createWorkspace } from '../src/workspaces/create-workspace.js';
 import { freePort } from '../test/net.js';
 import { QUESTIONS, thousandArticles } from './answer-knowledge.js';
 import { withBenchDatabase } from './bench-database.js';
+import { untilUp } from './until-up.js';
 
 const seconds = Number(process.argv[2] ?? 30);
 const visitors = Number(process.argv[3] ?? 200);
@@ -58,14 +59,6 @@ async function seed(dataDir: string, databaseUrl: string) {
   } finally {
     await db.close();
   }
-}
-
-async function waitForHealth(base: string) {
-  for (let i = 0; i < 1200; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not start');
 }
 
 async function json(res: Response) {
@@ -127,7 +120,7 @@ async function run(databaseUrl: string) {
       env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', SEMANTIC_RANKING: semantic ? 'true' : 'false' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    await waitForHealth(base);
+    await untilUp(`${base}/healthz`, 120);
     const api = `${base}/v1/widgets/${widgetId}`;
     const origin = { origin: ORIGIN };
     // Warm-up: the first answers build the index.
